@@ -1,0 +1,99 @@
+# slide - exhaustive state-space enumeration of sliding-tile puzzles.
+#
+#   make            build build/slide and build/libslide.a
+#   make run        build, then enumerate the 8-puzzle (slide bfs 3x3)
+#   make test       build and run every test (cmocka), lowest module first
+#   make asan       the tests under AddressSanitizer + UndefinedBehaviorSanitizer
+#   make bench      speed and memory figures with baselines (not a test)
+#   make results    regenerate results/ (tables, plots, paper-notes numbers)
+#   make install    PREFIX=/usr/local DESTDIR= ; make clean
+#   make deps       install (as root) or name the missing build dependencies
+
+VERSION   := 0.1.0
+PREFIX    ?= /usr/local
+BUILD     ?= build
+CC        ?= cc
+CFLAGS    ?= -O2 -g
+SAN_FLAGS ?=
+# -march=native is left out on purpose: results/ must be reproducible on any x86-64.
+BASE_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -fopenmp -Iinclude -Isrc
+ZLIB_CFLAGS := $(shell pkg-config --cflags zlib 2>/dev/null)
+ZLIB_LIBS   := $(shell pkg-config --libs zlib 2>/dev/null || echo -lz)
+CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
+ALL_CFLAGS  := $(BASE_CFLAGS) $(ZLIB_CFLAGS) $(CFLAGS) $(SAN_FLAGS)
+LDLIBS      := $(ZLIB_LIBS) -lm
+GIT_COMMIT  := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+
+LIB_SRC  := $(filter-out src/main.c src/cli.c src/cmd_%.c,$(wildcard src/*.c))
+CLI_SRC  := src/main.c src/cli.c $(wildcard src/cmd_*.c)
+LIB_OBJ  := $(LIB_SRC:src/%.c=$(BUILD)/obj/%.o)
+CLI_OBJ  := $(CLI_SRC:src/%.c=$(BUILD)/obj/%.o)
+# Tests run lowest layer first, so the first failure names the lowest broken module.
+TEST_ORDER := board parity rank space store report bfs cli
+TEST_SRC := $(foreach t,$(TEST_ORDER),$(wildcard tests/test_$(t).c)) \
+            $(filter-out $(foreach t,$(TEST_ORDER),tests/test_$(t).c),$(wildcard tests/test_*.c))
+TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+
+.PHONY: all run test asan bench results install clean deps check-build-deps check-test-deps
+.DELETE_ON_ERROR:
+
+all: check-build-deps $(BUILD)/slide $(BUILD)/libslide.a
+
+check-build-deps:
+	@sh scripts/deps.sh build
+
+check-test-deps:
+	@sh scripts/deps.sh test
+
+deps:
+	@sh scripts/deps.sh all
+
+$(BUILD)/obj/%.o: src/%.c $(wildcard include/slide/*.h) $(wildcard src/*.h) | $(BUILD)/obj
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/obj/provenance.o: src/provenance.c include/slide/provenance.h .git-commit | $(BUILD)/obj
+	$(CC) $(ALL_CFLAGS) -DSLIDE_VERSION='"$(VERSION)"' -DSLIDE_COMMIT='"$(GIT_COMMIT)"' \
+	  -DSLIDE_CFLAGS_USED='"$(strip $(CFLAGS) $(SAN_FLAGS))"' -c -o $@ $<
+
+# Rebuild provenance.o when the commit changes.
+.git-commit: FORCE
+	@echo '$(GIT_COMMIT)' | cmp -s - $@ || echo '$(GIT_COMMIT)' > $@
+FORCE:
+
+$(BUILD)/libslide.a: $(LIB_OBJ)
+	$(AR) rcs $@ $^
+
+$(BUILD)/slide: $(CLI_OBJ) $(BUILD)/libslide.a
+	$(CC) $(ALL_CFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libslide.a $(LDLIBS)
+
+$(BUILD)/tests/%: tests/%.c tests/testutil.h $(BUILD)/libslide.a | $(BUILD)/tests
+	$(CC) $(ALL_CFLAGS) -DTEST_DATA_DIR='"$(CURDIR)/tests/data"' -o $@ $< \
+	  $(BUILD)/libslide.a $(CMOCKA_LIBS) $(LDLIBS)
+
+$(BUILD)/obj $(BUILD)/tests:
+	@mkdir -p $@
+
+run: all
+	$(BUILD)/slide bfs 3x3
+
+test: check-test-deps all $(TEST_BIN)
+	@SLIDE=$(CURDIR)/$(BUILD)/slide sh scripts/run-tests.sh $(TEST_BIN)
+
+asan:
+	$(MAKE) BUILD=build-asan CFLAGS='-O1 -g' \
+	  SAN_FLAGS='-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined' test
+
+bench: all
+	sh scripts/bench.sh
+
+results: all
+	sh scripts/results.sh
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/slide
+	install -m 755 $(BUILD)/slide $(DESTDIR)$(PREFIX)/bin/slide
+	install -m 644 $(BUILD)/libslide.a $(DESTDIR)$(PREFIX)/lib/libslide.a
+	install -m 644 include/slide/*.h $(DESTDIR)$(PREFIX)/include/slide/
+
+clean:
+	rm -rf build build-asan .git-commit

@@ -1,0 +1,92 @@
+/*
+ * bfs.h - the two-bit breadth-first search from the goal over an index
+ * space (space.h) into a store (store.h).
+ *
+ * Method (two-bit BFS, as in Korf 2008 and cube20/twsearch): the move graph
+ * is bipartite - every move flips the blank's colour - so the boards at
+ * distance d all have colour d mod 2.  Layer d scans the entries of colour
+ * d mod 2 for frontier (10) and either
+ *   forward:  marks every unvisited neighbour (colour (d+1) mod 2) frontier,
+ *             then closes the entry with bit floor(d/2) mod 2, or
+ *   backward: (once most of the space is visited) marks every unvisited
+ *             entry of colour (d+1) mod 2 that has a frontier neighbour,
+ *             then closes the old frontier in a second pass.
+ * Because frontier entries of the two colours are told apart by colour,
+ * three states per colour suffice and the fourth two-bit value keeps one bit
+ * of depth.  At the end every reachable entry is closed and
+ * (colour, bit) = (d mod 2, floor(d/2) mod 2) = d mod 4: an exact distance
+ * oracle when combined with a neighbour one step closer (db.h).
+ *
+ * Counts come from the atomic mark (11 -> 10) that reports its first
+ * writer, so every layer count is exact for any number of threads, and the
+ * result does not depend on the thread count.
+ */
+#ifndef SLIDE_BFS_H
+#define SLIDE_BFS_H
+
+#include <stdint.h>
+
+#include "slide/space.h"
+#include "slide/store.h"
+
+/* Boards reported per layer and as antipodes. */
+#define BFS_KEEP 10
+
+struct bfs_layer {
+    int depth;            /* distance of the layer just completed */
+    uint64_t count;       /* boards at that distance */
+    uint64_t cumulative;  /* boards at distance <= depth */
+    uint64_t space_size;
+    double seconds;       /* wall time of the expansion that found it */
+    double elapsed;       /* wall time since the search began */
+    int backward;         /* 1 if found by a backward scan */
+};
+
+/*
+ * Called after every layer is known.  Return non-zero to stop the search
+ * cleanly at this layer boundary (bfs_run then returns SLIDE_EINTR with a
+ * consistent store and result that bfs_resume can continue).
+ */
+typedef int (*bfs_layer_fn)(const struct bfs_layer *layer, void *ctx);
+
+struct bfs_options {
+    int threads;             /* OpenMP threads; <= 0 means the default */
+    int no_backward;         /* 1: never switch to the backward scan */
+    bfs_layer_fn on_layer;   /* may be NULL */
+    void *ctx;
+};
+
+struct bfs_result {
+    uint64_t *hist;          /* hist[d] boards at distance d, d = 0..radius */
+    int radius;              /* largest distance (God's number) */
+    int layers_alloc;
+    uint64_t reached;        /* sum of hist */
+    uint64_t first[BFS_KEEP];/* smallest indexes of the last layer found */
+    int nfirst;
+    int complete;            /* 1 when no new board remains */
+    double seconds;          /* wall time */
+    int threads;             /* threads used */
+};
+
+/*
+ * Run the search on s from its goal into st (st->size == s->size, every
+ * entry unvisited).  r receives the histogram; free it with bfs_result_free.
+ * Errors: SLIDE_EINVAL (store size), SLIDE_ENOMEM, SLIDE_EINTR (stopped by
+ * on_layer; r and st are consistent and can be resumed).
+ */
+int bfs_run(const struct space *s, struct store *st,
+            const struct bfs_options *o, struct bfs_result *r,
+            slide_error *err);
+
+/*
+ * Continue a search stopped at a layer boundary: st holds the closed layers
+ * 0..r->radius - 1 and layer r->radius as frontier, r its histogram.
+ * Same errors as bfs_run.
+ */
+int bfs_resume(const struct space *s, struct store *st,
+               const struct bfs_options *o, struct bfs_result *r,
+               slide_error *err);
+
+void bfs_result_free(struct bfs_result *r);
+
+#endif

@@ -1,0 +1,33 @@
+/*
+ * provenance.h - what built slide and where it runs, for the header of every
+ * results file and for `slide --version`.
+ *
+ * The build fills in the version, git commit, compiler and flags (Makefile);
+ * the host CPU, core count and date are read at run time.
+ */
+#ifndef SLIDE_PROVENANCE_H
+#define SLIDE_PROVENANCE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+const char *provenance_version(void);   /* "0.1.0" */
+const char *provenance_commit(void);    /* git describe, or "unknown" */
+const char *provenance_compiler(void);  /* compiler name and version */
+const char *provenance_cflags(void);    /* the flags slide was built with */
+
+/* CPU model name from /proc/cpuinfo (or "unknown") into buf. */
+void provenance_cpu(char *buf, size_t len);
+
+/* Peak resident memory of this process, bytes (getrusage), 0 if unknown. */
+unsigned long long provenance_peak_rss(void);
+
+/*
+ * Write the provenance block, each line starting with `prefix` ("# " for
+ * CSV and text, "% " for LaTeX, "<!-- " is not used: Markdown gets "> ").
+ * threads and wall_seconds describe the run (wall < 0: not shown).
+ */
+void provenance_write(FILE *out, const char *prefix, const char *command,
+                      int threads, double wall_seconds);
+
+#endif

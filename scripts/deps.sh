@@ -1,0 +1,24 @@
+#!/bin/sh
+# deps.sh build|test|all - make sure the packages slide needs are present.
+# As root with apt-get, installs what is missing; otherwise prints the exact
+# command to run and fails.
+set -u
+what=${1:-all}
+missing=""
+have_pkg() { command -v pkg-config >/dev/null 2>&1 && pkg-config --exists "$1"; }
+command -v pkg-config >/dev/null 2>&1 || missing="$missing pkg-config"
+have_pkg zlib || [ -f /usr/include/zlib.h ] || missing="$missing zlib1g-dev"
+if [ "$what" != build ]; then
+    have_pkg cmocka || [ -f /usr/include/cmocka.h ] || missing="$missing libcmocka-dev"
+fi
+[ -z "$missing" ] && exit 0
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "slide: installing$missing with apt-get" >&2
+    # apt-get update only when the package lists are missing or stale
+    apt-get update -qq >&2 || true
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing >&2 && exit 0
+    echo "slide: apt-get could not install$missing" >&2
+    exit 1
+fi
+echo "slide: missing$missing; install with: sudo apt-get install -y$missing" >&2
+exit 1

@@ -1,0 +1,34 @@
+#!/bin/sh
+# run-tests.sh BIN... - run cmocka test binaries in the order given and end
+# with one summary line "N passed, N failed" over all of them.  A binary that
+# crashes or prints no cmocka summary counts as one failed test.
+set -u
+passed=0
+failed=0
+crashed=""
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+for bin in "$@"; do
+    name=$(basename "$bin")
+    "$bin" >"$out" 2>&1
+    status=$?
+    p=$(sed -n 's/^\[  PASSED  \] \([0-9][0-9]*\) test.*/\1/p' "$out" | tail -n 1)
+    f=$(sed -n 's/^\[  FAILED  \] \([0-9][0-9]*\) test.*/\1/p' "$out" | tail -n 1)
+    p=${p:-0}
+    f=${f:-0}
+    if [ "$status" -ne 0 ] && [ "$f" -eq 0 ]; then
+        f=1
+        crashed="$crashed $name"
+    fi
+    if [ "$f" -ne 0 ]; then
+        cat "$out"
+        echo "FAILED: $name" >&2
+    else
+        echo "ok   $name ($p tests)"
+    fi
+    passed=$((passed + p))
+    failed=$((failed + f))
+done
+[ -n "$crashed" ] && echo "crashed or no summary:$crashed" >&2
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

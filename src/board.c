@@ -1,0 +1,341 @@
+/*
+ * board.c - parsing, validation, formatting and moves of boards (board.h).
+ */
+#include "slide/board.h"
+
+#include <ctype.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int board_alloc(struct board *b, int rows, int cols, slide_error *err)
+{
+    b->rows = b->cols = 0;
+    b->cells = NULL;
+    if (rows < 1 || cols < 1 || rows > BOARD_MAX_SIDE || cols > BOARD_MAX_SIDE)
+        return slide_fail(err, SLIDE_EINVAL,
+                          "a %dx%d board is not allowed (sides 1..%d)", rows,
+                          cols, BOARD_MAX_SIDE);
+    b->cells = calloc((size_t)rows * (size_t)cols, sizeof *b->cells);
+    if (!b->cells)
+        return slide_fail(err, SLIDE_ENOMEM, "out of memory for a %dx%d board",
+                          rows, cols);
+    b->rows = rows;
+    b->cols = cols;
+    return SLIDE_OK;
+}
+
+void board_free(struct board *b)
+{
+    free(b->cells);
+    b->cells = NULL;
+    b->rows = b->cols = 0;
+}
+
+int board_copy(struct board *dst, const struct board *src, slide_error *err)
+{
+    int rc = board_alloc(dst, src->rows, src->cols, err);
+    if (rc)
+        return rc;
+    memcpy(dst->cells, src->cells, (size_t)board_cells(src) * sizeof *src->cells);
+    return SLIDE_OK;
+}
+
+int board_equal(const struct board *a, const struct board *b)
+{
+    return a->rows == b->rows && a->cols == b->cols &&
+           memcmp(a->cells, b->cells,
+                  (size_t)board_cells(a) * sizeof *a->cells) == 0;
+}
+
+/* Parse a decimal side length; -1 when not a number in 1..BOARD_MAX_SIDE*10. */
+static int parse_side(const char *s, const char **end)
+{
+    long v = 0;
+    if (!isdigit((unsigned char)*s))
+        return -1;
+    while (isdigit((unsigned char)*s)) {
+        v = v * 10 + (*s++ - '0');
+        if (v > 100L * BOARD_MAX_SIDE)
+            v = 100L * BOARD_MAX_SIDE;
+    }
+    *end = s;
+    return (int)v;
+}
+
+int board_parse_dims(const char *text, int *rows, int *cols, slide_error *err)
+{
+    const char *p = text, *q;
+    int r = parse_side(p, &q);
+    if (r < 0 || (*q != 'x' && *q != 'X'))
+        return slide_fail(err, SLIDE_EINVAL,
+                          "board size \"%s\" is not of the form RxC (e.g. 3x3)",
+                          text);
+    int c = parse_side(q + 1, &p);
+    if (c < 0 || *p != '\0')
+        return slide_fail(err, SLIDE_EINVAL,
+                          "board size \"%s\" is not of the form RxC (e.g. 3x3)",
+                          text);
+    if (r < 1 || c < 1 || r > BOARD_MAX_SIDE || c > BOARD_MAX_SIDE)
+        return slide_fail(err, SLIDE_EINVAL,
+                          "board size %s is not allowed (sides 1..%d)", text,
+                          BOARD_MAX_SIDE);
+    *rows = r;
+    *cols = c;
+    return SLIDE_OK;
+}
+
+/* A growable list of parsed cell values; -1 marks a value too large to keep. */
+struct cell_list {
+    int *v;
+    size_t len, cap;
+};
+
+static int cell_push(struct cell_list *l, int value)
+{
+    if (l->len == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 64;
+        int *v = realloc(l->v, cap * sizeof *v);
+        if (!v)
+            return -1;
+        l->v = v;
+        l->cap = cap;
+    }
+    l->v[l->len++] = value;
+    return 0;
+}
+
+struct parse_state {
+    struct cell_list cells;
+    int nrows;      /* rows seen so far (non-empty ones) */
+    size_t row_len; /* cells in the first row */
+    size_t cur;     /* cells in the row being read */
+};
+
+/* Close the current row; an empty row (blank line, trailing '/') is skipped. */
+static int end_row(struct parse_state *s, slide_error *err)
+{
+    if (s->cur == 0)
+        return SLIDE_OK;
+    s->nrows++;
+    if (s->nrows == 1)
+        s->row_len = s->cur;
+    else if (s->cur != s->row_len)
+        return slide_fail(err, SLIDE_EINVAL, "row %d has %zu cells but row 1 has %zu",
+                          s->nrows, s->cur, s->row_len);
+    s->cur = 0;
+    return SLIDE_OK;
+}
+
+/* Read one cell token starting at *pp; advances *pp. */
+static int read_cell(const char **pp, struct parse_state *s, slide_error *err)
+{
+    const char *p = *pp;
+    int value;
+    if (*p == '_' || *p == '.') {
+        value = 0;
+        p++;
+    } else {
+        long v = 0;
+        while (isdigit((unsigned char)*p)) {
+            v = v * 10 + (*p++ - '0');
+            if (v > INT_MAX / 10)
+                v = INT_MAX / 10; /* clamps: reported as out of range later */
+        }
+        value = (int)v;
+    }
+    if (*p && !isspace((unsigned char)*p) && *p != ',' && *p != '/')
+        return slide_fail(err, SLIDE_EINVAL,
+                          "unexpected character '%c' in board text (cells are "
+                          "numbers, the blank 0, _ or .; rows end with / or a "
+                          "newline)", *p);
+    if (cell_push(&s->cells, value))
+        return slide_fail(err, SLIDE_ENOMEM, "out of memory parsing a board");
+    s->cur++;
+    *pp = p;
+    return SLIDE_OK;
+}
+
+static int tokenize(const char *text, struct parse_state *s, slide_error *err)
+{
+    for (const char *p = text; *p;) {
+        int rc = SLIDE_OK;
+        if (*p == '/' || *p == '\n') {
+            rc = end_row(s, err);
+            p++;
+        } else if (isspace((unsigned char)*p) || *p == ',') {
+            p++;
+        } else if (isdigit((unsigned char)*p) || *p == '_' || *p == '.') {
+            rc = read_cell(&p, s, err);
+        } else {
+            return slide_fail(err, SLIDE_EINVAL,
+                              "unexpected character '%c' in board text (cells "
+                              "are numbers, the blank 0, _ or .; rows end with / "
+                              "or a newline)", isprint((unsigned char)*p) ? *p : '?');
+        }
+        if (rc)
+            return rc;
+    }
+    return end_row(s, err);
+}
+
+/* Decide the dimensions from what was read and what the caller asked for. */
+static int settle_dims(const struct parse_state *s, int *rows, int *cols,
+                       slide_error *err)
+{
+    size_t total = s->cells.len;
+    if (total == 0)
+        return slide_fail(err, SLIDE_EINVAL, "the board text is empty");
+    if (*rows > 0 && *cols > 0) {
+        size_t need = (size_t)*rows * (size_t)*cols;
+        if (total != need)
+            return slide_fail(err, SLIDE_EINVAL,
+                              "board has %zu cells, a %dx%d board needs %zu",
+                              total, *rows, *cols, need);
+        if (s->nrows > 1 && (s->nrows != *rows || s->row_len != (size_t)*cols))
+            return slide_fail(err, SLIDE_EINVAL,
+                              "board has %d rows of %zu cells, expected a %dx%d "
+                              "board", s->nrows, s->row_len, *rows, *cols);
+        return SLIDE_OK;
+    }
+    if (s->nrows > BOARD_MAX_SIDE || s->row_len > BOARD_MAX_SIDE)
+        return slide_fail(err, SLIDE_EINVAL,
+                          "a board of %d rows of %zu cells is too large (sides "
+                          "1..%d)", s->nrows, s->row_len, BOARD_MAX_SIDE);
+    *rows = s->nrows;
+    *cols = (int)s->row_len;
+    return SLIDE_OK;
+}
+
+int board_parse(const char *text, int rows, int cols, struct board *out,
+                slide_error *err)
+{
+    struct parse_state s = {0};
+    int rc;
+    out->rows = out->cols = 0;
+    out->cells = NULL;
+    if (!text)
+        return slide_fail(err, SLIDE_EINVAL, "no board given");
+    rc = tokenize(text, &s, err);
+    if (!rc)
+        rc = settle_dims(&s, &rows, &cols, err);
+    if (!rc)
+        rc = board_alloc(out, rows, cols, err);
+    if (!rc) {
+        memcpy(out->cells, s.cells.v, s.cells.len * sizeof *s.cells.v);
+        rc = board_validate(out, err);
+        if (rc)
+            board_free(out);
+    }
+    free(s.cells.v);
+    return rc;
+}
+
+int board_goal(struct board *b, int rows, int cols, slide_error *err)
+{
+    int rc = board_alloc(b, rows, cols, err);
+    if (rc)
+        return rc;
+    int n = rows * cols;
+    for (int k = 0; k < n - 1; k++)
+        b->cells[k] = k + 1;
+    b->cells[n - 1] = 0;
+    return SLIDE_OK;
+}
+
+int board_validate(const struct board *b, slide_error *err)
+{
+    int n = board_cells(b);
+    unsigned char *seen = calloc((size_t)n, 1);
+    if (!seen)
+        return slide_fail(err, SLIDE_ENOMEM, "out of memory validating a board");
+    int rc = SLIDE_OK;
+    for (int k = 0; k < n && !rc; k++) {
+        int t = b->cells[k];
+        if (t < 0 || t >= n)
+            rc = slide_fail(err, SLIDE_EINVAL,
+                            "tile %d is out of range for a %dx%d board (1..%d)",
+                            t, b->rows, b->cols, n - 1);
+        else if (seen[t])
+            rc = t == 0 ? slide_fail(err, SLIDE_EINVAL,
+                                     "the blank appears twice (a board has one "
+                                     "blank: 0, _ or .)")
+                        : slide_fail(err, SLIDE_EINVAL, "tile %d appears twice", t);
+        else
+            seen[t] = 1;
+    }
+    for (int t = 0; t < n && !rc; t++)
+        if (!seen[t])
+            rc = t == 0 ? slide_fail(err, SLIDE_EINVAL,
+                                     "the board has no blank (write it 0, _ or .)")
+                        : slide_fail(err, SLIDE_EINVAL,
+                                     "tile %d is missing (a %dx%d board has tiles "
+                                     "1..%d and one blank)", t, b->rows, b->cols,
+                                     n - 1);
+    free(seen);
+    return rc;
+}
+
+size_t board_format(const struct board *b, char *buf, size_t len)
+{
+    size_t need = 0;
+    int n = board_cells(b);
+    for (int k = 0; k < n; k++) {
+        char sep = k == 0 ? '\0' : (k % b->cols == 0 ? '/' : ' ');
+        char tmp[16];
+        int w = sep ? snprintf(tmp, sizeof tmp, "%c%d", sep, b->cells[k])
+                    : snprintf(tmp, sizeof tmp, "%d", b->cells[k]);
+        if (need + (size_t)w < len)
+            memcpy(buf + need, tmp, (size_t)w);
+        need += (size_t)w;
+    }
+    if (len)
+        buf[need < len ? need : len - 1] = '\0';
+    return need;
+}
+
+int board_blank(const struct board *b)
+{
+    int n = board_cells(b);
+    for (int k = 0; k < n; k++)
+        if (b->cells[k] == 0)
+            return k;
+    return -1;
+}
+
+int board_step(int rows, int cols, int blank, enum move m)
+{
+    int r = blank / cols, c = blank % cols;
+    switch (m) {
+    case MOVE_UP:    return r > 0 ? blank - cols : -1;
+    case MOVE_DOWN:  return r < rows - 1 ? blank + cols : -1;
+    case MOVE_LEFT:  return c > 0 ? blank - 1 : -1;
+    case MOVE_RIGHT: return c < cols - 1 ? blank + 1 : -1;
+    }
+    return -1;
+}
+
+int board_move(struct board *b, int *blank, enum move m)
+{
+    int to = board_step(b->rows, b->cols, *blank, m);
+    if (to < 0)
+        return -1;
+    b->cells[*blank] = b->cells[to];
+    b->cells[to] = 0;
+    *blank = to;
+    return 0;
+}
+
+char move_letter(enum move m) { return "UDLR"[m & 3]; }
+
+int move_parse(char c)
+{
+    switch (c) {
+    case 'U': case 'u': return MOVE_UP;
+    case 'D': case 'd': return MOVE_DOWN;
+    case 'L': case 'l': return MOVE_LEFT;
+    case 'R': case 'r': return MOVE_RIGHT;
+    }
+    return -1;
+}

@@ -1,0 +1,153 @@
+/*
+ * cli.c - shared command-line helpers (cli.h).
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int cli_fail(int code, const char *fmt, ...)
+{
+    va_list ap;
+    fputs("slide: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return code;
+}
+
+int cli_fail_lib(int rc, const slide_error *err)
+{
+    int code = rc == SLIDE_EINVAL || rc == SLIDE_ERANGE ? EXIT_USAGE : EXIT_FAIL;
+    return cli_fail(code, "%s", err->msg);
+}
+
+int cli_int(const char *option, const char *text, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (errno || end == text || *end || v < lo || v > hi) {
+        cli_fail(EXIT_USAGE, "%s expects a whole number from %ld to %ld, not \"%s\"",
+                 option, lo, hi, text);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+int cli_bytes(const char *option, const char *text, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 10);
+    int shift = 0;
+    if (*end && !end[1])
+        switch (*end) {
+        case 'k': case 'K': shift = 10; end++; break;
+        case 'm': case 'M': shift = 20; end++; break;
+        case 'g': case 'G': shift = 30; end++; break;
+        case 't': case 'T': shift = 40; end++; break;
+        }
+    if (errno || end == text || *end || text[0] == '-' || v == 0 ||
+        v > (~0ULL >> shift)) {
+        cli_fail(EXIT_USAGE,
+                 "%s expects a positive byte count such as 512M or 8G, not \"%s\"",
+                 option, text);
+        return -1;
+    }
+    *out = (uint64_t)v << shift;
+    return 0;
+}
+
+char *cli_slurp(FILE *in)
+{
+    size_t len = 0, cap = 4096;
+    char *buf = malloc(cap);
+    if (!buf)
+        return NULL;
+    for (;;) {
+        size_t got = fread(buf + len, 1, cap - len - 1, in);
+        len += got;
+        if (got == 0)
+            break;
+        if (len + 1 == cap) {
+            char *b = realloc(buf, cap * 2);
+            if (!b) {
+                free(buf);
+                return NULL;
+            }
+            buf = b;
+            cap *= 2;
+        }
+    }
+    if (ferror(in)) {
+        free(buf);
+        return NULL;
+    }
+    buf[len] = '\0';
+    return buf;
+}
+
+/* argv words joined by single spaces (a board may be given unquoted). */
+static char *join_words(int argc, char **argv)
+{
+    size_t len = 1;
+    for (int i = 0; i < argc; i++)
+        len += strlen(argv[i]) + 1;
+    char *s = malloc(len);
+    if (!s)
+        return NULL;
+    s[0] = '\0';
+    for (int i = 0; i < argc; i++) {
+        if (i)
+            strcat(s, " ");
+        strcat(s, argv[i]);
+    }
+    return s;
+}
+
+int cli_board(int argc, char **argv, int rows, int cols, struct board *b)
+{
+    slide_error err;
+    if (argc == 0)
+        return cli_fail(EXIT_USAGE, "no board given (write it like \"1 2 3/4 5 6/7 8 0\", "
+                                    "or - to read it from standard input)");
+    char *text = argc == 1 && strcmp(argv[0], "-") == 0 ? cli_slurp(stdin)
+                                                         : join_words(argc, argv);
+    if (!text)
+        return cli_fail(EXIT_FAIL, "cannot read the board text");
+    int rc = board_parse(text, rows, cols, b, &err);
+    free(text);
+    return rc ? cli_fail_lib(rc, &err) : 0;
+}
+
+int cli_goal(const char *text, int rows, int cols, struct board *goal)
+{
+    slide_error err;
+    int rc = text ? board_parse(text, rows, cols, goal, &err)
+                  : board_goal(goal, rows, cols, &err);
+    if (rc)
+        return cli_fail(rc == SLIDE_ENOMEM ? EXIT_FAIL : EXIT_USAGE, "goal: %s",
+                        err.msg);
+    return 0;
+}
+
+int cli_finish_stdout(void)
+{
+    if (fflush(stdout) != 0 || ferror(stdout))
+        return cli_fail(EXIT_FAIL, "writing standard output failed: %s",
+                        strerror(errno));
+    return EXIT_OK;
+}
+
+int cli_progress_wanted(int flag)
+{
+    if (flag >= 0)
+        return flag;
+    return isatty(STDERR_FILENO);
+}

@@ -1,0 +1,58 @@
+/*
+ * cli.h - helpers shared by the subcommands of the slide tool (internal).
+ *
+ * Only the command-line layer prints and chooses exit codes; every message
+ * is one line on stderr, "slide: " then what was wrong and what is allowed.
+ */
+#ifndef SLIDE_CLI_H
+#define SLIDE_CLI_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "slide/board.h"
+
+enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2, EXIT_UNSOLVABLE = 3 };
+
+/* Print "slide: <message>" on stderr; returns code. */
+int cli_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Print "slide: <err>" for a library error and return EXIT_USAGE for input
+ * errors (SLIDE_EINVAL, SLIDE_ERANGE) or EXIT_FAIL for the rest. */
+int cli_fail_lib(int rc, const slide_error *err);
+
+/* Parse an integer option value in [lo, hi]; prints and returns -1 on error. */
+int cli_int(const char *option, const char *text, long lo, long hi, long *out);
+
+/* Parse a byte count with an optional K, M, G or T suffix (powers of 1024). */
+int cli_bytes(const char *option, const char *text, uint64_t *out);
+
+/*
+ * The board named by argv[0..argc-1]: the words joined by spaces, or "-" for
+ * standard input.  rows/cols (0 = infer) as for board_parse.  Prints the
+ * error and returns non-zero on failure.
+ */
+int cli_board(int argc, char **argv, int rows, int cols, struct board *b);
+
+/* The goal: text (may be NULL for the standard goal) of size rows x cols. */
+int cli_goal(const char *text, int rows, int cols, struct board *goal);
+
+/* Read all of a stream into a NUL-terminated buffer (NULL on failure). */
+char *cli_slurp(FILE *in);
+
+/* Print text to stdout, then check that stdout was written (disk full). */
+int cli_finish_stdout(void);
+
+/* 1 if progress lines should go to stderr: a TTY, or forced by flag. */
+int cli_progress_wanted(int flag);
+
+/* The subcommands (one file each: src/cmd_NAME.c). */
+#define CLI_COMMANDS(X)                                                        \
+    X(bfs, "enumerate every board of RxC by two-bit BFS: histogram, radius, antipodes") \
+    X(solvable, "say whether a board can reach the goal, with the parity invariant")
+
+#define CLI_DECLARE(name, summary) int cmd_##name(int argc, char **argv);
+CLI_COMMANDS(CLI_DECLARE)
+#undef CLI_DECLARE
+
+#endif

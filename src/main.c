@@ -1,0 +1,56 @@
+/*
+ * main.c - the slide command: dispatch to a subcommand (src/cmd_*.c).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "slide/provenance.h"
+
+struct command {
+    const char *name;
+    const char *summary;
+    int (*run)(int argc, char **argv);
+};
+
+#define CLI_ENTRY(name, summary) {#name, summary, cmd_##name},
+static const struct command commands[] = {CLI_COMMANDS(CLI_ENTRY)};
+#undef CLI_ENTRY
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+static void usage(FILE *out)
+{
+    fputs("usage: slide COMMAND [OPTIONS] [ARGS]\n"
+          "Exhaustive state-space enumeration of R x C sliding-tile puzzles.\n\n"
+          "commands:\n", out);
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fputs("\n'slide COMMAND --help' documents a command's options and output.\n"
+          "Boards are written row by row, rows separated by / or newlines, cells\n"
+          "by spaces or commas, the blank as 0, _ or .: \"1 2 3/4 5 6/7 8 0\".\n"
+          "The standard goal has tiles 1..n-1 in reading order and the blank last.\n"
+          "Data goes to standard output, messages and progress to standard error.\n"
+          "Exit status: 0 success, 1 failure (memory, files), 2 bad input,\n"
+          "3 an unsolvable board given to a solver.\n", out);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return EXIT_OK;
+    }
+    if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+        printf("slide %s (commit %s)\n%s\n", provenance_version(),
+               provenance_commit(), provenance_compiler());
+        return EXIT_OK;
+    }
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        if (!strcmp(argv[1], commands[i].name))
+            return commands[i].run(argc - 1, argv + 1);
+    return cli_fail(EXIT_USAGE, "unknown command \"%s\" (see slide --help)", argv[1]);
+}

@@ -1,0 +1,76 @@
+/*
+ * rank.c - Lehmer-code ranking and unranking of permutations (rank.h).
+ */
+#include "slide/rank.h"
+
+#include <assert.h>
+
+static const uint64_t factorial[RANK_MAX_LEN + 1] = {
+    1ULL, 1ULL, 2ULL, 6ULL, 24ULL, 120ULL, 720ULL, 5040ULL, 40320ULL,
+    362880ULL, 3628800ULL, 39916800ULL, 479001600ULL, 6227020800ULL,
+    87178291200ULL, 1307674368000ULL, 20922789888000ULL, 355687428096000ULL,
+    6402373705728000ULL, 121645100408832000ULL, 2432902008176640000ULL};
+
+uint64_t rank_factorial(int k)
+{
+    assert(k >= 0 && k <= RANK_MAX_LEN);
+    return factorial[k];
+}
+
+uint64_t rank_lex(const uint8_t *perm, int len, int *parity)
+{
+    uint32_t seen = 0;
+    uint64_t r = 0;
+    unsigned sum = 0;
+    for (int i = 0; i < len; i++) {
+        unsigned v = perm[i];
+        /* smaller values not yet seen are exactly the smaller ones to the right */
+        unsigned d = v - (unsigned)__builtin_popcount(seen & ((1u << v) - 1u));
+        r += d * factorial[len - 1 - i];
+        sum += d;
+        seen |= 1u << v;
+    }
+    if (parity)
+        *parity = (int)(sum & 1u);
+    return r;
+}
+
+int rank_unlex(uint64_t r, int len, uint8_t *perm)
+{
+    uint32_t avail = len >= 32 ? ~0u : (1u << len) - 1u;
+    unsigned sum = 0;
+    for (int i = 0; i < len; i++) {
+        uint64_t f = factorial[len - 1 - i];
+        unsigned d = (unsigned)(r / f);
+        r %= f;
+        sum += d;
+        uint32_t x = avail;
+        for (unsigned k = 0; k < d; k++)
+            x &= x - 1; /* drop the d smallest available values */
+        unsigned v = (unsigned)__builtin_ctz(x);
+        avail &= ~(1u << v);
+        perm[i] = (uint8_t)v;
+    }
+    return (int)(sum & 1u);
+}
+
+void rank_unhalf(uint64_t h, int len, int parity, uint8_t *perm)
+{
+    if (len < 2) {
+        for (int i = 0; i < len; i++)
+            perm[i] = (uint8_t)i;
+        return;
+    }
+    if (rank_unlex(2 * h, len, perm) != parity) {
+        uint8_t tmp = perm[len - 2];
+        perm[len - 2] = perm[len - 1];
+        perm[len - 1] = tmp;
+    }
+}
+
+int rank_parity(const uint8_t *perm, int len)
+{
+    int p;
+    rank_lex(perm, len, &p);
+    return p;
+}

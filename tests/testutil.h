@@ -1,0 +1,186 @@
+/*
+ * testutil.h - shared test helpers: cmocka includes, the published
+ * histograms (tests/data/histograms.tsv), and an independent plain BFS over
+ * boards with a hash set, written here without any of slide's indexing.
+ */
+#ifndef SLIDE_TESTUTIL_H
+#define SLIDE_TESTUTIL_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+/* ---- published histograms ------------------------------------------- */
+
+/*
+ * Find the row for board "RxC" (or its transpose) and goal-blank kind
+ * ("corner", "centre (cell 4)", "mid-side edge cell") and copy its counts
+ * into out (at most max); returns the number of counts, 0 if not found.
+ */
+static inline int published_histogram(int rows, int cols, const char *blank,
+                                      uint64_t *out, int max)
+{
+    FILE *f = fopen(TEST_DATA_DIR "/histograms.tsv", "r");
+    if (!f)
+        return 0;
+    static char line[1 << 14];
+    int found = 0;
+    while (!found && fgets(line, sizeof line, f)) {
+        int r, c;
+        if (line[0] == '#' || sscanf(line, "%dx%d", &r, &c) != 2)
+            continue;
+        if (!((r == rows && c == cols) || (r == cols && c == rows)))
+            continue;
+        char *fields[6];
+        char *p = line;
+        int k = 0;
+        for (; k < 6 && p; k++) {
+            fields[k] = p;
+            p = strchr(p, '\t');
+            if (p)
+                *p++ = '\0';
+        }
+        if (k < 5 || strcmp(fields[1], blank) != 0)
+            continue;
+        for (char *q = fields[4]; *q && found < max;) {
+            out[found++] = strtoull(q, &q, 10);
+            if (*q == ',')
+                q++;
+            else
+                break;
+        }
+    }
+    fclose(f);
+    return found;
+}
+
+/* ---- naive BFS over boards ------------------------------------------ */
+
+/* A board of up to 16 cells packed 4 bits per cell: cell k in bits 4k..4k+3. */
+typedef uint64_t naive_key;
+
+struct naive_set {
+    naive_key *keys;  /* 0 = empty slot (no valid packed board is 0 for n >= 2) */
+    uint8_t *dist;
+    size_t cap, len;
+};
+
+static inline size_t naive_hash(naive_key k, size_t cap)
+{
+    k ^= k >> 31;
+    k *= 0x9e3779b97f4a7c15ULL;
+    k ^= k >> 29;
+    return (size_t)k & (cap - 1);
+}
+
+/* Insert k with distance d unless present; returns 1 if inserted. */
+static inline int naive_insert(struct naive_set *s, naive_key k, uint8_t d)
+{
+    size_t i = naive_hash(k, s->cap);
+    while (s->keys[i]) {
+        if (s->keys[i] == k)
+            return 0;
+        i = (i + 1) & (s->cap - 1);
+    }
+    s->keys[i] = k;
+    s->dist[i] = d;
+    s->len++;
+    return 1;
+}
+
+/* Distance of k, or -1 if absent. */
+static inline int naive_lookup(const struct naive_set *s, naive_key k)
+{
+    size_t i = naive_hash(k, s->cap);
+    while (s->keys[i]) {
+        if (s->keys[i] == k)
+            return s->dist[i];
+        i = (i + 1) & (s->cap - 1);
+    }
+    return -1;
+}
+
+static inline naive_key naive_pack(const int *cells, int n)
+{
+    naive_key k = 0;
+    for (int i = 0; i < n; i++)
+        k |= (naive_key)cells[i] << (4 * i);
+    return k;
+}
+
+static inline int naive_cell(naive_key k, int i) { return (int)((k >> (4 * i)) & 15); }
+
+/*
+ * Plain BFS from goal (rows*cols <= 16 cells) with a hash set and a FIFO
+ * queue.  Fills hist (counts per distance, at most maxd) and returns the
+ * radius; the set (distances of every reachable board) is left in *set for
+ * the caller to query and free with naive_free.
+ */
+static inline int naive_bfs(int rows, int cols, const int *goal, uint64_t *hist,
+                            int maxd, struct naive_set *set)
+{
+    int n = rows * cols;
+    size_t expect = 1;
+    for (int i = 2; i <= n; i++)
+        expect *= (size_t)i;
+    set->cap = 1;
+    while (set->cap < expect + expect / 2 + 16)
+        set->cap <<= 1;
+    set->keys = calloc(set->cap, sizeof *set->keys);
+    set->dist = calloc(set->cap, 1);
+    set->len = 0;
+    naive_key *queue = malloc(expect / 2 * sizeof *queue + 16 * sizeof *queue);
+    size_t head = 0, tail = 0;
+    memset(hist, 0, (size_t)maxd * sizeof *hist);
+    queue[tail++] = naive_pack(goal, n);
+    naive_insert(set, queue[0], 0);
+    int radius = 0;
+    while (head < tail) {
+        naive_key k = queue[head++];
+        int d = naive_lookup(set, k), z = 0;
+        hist[d]++;
+        if (d > radius)
+            radius = d;
+        while (naive_cell(k, z) != 0)
+            z++;
+        int r = z / cols, c = z % cols;
+        int to[4] = {r > 0 ? z - cols : -1, r < rows - 1 ? z + cols : -1,
+                     c > 0 ? z - 1 : -1, c < cols - 1 ? z + 1 : -1};
+        for (int i = 0; i < 4; i++) {
+            if (to[i] < 0)
+                continue;
+            naive_key tile = (k >> (4 * to[i])) & 15;
+            naive_key next = (k & ~((naive_key)15 << (4 * to[i]))) | (tile << (4 * z));
+            if (naive_insert(set, next, (uint8_t)(d + 1)))
+                queue[tail++] = next;
+        }
+    }
+    free(queue);
+    return radius;
+}
+
+static inline void naive_free(struct naive_set *s)
+{
+    free(s->keys);
+    free(s->dist);
+    memset(s, 0, sizeof *s);
+}
+
+/* The standard goal (1..n-1, blank last) with the blank moved to cell z by
+ * swapping: any goal with the blank on z is isomorphic for histograms. */
+static inline void goal_with_blank(int n, int z, int *cells)
+{
+    for (int i = 0; i < n - 1; i++)
+        cells[i] = i + 1;
+    cells[n - 1] = 0;
+    cells[n - 1] = cells[z];
+    cells[z] = 0;
+}
+
+#endif
