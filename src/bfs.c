@@ -346,3 +346,32 @@ void bfs_result_free(struct bfs_result *r)
     free(r->hist);
     memset(r, 0, sizeof *r);
 }
+
+uint64_t bfs_visit_frontier(const struct space *s, const struct store *st,
+                            int depth, int threads, bfs_visit_fn fn, void *ctx)
+{
+    uint64_t visited = 0;
+    int64_t nwords = (int64_t)st->nwords;
+    int colour = depth & 1;
+    if (threads <= 0)
+        threads = omp_get_max_threads();
+#pragma omp parallel num_threads(threads) reduction(+ : visited)
+    {
+        int me = omp_get_thread_num();
+#pragma omp for schedule(dynamic, 1024)
+        for (int64_t wi = 0; wi < nwords; wi++) {
+            uint64_t word = __atomic_load_n(&st->words[wi], __ATOMIC_RELAXED);
+            uint64_t fm = (word >> 1) & ~word & STORE_LOW_BITS;
+            while (fm) {
+                int b = __builtin_ctzll(fm);
+                fm &= fm - 1;
+                uint64_t e = (uint64_t)wi * STORE_ENTRIES_PER_WORD + (uint64_t)(b / 2);
+                if (s->colour[e % (uint64_t)s->n] != colour)
+                    continue;
+                fn(ctx, me, e);
+                visited++;
+            }
+        }
+    }
+    return visited;
+}

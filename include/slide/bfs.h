@@ -89,4 +89,22 @@ int bfs_resume(const struct space *s, struct store *st,
 
 void bfs_result_free(struct bfs_result *r);
 
+/*
+ * Visitor of one board: ctx is the caller's, thread in [0, threads) names
+ * the calling OpenMP thread (for per-thread accumulators), index the board.
+ */
+typedef void (*bfs_visit_fn)(void *ctx, int thread, uint64_t index);
+
+/*
+ * Call fn, in parallel, for every board of layer `depth` while that layer is
+ * the frontier - that is, from an on_layer callback for layer `depth` (the
+ * frontier entries of colour depth mod 2 are then exactly the boards at
+ * distance depth).  Every board of the layer is visited exactly once, in no
+ * particular order.  threads <= 0 means the OpenMP default.  Returns the
+ * number of boards visited.  This is how sweeps learn exact distances
+ * without storing them.
+ */
+uint64_t bfs_visit_frontier(const struct space *s, const struct store *st,
+                            int depth, int threads, bfs_visit_fn fn, void *ctx);
+
 #endif
