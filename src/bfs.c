@@ -156,13 +156,11 @@ static void perm_advance(struct perm *p, uint64_t diff, int m)
 }
 
 /* Make w->base the t of block h (lexicographically smaller of the pair). */
-static void worker_seek(struct worker *w, uint64_t h)
+static void worker_move(struct worker *w, uint64_t h)
 {
     const struct space *s = w->s;
     int m = s->m, compact = s->kind == SPACE_COMPACT && m >= 2;
     uint64_t lex = compact ? 2 * h : h;
-    if (w->have && h == w->h)
-        return;
     if (w->have && h > w->h && lex - w->base.lex <= MAX_JUMP) {
         perm_advance(&w->base, lex - w->base.lex, m);
     } else {
@@ -173,6 +171,12 @@ static void worker_seek(struct worker *w, uint64_t h)
     w->other_ok = 0;
     w->h = h;
     w->have = 1;
+}
+
+static inline void worker_seek(struct worker *w, uint64_t h)
+{
+    if (!w->have || h != w->h)
+        worker_move(w, h);
 }
 
 /* The board (t, digits) of entry (h, z): in the compact space t's parity is
@@ -204,6 +208,7 @@ static inline __attribute__((always_inline)) int64_t delta_down(const struct per
 {
     int x = p->t[z + c - 1], less = 0;
     int64_t delta = 0;
+#pragma GCC unroll 8
     for (int j = 1; j < c; j++) {
         int y = p->t[z + j - 1];
         less += y < x;
@@ -218,6 +223,7 @@ static inline __attribute__((always_inline)) int64_t delta_up(const struct perm 
 {
     int x = p->t[z - c], less = 0;
     int64_t delta = 0;
+#pragma GCC unroll 8
     for (int j = 0; j < c - 1; j++) {
         int y = p->t[z - c + j + 1];
         less += y < x;
