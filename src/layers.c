@@ -477,7 +477,15 @@ static int tile_to(struct solver *s, int t, int ti, int tj)
 
 /* ---- the 3 x 2 block at the end of a line --------------------------- */
 
-static int block_state(int blank, int a, int b) { return (blank * BLOCK_CELLS + a) * BLOCK_CELLS + b; }
+static int block_state(int blank, int a, int b)
+{
+    return (blank * BLOCK_CELLS + a) * BLOCK_CELLS + b;
+}
+
+/* The three local cells of a state. */
+static int block_blank(int st) { return st / (BLOCK_CELLS * BLOCK_CELLS); }
+static int block_a(int st) { return st / BLOCK_CELLS % BLOCK_CELLS; }
+static int block_b(int st) { return st % BLOCK_CELLS; }
 
 /* The local cell reached from k by direction d, or -1. */
 static int block_step(int k, int d)
@@ -505,9 +513,9 @@ static int block_table(uint8_t *dist)
         dist[block_state(z, 0, 1)] = 0;
     }
     while (head < tail) {
-        int st = queue[head++], z = st / 36, a = st / 6 % 6, b = st % 6;
+        int st = queue[head++];
         for (int d = 0; d < MOVE_COUNT; d++) {
-            int nx = block_next(z, a, b, d);
+            int nx = block_next(block_blank(st), block_a(st), block_b(st), d);
             if (nx >= 0 && dist[nx] == BLOCK_UNSEEN) {
                 dist[nx] = (uint8_t)(dist[st] + 1);
                 radius = dist[nx] > radius ? dist[nx] : radius;
@@ -547,7 +555,7 @@ static int block_solve(struct solver *s, int a, int b)
     while (s->block[st] > 0 && !s->rc) {
         int d = 0, nx = -1;
         for (; d < MOVE_COUNT; d++) {
-            nx = block_next(st / 36, st / 6 % 6, st % 6, d);
+            nx = block_next(block_blank(st), block_a(st), block_b(st), d);
             if (nx >= 0 && s->block[nx] + 1 == s->block[st])
                 break;
         }

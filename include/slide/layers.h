@@ -5,7 +5,7 @@
  * Representation: the solution is a sequence of blank moves, one byte each,
  * 'U', 'D', 'L' or 'R' (board.h: the direction the BLANK travels), held in a
  * growable buffer (struct layers_moves); with count_only set, the moves are
- * counted and not stored (a 1000 x 1000 solution has about 2.5e9 moves).
+ * counted and not stored (a 1000 x 1000 solution has about 2.7e9 moves).
  *
  * Method (the seeds' "layer-by-layer" construction; see e.g. Parberry 1995,
  * "A real-time algorithm for the (n^2-1)-puzzle", for the same scheme):
@@ -16,11 +16,13 @@
  *   2. While the unsolved region (h rows x w columns, bottom-right of the
  *      board) is larger than 2 x 2: place its top row if h >= 3, then its
  *      left column if w >= 3 (a column is a row of the transposed region).
- *      A line of length w is placed tile by tile: the tile goes along its
- *      row to the target column, then up (horizontal steps first); for each
+ *      A line of length w is placed tile by tile: the tile goes towards
+ *      its target by a staircase (horizontal and vertical steps alternate,
+ *      entering row 0 only on the target's column), then straight; for each
  *      step the blank first reaches the cell ahead of the tile without
- *      passing it, around the ring of 8 cells that surround the tile, and
- *      the tile slides into it.  Placed tiles are never moved again.  The
+ *      passing it - round a free side lane, across a free corner, or around
+ *      the ring of 8 cells that surround the tile - and the tile slides into
+ *      it.  Placed tiles are never moved again.  The
  *      last two tiles a, b of the line are brought into the 3 x 2 block at
  *      the line's end (a to its place, then b to the cell below b's place,
  *      then the blank into the block) and finished by the shortest sequence
@@ -37,15 +39,18 @@
  * Manhattan distance in the region) costs at most 6D + 4 moves: the blank
  * reaches the tile by an L-shaped path of at most D - 1 moves that never
  * passes the tile or a placed tile, goes round the tile's ring to the first
- * cell ahead (at most 6), and every one of the at most D tile steps costs
- * 1 + 4 moves, 1 + 6 at the single turn from horizontal to vertical.  The
- * line adds at most D + 2 moves to bring the blank into the 3 x 2 block and
- * at most LAYERS_BLOCK_RADIUS moves inside it.  So
+ * cell ahead (at most 6), and each of the at most D tile steps costs 1 + 4
+ * moves (1 + 2 at a turn with a free corner, as on the staircase), except at
+ * most one turn under a placed tile that costs 1 + 6.  The line adds at most
+ * D + 2 moves to bring the blank into the 3 x 2 block and at most
+ * LAYERS_BLOCK_RADIUS moves inside it.  So
  *   moves <= sum over lines of [w (6D + 4) + D + 2 + LAYERS_BLOCK_RADIUS]
  *            + 6 + (R + C - 2),
  * summed over the lines the construction places (layers_bound evaluates
- * it).  For n x n this is 8 n^3 + O(n^2): O(n) moves per tile, O(n^3) in
- * all.  1 x N and N x 1 boards need at most N - 1 moves.
+ * it).  For n x n this is at most 8 n^3 + n^2 (a test checks every
+ * n <= 1000): O(n) moves per tile, O(n^3) in all.  Random boards take about
+ * 2.6 n^3 (scripts/bench-solvers.sh).  1 x N and N x 1 boards need at most
+ * N - 1 moves.
  *
  * Time: O(moves) - the position of every tile is kept in an inverse array,
  * so no step scans the board; the general search (A* with the Manhattan
