@@ -25,48 +25,38 @@ int theorem_criterion_parity(const struct board *b, const struct board *goal,
 /* One thread's share of the comparison. */
 struct tally {
     uint64_t reachable, criterion, agree, disagree;
-    uint64_t first[THEOREM_KEEP]; /* smallest disagreeing indexes, sorted */
-    int nfirst;
     int rc;                       /* first error of fn, or SLIDE_OK */
     slide_error err;
 };
 
-/* Keep the THEOREM_KEEP smallest indexes seen, in increasing order. */
-static void keep_smallest(uint64_t *first, int *nfirst, uint64_t e)
+/* Criterion and truth for index i: 1 if they agree, 0 if not, < 0 error. */
+static int judge(const struct space *s, const struct store *st,
+                 const struct board *goal, theorem_criterion_fn fn, void *ctx,
+                 struct board *b, uint64_t i, int *says, int *reached,
+                 slide_error *err)
 {
-    int k = *nfirst;
-    if (k == THEOREM_KEEP && e >= first[k - 1])
-        return;
-    if (k < THEOREM_KEEP)
-        k++;
-    int i = k - 1;
-    while (i > 0 && first[i - 1] > e) {
-        first[i] = first[i - 1];
-        i--;
-    }
-    first[i] = e;
-    *nfirst = k;
+    space_unrank(s, i, b);
+    *says = fn(b, goal, ctx, err);
+    if (*says < 0)
+        return *says;
+    *says = *says != 0;
+    *reached = store_get(st, i) != STORE_UNVISITED;
+    return *says == *reached;
 }
 
 static void tally_index(const struct space *s, const struct store *st,
                         const struct board *goal, theorem_criterion_fn fn,
                         void *ctx, struct board *b, uint64_t i, struct tally *t)
 {
-    space_unrank(s, i, b);
-    int says = fn(b, goal, ctx, &t->err);
-    if (says < 0) {
-        t->rc = says;
+    int says, reached, same = judge(s, st, goal, fn, ctx, b, i, &says, &reached, &t->err);
+    if (same < 0) {
+        t->rc = same;
         return;
     }
-    int reached = store_get(st, i) != STORE_UNVISITED;
     t->reachable += (uint64_t)reached;
-    t->criterion += (uint64_t)(says != 0);
-    if ((says != 0) == reached) {
-        t->agree++;
-    } else {
-        t->disagree++;
-        keep_smallest(t->first, &t->nfirst, i);
-    }
+    t->criterion += (uint64_t)says;
+    t->agree += (uint64_t)same;
+    t->disagree += (uint64_t)!same;
 }
 
 /* Merge one thread's tally into the total (called in a critical section). */
@@ -76,8 +66,6 @@ static void tally_merge(struct tally *total, const struct tally *t)
     total->criterion += t->criterion;
     total->agree += t->agree;
     total->disagree += t->disagree;
-    for (int k = 0; k < t->nfirst; k++)
-        keep_smallest(total->first, &total->nfirst, t->first[k]);
     if (t->rc && !total->rc) {
         total->rc = t->rc;
         total->err = t->err;
@@ -113,6 +101,29 @@ static int compare_all(const struct space *s, const struct store *st,
     return total->rc;
 }
 
+/*
+ * The first THEOREM_KEEP disagreements in index order, by a sequential scan
+ * that stops once it has them (only when there are any: a failed check
+ * is the rare case, and the scan needs no per-thread bookkeeping).
+ */
+static int find_examples(const struct space *s, const struct store *st,
+                         const struct board *goal, theorem_criterion_fn fn,
+                         void *ctx, struct theorem_result *r, slide_error *err)
+{
+    uint64_t want = r->disagree < THEOREM_KEEP ? r->disagree : THEOREM_KEEP;
+    struct board b = {s->rows, s->cols, NULL};
+    for (uint64_t i = 0; i < s->size && (uint64_t)r->nexamples < want; i++) {
+        int says, reached;
+        b.cells = r->example_cells[r->nexamples];
+        int same = judge(s, st, goal, fn, ctx, &b, i, &says, &reached, err);
+        if (same < 0)
+            return same;
+        if (!same)
+            r->example_reachable[r->nexamples++] = reached;
+    }
+    return SLIDE_OK;
+}
+
 static int check_size(const struct board *goal, slide_error *err)
 {
     int n = board_cells(goal);
@@ -125,19 +136,6 @@ static int check_size(const struct board *goal, slide_error *err)
                           THEOREM_MAX_CELLS, THEOREM_MAX_CELLS,
                           (unsigned long long)rank_factorial(THEOREM_MAX_CELLS));
     return board_validate(goal, err);
-}
-
-/* Copy the kept disagreements into r as boards. */
-static void fill_examples(const struct space *s, const struct store *st,
-                          const struct tally *t, struct theorem_result *r)
-{
-    struct board b = {s->rows, s->cols, NULL};
-    for (int k = 0; k < t->nfirst; k++) {
-        b.cells = r->example_cells[k];
-        space_unrank(s, t->first[k], &b);
-        r->example_reachable[k] = store_get(st, t->first[k]) != STORE_UNVISITED;
-    }
-    r->nexamples = t->nfirst;
 }
 
 int theorem_parity(const struct board *goal, theorem_criterion_fn fn, void *ctx,
@@ -179,7 +177,7 @@ int theorem_parity(const struct board *goal, theorem_criterion_fn fn, void *ctx,
         r->criterion = total.criterion;
         r->agree = total.agree;
         r->disagree = total.disagree;
-        fill_examples(&s, &st, &total, r);
+        rc = find_examples(&s, &st, goal, fn, ctx, r, err);
     } else if (total.rc && err) {
         *err = total.err;
     }

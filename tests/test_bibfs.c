@@ -9,28 +9,6 @@
 
 #include "slide/bibfs.h"
 
-static uint64_t rng_next(uint64_t *s)
-{
-    *s ^= *s << 13;
-    *s ^= *s >> 7;
-    *s ^= *s << 17;
-    return *s;
-}
-
-/* Replay path from a; 1 if every move is legal and it ends on b. */
-static int replays(const struct board *a, const struct board *b, const char *path)
-{
-    struct board c;
-    slide_error err;
-    assert_int_equal(board_copy(&c, a, &err), 0);
-    int z = board_blank(&c), ok = 1;
-    for (const char *p = path; *p && ok; p++)
-        ok = move_parse(*p) >= 0 && board_move(&c, &z, (enum move)move_parse(*p)) == 0;
-    ok = ok && board_equal(&c, b);
-    board_free(&c);
-    return ok;
-}
-
 /* bibfs in both directions equals want; both paths replay. */
 static void expect_distance(const struct board *a, const struct board *b, int want)
 {
@@ -40,12 +18,12 @@ static void expect_distance(const struct board *a, const struct board *b, int wa
         fail_msg("bibfs: %s", err.msg);
     assert_int_equal(r.distance, want);
     assert_int_equal(strlen(r.path), (size_t)want);
-    assert_true(replays(a, b, r.path));
+    assert_true(test_replay(a, r.path, strlen(r.path), b));
     bibfs_result_free(&r);
     if (bibfs_solve(b, a, 0, &r, &err))
         fail_msg("bibfs: %s", err.msg);
     assert_int_equal(r.distance, want);
-    assert_true(replays(b, a, r.path));
+    assert_true(test_replay(b, r.path, strlen(r.path), a));
     bibfs_result_free(&r);
 }
 
@@ -78,7 +56,7 @@ static void against_naive(int rows, int cols, int sample, uint64_t seed)
         }
     assert_int_equal(antipodes, (int)hist[radius]);
     for (int done = 0; done < sample;) {
-        size_t k = (size_t)(rng_next(&seed) & (set.cap - 1));
+        size_t k = (size_t)(test_rng(&seed) & (set.cap - 1));
         if (!set.keys[k])
             continue;
         unpack(&set, k, &b);
@@ -123,17 +101,13 @@ static void test_between_any_two(void **state)
         struct board a, b;
         slide_error err;
         assert_int_equal(board_goal(&a, rows, cols, &err), 0);
-        for (int i = board_cells(&a) - 1; i > 0; i--) {
-            int j = (int)(rng_next(&seed) % (uint64_t)(i + 1)), t = a.cells[i];
-            a.cells[i] = a.cells[j];
-            a.cells[j] = t;
-        }
+        test_shuffle(a.cells, board_cells(&a), &seed);
         uint64_t hist[128];
         struct naive_set set;
         naive_bfs(rows, cols, a.cells, hist, 128, &set);
         assert_int_equal(board_copy(&b, &a, &err), 0);
         for (int done = 0; done < 40;) {
-            size_t k = (size_t)(rng_next(&seed) & (set.cap - 1));
+            size_t k = (size_t)(test_rng(&seed) & (set.cap - 1));
             if (!set.keys[k])
                 continue;
             unpack(&set, k, &b);
@@ -161,11 +135,11 @@ static void test_4x4_walks(void **state)
         assert_int_equal(board_copy(&b, &goal, &err), 0);
         int z = board_blank(&b);
         for (int i = 0; i < k;)
-            i += board_move(&b, &z, (enum move)(rng_next(&seed) & 3)) == 0;
+            i += board_move(&b, &z, (enum move)(test_rng(&seed) & 3)) == 0;
         assert_int_equal(bibfs_solve(&b, &goal, 0, &r, &err), 0);
         assert_true(r.distance <= k);
         assert_int_equal(r.distance % 2, k % 2);
-        assert_true(replays(&b, &goal, r.path));
+        assert_true(test_replay(&b, r.path, strlen(r.path), &goal));
         bibfs_result_free(&r);
         board_free(&b);
         board_free(&goal);

@@ -9,27 +9,6 @@
 
 #include "slide/layers.h"
 
-/* xorshift64: reproducible boards without the library's help. */
-static uint64_t rng_next(uint64_t *s)
-{
-    *s ^= *s << 13;
-    *s ^= *s >> 7;
-    *s ^= *s << 17;
-    return *s;
-}
-
-/* A uniformly random arrangement of b's cells (b already valid). */
-static void shuffle(struct board *b, uint64_t *seed)
-{
-    int n = board_cells(b);
-    for (int i = n - 1; i > 0; i--) {
-        int j = (int)(rng_next(seed) % (uint64_t)(i + 1));
-        int t = b->cells[i];
-        b->cells[i] = b->cells[j];
-        b->cells[j] = t;
-    }
-}
-
 /* Swap two tiles (never the blank): flips solvability (R, C >= 2). */
 static void swap_two_tiles(struct board *b)
 {
@@ -37,23 +16,6 @@ static void swap_two_tiles(struct board *b)
     int t = b->cells[i];
     b->cells[i] = b->cells[j];
     b->cells[j] = t;
-}
-
-/* Apply moves to a copy of b; 1 if every move is legal and it ends on goal. */
-static int replays_to(const struct board *b, const struct board *goal,
-                      const struct layers_moves *m)
-{
-    struct board c;
-    slide_error err;
-    assert_int_equal(board_copy(&c, b, &err), 0);
-    int z = board_blank(&c), ok = 1;
-    for (uint64_t k = 0; k < m->len && ok; k++) {
-        int mv = move_parse(m->moves[k]);
-        ok = mv >= 0 && board_move(&c, &z, (enum move)mv) == 0;
-    }
-    ok = ok && board_equal(&c, goal);
-    board_free(&c);
-    return ok;
 }
 
 /* Solve b towards goal and check everything the header promises. */
@@ -64,7 +26,7 @@ static void expect_solved(const struct board *b, const struct board *goal)
     int rc = layers_solve(b, goal, &m, &err);
     if (rc)
         fail_msg("%dx%d: %s", b->rows, b->cols, err.msg);
-    if (!replays_to(b, goal, &m))
+    if (!test_replay(b, m.moves, m.len, goal))
         fail_msg("%dx%d: the %llu moves do not lead to the goal", b->rows, b->cols,
                  (unsigned long long)m.len);
     assert_true(m.len <= layers_bound(b->rows, b->cols));
@@ -81,13 +43,23 @@ static void random_pair(int rows, int cols, uint64_t *seed, struct board *b,
 {
     slide_error err;
     assert_int_equal(board_goal(goal, rows, cols, &err), 0);
-    shuffle(goal, seed);
+    test_shuffle(goal->cells, board_cells(goal), seed);
     assert_int_equal(board_copy(b, goal, &err), 0);
-    shuffle(b, seed);
+    test_shuffle(b->cells, board_cells(b), seed);
     struct layers_moves m = {0};
     m.count_only = 1;
     if (layers_solve(b, goal, &m, &err) == SLIDE_EUNSOLVABLE)
         swap_two_tiles(b);
+}
+
+/* One random solvable board of rows x cols, solved and checked. */
+static void solve_random(int rows, int cols, uint64_t *seed)
+{
+    struct board b, goal;
+    random_pair(rows, cols, seed, &b, &goal);
+    expect_solved(&b, &goal);
+    board_free(&b);
+    board_free(&goal);
 }
 
 static void test_block_radius(void **state)
@@ -116,7 +88,7 @@ static void every_3x3(const char *goal_text)
         for (int i = 0; i < 9; i++)
             b.cells[i] = naive_cell(set.keys[k], i);
         assert_int_equal(layers_solve(&b, &goal, &m, &err), 0);
-        assert_true(replays_to(&b, &goal, &m));
+        assert_true(test_replay(&b, m.moves, m.len, &goal));
         assert_int_equal(m.fallbacks, 0);
         longest = m.len > longest ? m.len : longest;
         solved++;
@@ -153,7 +125,7 @@ static void test_every_small(void **state)
         struct board goal, b;
         slide_error err;
         assert_int_equal(board_goal(&goal, rows, cols, &err), 0);
-        shuffle(&goal, &seed);
+        test_shuffle(goal.cells, board_cells(&goal), &seed);
         uint64_t hist[64];
         struct naive_set set;
         naive_bfs(rows, cols, goal.cells, hist, 64, &set);
@@ -178,32 +150,17 @@ static void test_random_shapes(void **state)
     uint64_t seed = 0x1a7e5;
     for (int rows = 2; rows <= 12; rows++)
         for (int cols = 2; cols <= 12; cols++)
-            for (int k = 0; k < 4; k++) {
-                struct board b, goal;
-                random_pair(rows, cols, &seed, &b, &goal);
-                expect_solved(&b, &goal);
-                board_free(&b);
-                board_free(&goal);
-            }
+            for (int k = 0; k < 4; k++)
+                solve_random(rows, cols, &seed);
     static const int sides[] = {2, 3, 4, 5, 8, 13, 21, 34, 50};
     for (size_t r = 0; r < sizeof sides / sizeof sides[0]; r++)
-        for (size_t c = 0; c < sizeof sides / sizeof sides[0]; c++) {
-            struct board b, goal;
-            random_pair(sides[r], sides[c], &seed, &b, &goal);
-            expect_solved(&b, &goal);
-            board_free(&b);
-            board_free(&goal);
-        }
+        for (size_t c = 0; c < sizeof sides / sizeof sides[0]; c++)
+            solve_random(sides[r], sides[c], &seed);
     static const int shapes[][2] = {{2, 50}, {50, 2}, {3, 40}, {40, 3}, {7, 31},
                                     {31, 7}, {20, 20}, {33, 17}, {50, 50}, {49, 50}};
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
-        for (int k = 0; k < 3; k++) {
-            struct board b, goal;
-            random_pair(shapes[s][0], shapes[s][1], &seed, &b, &goal);
-            expect_solved(&b, &goal);
-            board_free(&b);
-            board_free(&goal);
-        }
+        for (int k = 0; k < 3; k++)
+            solve_random(shapes[s][0], shapes[s][1], &seed);
 }
 
 /* Unsolvable boards of every shape are refused, by parity, without moves. */
@@ -239,7 +196,7 @@ static void test_paths(void **state)
             slide_error err;
             struct layers_moves m = {0};
             assert_int_equal(board_goal(&goal, rows, cols, &err), 0);
-            shuffle(&goal, &seed);
+            test_shuffle(goal.cells, board_cells(&goal), &seed);
             assert_int_equal(board_copy(&b, &goal, &err), 0);
             int tiles[12], ntiles = 0, zg = board_blank(&goal);
             for (int k = 0; k < n; k++)
@@ -296,13 +253,8 @@ static void test_big(void **state)
     (void)state;
     uint64_t seed = 0xb16;
     static const int shapes[][2] = {{100, 100}, {3, 300}, {300, 3}};
-    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
-        struct board b, goal;
-        random_pair(shapes[s][0], shapes[s][1], &seed, &b, &goal);
-        expect_solved(&b, &goal);
-        board_free(&b);
-        board_free(&goal);
-    }
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
+        solve_random(shapes[s][0], shapes[s][1], &seed);
 }
 
 /* The stated bound: O(n) per tile, 8 n^3 + n^2 on n x n for every n <= 1000;
