@@ -69,7 +69,7 @@
 #define LAYERS_BLOCK_RADIUS 18
 
 struct layers_moves {
-    char *moves;       /* len moves 'U','D','L','R' (not NUL-terminated); NULL if count_only */
+    char *moves;       /* len moves U/D/L/R, not NUL-terminated (untouched if count_only) */
     uint64_t len;      /* moves in the solution */
     uint64_t cap;      /* bytes allocated in moves */
     int count_only;    /* set by the caller: count the moves, do not store them */
