@@ -199,7 +199,7 @@ static uint64_t run_pass(const struct space *s, struct store *st, int threads,
 {
     uint64_t found = 0;
     int64_t nchunks = (int64_t)((st->nwords + CHUNK_WORDS - 1) / CHUNK_WORDS);
-    uint64_t first[BFS_KEEP];
+    uint64_t first[BFS_KEEP] = {0};
     int nfirst = 0;
 #pragma omp parallel num_threads(threads) reduction(+ : found)
     {
