@@ -50,10 +50,12 @@ static const char help[] =
     "                     once at the end (marked complete).  Refused up front if\n"
     "                     the disk cannot hold a store, or if DIR already holds a\n"
     "                     checkpoint (continue that one with --resume DIR)\n"
-    "  --checkpoint-every M  minutes between checkpoints (0: after every layer).\n"
-    "                     Default: at least 5 minutes and at least 10 times the\n"
-    "                     last checkpoint's write time, so that saving costs under\n"
-    "                     10% of the run\n"
+    "  --checkpoint-every M  minutes from the start of one checkpoint to the\n"
+    "                     next (0: after every layer).  Default: the larger of 5\n"
+    "                     minutes and 10 times the last checkpoint's write time,\n"
+    "                     so that saving takes at most 10% of the run (plus the\n"
+    "                     final save).  With --progress each save prints\n"
+    "                     'checkpoint at distance D saved in DIR: MB in S s'\n"
     "  --resume DIR       continue the search saved in DIR (same board, --goal and\n"
     "                     --space; any --threads) from its last complete layer; the\n"
     "                     result equals an uninterrupted run.  Checkpoints go on\n"
@@ -246,7 +248,7 @@ static int on_layer(const struct bfs_layer *L, void *ctx)
     struct run_ctx *c = ctx;
     if (c->progress)
         print_layer(c, L);
-    return stop_signal || (c->dir && checkpoint_due(c));
+    return c->dir && (stop_signal || checkpoint_due(c));
 }
 
 static void on_signal(int sig)
@@ -282,7 +284,6 @@ static int save(struct run_ctx *c, const struct store *st, struct bfs_result *r,
     if (rc)
         return rc;
     c->save_seconds = t1 - t0;
-    r->seconds += t1 - t0;
     if (c->progress)
         fprintf(stderr, "slide: checkpoint at distance %d%s saved in %s: %.1f MB in "
                 "%.2f s\n", r->radius, r->complete ? " (complete)" : "", c->dir,
@@ -348,14 +349,15 @@ static int search(struct run_ctx *c, const struct bfs_args *a, struct store *st,
     if (c->dir)
         catch_signals();
     int rc = fresh ? bfs_run(c->s, st, &o, r, &err) : bfs_resume(c->s, st, &o, r, &err);
-    while (rc == SLIDE_EINTR) {
-        if (c->dir && (rc = save(c, st, r, &err))) {
-            if (stop_signal)
-                return cli_fail(EXIT_FAIL, "stopped after distance %d, but the "
-                                "checkpoint was not saved: %s", r->radius, err.msg);
+    while (rc == SLIDE_EINTR) { /* on_layer stopped it: a checkpoint or a signal */
+        if (save(c, st, r, &err) == SLIDE_OK)
+            r->seconds += c->save_seconds; /* saving mid-run is part of the run */
+        else if (stop_signal)
+            return cli_fail(EXIT_FAIL, "stopped after distance %d, but the "
+                            "checkpoint was not saved: %s", r->radius, err.msg);
+        else
             fprintf(stderr, "slide: warning: checkpoint not saved (the search goes "
                     "on): %s\n", err.msg);
-        }
         if (stop_signal)
             return cli_fail(128 + stop_signal, "stopped by %s after distance %d; "
                             "checkpoint saved in %s (continue with --resume %s)",
@@ -366,6 +368,7 @@ static int search(struct run_ctx *c, const struct bfs_args *a, struct store *st,
     if (rc == SLIDE_OK && c->dir && !done && (rc = save(c, st, r, &err)))
         return cli_fail(EXIT_FAIL, "the search finished but its final checkpoint "
                         "was not saved: %s", err.msg);
+    /* a signal during the last layer or the final save: the result is complete */
     return rc ? cli_fail_lib(rc, &err) : EXIT_OK;
 }
 
@@ -416,6 +419,23 @@ static int open_search(const struct bfs_args *a, const struct space *s,
     return EXIT_OK;
 }
 
+/* A resume loads first, so that a failed one creates no directory; a fresh
+ * run checks its checkpoint directory before allocating the store. */
+static int start(const struct bfs_args *a, const struct space *s, struct store *st,
+                 struct bfs_result *r)
+{
+    int rc;
+    if (!a->resume)
+        return (rc = check_checkpoint_dir(a, s)) ? rc : open_search(a, s, st, r);
+    if ((rc = open_search(a, s, st, r)))
+        return rc;
+    if ((rc = check_checkpoint_dir(a, s))) {
+        store_free(st);
+        bfs_result_free(r);
+    }
+    return rc;
+}
+
 static int report(const struct bfs_args *a, const struct board *goal,
                   const struct space *s, const struct bfs_result *r)
 {
@@ -449,7 +469,7 @@ static int run(const struct bfs_args *a, const struct board *goal)
     int rc = space_init(&s, goal, a->kind, &err);
     if (rc)
         return cli_fail_lib(rc, &err);
-    if ((rc = check_checkpoint_dir(a, &s)) || (rc = open_search(a, &s, &st, &r)))
+    if ((rc = start(a, &s, &st, &r)))
         return rc;
     struct run_ctx c = {.s = &s, .dir = a->checkpoint ? a->checkpoint : a->resume,
                         .progress = cli_progress_wanted(a->progress), .every = a->every};
