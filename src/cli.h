@@ -49,7 +49,9 @@ int cli_progress_wanted(int flag);
 /* The subcommands (one file each: src/cmd_NAME.c). */
 #define CLI_COMMANDS(X)                                                        \
     X(bfs, "enumerate every board of RxC by two-bit BFS: histogram, radius, antipodes") \
-    X(solvable, "say whether a board can reach the goal, with the parity invariant")
+    X(solvable, "say whether a board can reach the goal, with the parity invariant") \
+    X(solve, "an optimal solution of a board (IDA* with a chosen heuristic)")  \
+    X(scramble, "random solvable boards or random walks, reproducible from a seed")
 
 #define CLI_DECLARE(name, summary) int cmd_##name(int argc, char **argv);
 CLI_COMMANDS(CLI_DECLARE)
