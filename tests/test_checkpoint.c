@@ -99,35 +99,11 @@ static char *new_dir(char *buf, size_t len)
     return buf;
 }
 
-static void *read_all(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        fail_msg("cannot open %s", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-    buf[n] = '\0';
-    fclose(f);
-    *len = (size_t)n;
-    return buf;
-}
-
-static void write_all(const char *path, const void *p, size_t len)
-{
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(p, 1, len, f), len);
-    assert_int_equal(fclose(f), 0);
-}
-
 static void copy_file(const char *from, const char *to)
 {
     size_t len;
-    void *p = read_all(from, &len);
-    write_all(to, p, len);
+    void *p = test_read_file(from, &len);
+    test_write_file(to, p, len);
     free(p);
 }
 
@@ -206,11 +182,11 @@ static void test_round_trip_2x5(void **state)
     /* the store file is the words, and its CRC is the one in the state */
     size_t len, slen;
     path_in(path, sizeof path, dir, "store");
-    unsigned char *store = read_all(path, &len);
+    unsigned char *store = (unsigned char *)test_read_file(path, &len);
     assert_true(len == x.st.nwords * 8);
     assert_memory_equal(store, x.st.words, len);
     path_in(path, sizeof path, dir, "state");
-    char *text = read_all(path, &slen), want[64];
+    char *text = test_read_file(path, &slen), want[64];
     snprintf(want, sizeof want, "\nstore-crc32 %08x\n", crc_bitwise(store, len));
     assert_non_null(strstr(text, want));
     assert_non_null(strstr(text, "\nradius 20\ncomplete 0\n"));
@@ -296,9 +272,9 @@ static void test_interrupted_saves(void **state)
     assert_int_equal(checkpoint_save(b, &x30.s, &x30.st, &x30.r, &err), 0);
     /* unfinished: garbage store.tmp and state.tmp beside checkpoint a */
     path_in(to, sizeof to, a, "store.tmp");
-    write_all(to, "partial", 7);
+    test_write_file(to, "partial", 7);
     path_in(to, sizeof to, a, "state.tmp");
-    write_all(to, "slide-checkpoint 1\nboard 2x5\n", 29);
+    test_write_file(to, "slide-checkpoint 1\nboard 2x5\n", 29);
     assert_int_equal(checkpoint_load(a, &x10.s, 0, &y.st, &y.r, &err), 0);
     assert_int_equal(y.r.radius, 10);
     search_free(&y);
@@ -320,9 +296,9 @@ static void test_interrupted_saves(void **state)
     remove_checkpoint(b);
     assert_int_equal(mkdir(b, 0755), 0);
     path_in(to, sizeof to, b, "store.tmp");
-    write_all(to, "x", 1);
+    test_write_file(to, "x", 1);
     path_in(to, sizeof to, b, "state.tmp");
-    write_all(to, "x", 1);
+    test_write_file(to, "x", 1);
     assert_false(checkpoint_exists(b));
     assert_int_equal(checkpoint_load(b, &x10.s, 0, &y.st, &y.r, &err), SLIDE_EIO);
     assert_non_null(strstr(err.msg, "state does not exist"));
@@ -352,7 +328,7 @@ static void edit_state(const char *dir, const char *from, const char *to, int fi
     char path[128];
     size_t len;
     path_in(path, sizeof path, dir, "state");
-    char *t = read_all(path, &len), *p = strstr(t, from);
+    char *t = test_read_file(path, &len), *p = strstr(t, from);
     assert_non_null(p);
     size_t head = (size_t)(p - t), tail_at = head + strcspn(p, "\n");
     char *u = malloc(len + strlen(to) + 64);
@@ -363,7 +339,7 @@ static void edit_state(const char *dir, const char *from, const char *to, int fi
         char *c = strstr(u, "state-crc32 ");
         snprintf(c, 32, "state-crc32 %08x\n", crc_bitwise((unsigned char *)u, (size_t)(c - u)));
     }
-    write_all(path, u, strlen(u));
+    test_write_file(path, u, strlen(u));
     free(u);
     free(t);
 }
@@ -417,9 +393,9 @@ static void test_foreign_and_corrupt(void **state)
     refused(dir, &x.s, 0, SLIDE_EFORMAT, "store has 453592 bytes but the state says 453600");
     fresh_checkpoint(dir, &x); /* one flipped byte in the store */
     size_t len;
-    unsigned char *p = read_all(path, &len);
+    unsigned char *p = (unsigned char *)test_read_file(path, &len);
     p[len / 2] ^= 0x10;
-    write_all(path, p, len);
+    test_write_file(path, p, len);
     free(p);
     refused(dir, &x.s, 0, SLIDE_EFORMAT, "store is corrupt: its CRC-32 is");
     search_free(&x);
@@ -455,7 +431,7 @@ static void test_disk_space(void **state)
     /* a path that is a file, and one whose parent is missing */
     char file[128];
     path_in(file, sizeof file, dir, "f");
-    write_all(file, "x", 1);
+    test_write_file(file, "x", 1);
     assert_int_equal(checkpoint_prepare(file, &big, &err), SLIDE_EIO);
     assert_non_null(strstr(err.msg, "is not a directory"));
     path_in(file, sizeof file, dir, "no/such");

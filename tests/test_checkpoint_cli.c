@@ -103,22 +103,6 @@ static void expect_exit(int status, const char *text)
 
 /* ---- files ------------------------------------------------------------ */
 
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        fail_msg("cannot open %s", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-    buf[n] = '\0';
-    fclose(f);
-    *len = (size_t)n;
-    return buf;
-}
-
 static void file_in(char *buf, size_t len, const char *dir, const char *name)
 {
     snprintf(buf, len, "%s/%s", dir, name);
@@ -147,7 +131,7 @@ static void expect_published_csv(const char *out_path, int rows, int cols)
     uint64_t pub[128];
     int n = published_histogram(rows, cols, "corner", pub, 128);
     size_t len;
-    char *t = slurp(out_path, &len), *p = t;
+    char *t = test_read_file(out_path, &len), *p = t;
     assert_true(n > 0);
     assert_memory_equal(p, "distance,count\n", 15);
     p += 15;
@@ -171,7 +155,7 @@ static char *state_fixed_part(const char *dir)
     char path[512];
     size_t len;
     file_in(path, sizeof path, dir, "state");
-    char *t = slurp(path, &len);
+    char *t = test_read_file(path, &len);
     char *e = strstr(t, "\nelapsed "), *f = strstr(t, "\nfirst ");
     char *c = strstr(t, "\nstate-crc32 ");
     assert_true(e && f && c && e < f && f < c);
@@ -187,7 +171,7 @@ static void expect_same_checkpoint(const char *dir, const char *ref)
     size_t la, lb;
     file_in(a, sizeof a, dir, "store");
     file_in(b, sizeof b, ref, "store");
-    char *x = slurp(a, &la), *y = slurp(b, &lb);
+    char *x = test_read_file(a, &la), *y = test_read_file(b, &lb);
     assert_true(la == lb);
     if (memcmp(x, y, la) != 0)
         fail_msg("final store %s differs from the uninterrupted %s", a, b);
@@ -284,7 +268,7 @@ static void stop_and_resume(const struct board_case *b, const char *name, int si
         fail_msg("stopped at distance %d; signal sent at %d, radius %d", k, res.trigger,
                  b->radius);
     size_t len;
-    char *out = slurp(out_path, &len);
+    char *out = test_read_file(out_path, &len);
     assert_int_equal(len, 0); /* no table from a stopped run */
     free(out);
     resume_and_compare(b, dir, k, threads_after);
@@ -340,12 +324,10 @@ static void spoil_state(const char *dir, const char *from, const char *text)
     char path[512];
     size_t len;
     file_in(path, sizeof path, dir, "state");
-    char *t = slurp(path, &len), *p = strstr(t, from);
+    char *t = test_read_file(path, &len), *p = strstr(t, from);
     assert_non_null(p);
     memcpy(p, text, strlen(text));
-    FILE *f = fopen(path, "wb");
-    fwrite(t, 1, len, f);
-    fclose(f);
+    test_write_file(path, t, len);
     free(t);
 }
 
@@ -388,11 +370,9 @@ static void test_refusals(void **state)
     expect_published_csv(out_path, 2, 5);
     file_in(path, sizeof path, dir, "store");
     size_t len;
-    char *s = slurp(path, &len);
+    char *s = test_read_file(path, &len);
     s[len / 3] ^= 1;
-    FILE *f = fopen(path, "wb");
-    fwrite(s, 1, len, f);
-    fclose(f);
+    test_write_file(path, s, len);
     free(s);
     TRY(1, "store is corrupt: its CRC-32 is", "bfs 2x5 --resume %s", dir);
     spoil_state(dir, "slide-checkpoint 1", "slide-checkpoint 7");
