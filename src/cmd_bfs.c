@@ -40,6 +40,10 @@ static const char help[] =
     "                     3 layers (optimistic near the end, where small layers\n"
     "                     still cost a full scan each)\n"
     "  --no-progress      never\n"
+    "  --provenance       start stdout with the provenance block (tool version,\n"
+    "                     commit, compiler and flags, CPU, threads, date, wall\n"
+    "                     time), lines prefixed \"# \" (text, csv), \"% \" (tex)\n"
+    "                     or \"> \" (md)\n"
     "  --max-memory B     refuse if the store needs more than B bytes (K/M/G\n"
     "                     suffixes); the default limit is MemAvailable; also\n"
     "                     checked before --resume loads a store\n"
@@ -101,6 +105,8 @@ struct bfs_args {
     const char *checkpoint;  /* --checkpoint DIR, or NULL */
     const char *resume;      /* --resume DIR, or NULL */
     double every;            /* --checkpoint-every, seconds; < 0: automatic */
+    int provenance;          /* --provenance */
+    char command[512];       /* the command line, for --provenance */
 };
 
 /* State of one run, shared with the layer callback. */
@@ -133,6 +139,7 @@ static int parse_args(int argc, char **argv, struct bfs_args *a)
         {"goal", required_argument, 0, 'g'},   {"threads", required_argument, 0, 't'},
         {"space", required_argument, 0, 's'},  {"format", required_argument, 0, 'f'},
         {"progress", no_argument, 0, 'p'},     {"no-progress", no_argument, 0, 'P'},
+        {"provenance", no_argument, 0, 'V'},
         {"max-memory", required_argument, 0, 'm'}, {"help", no_argument, 0, 'h'},
         {"checkpoint", required_argument, 0, 'c'},
         {"checkpoint-every", required_argument, 0, 'e'},
@@ -165,6 +172,7 @@ static int parse_args(int argc, char **argv, struct bfs_args *a)
             break;
         case 'p': a->progress = 1; break;
         case 'P': a->progress = 0; break;
+        case 'V': a->provenance = 1; break;
         case 'm':
             if (cli_bytes("--max-memory", optarg, &a->max_memory))
                 return EXIT_USAGE;
@@ -443,6 +451,9 @@ static int report(const struct bfs_args *a, const struct board *goal,
     board_format(goal, gtext, sizeof gtext);
     int ok = r->reached == s->reachable;
     FILE *info = a->format == REPORT_CSV ? stderr : stdout;
+    if (a->provenance)
+        provenance_write(stdout, cli_provenance_prefix(a->format), a->command,
+                         r->threads, r->seconds);
     const char *pre = a->format == REPORT_TEX ? "% " : a->format == REPORT_MD ? "- " : "";
     fprintf(info, "%sboard %dx%d, goal %s, %s space of %" PRIu64 " indexes (%" PRIu64
             " bytes at 2 bits)\n", pre, a->rows, a->cols, gtext, space_kind_name(s->kind),
@@ -484,7 +495,10 @@ static int run(const struct bfs_args *a, const struct board *goal)
 int cmd_bfs(int argc, char **argv)
 {
     struct bfs_args a;
+    char command[sizeof a.command];
+    cli_command_line("bfs", argc, argv, command, sizeof command);
     int rc = parse_args(argc, argv, &a);
+    memcpy(a.command, command, sizeof command);
     if (rc)
         return rc < 0 ? EXIT_OK : rc;
     struct board goal = {0};
