@@ -49,7 +49,9 @@ int cli_progress_wanted(int flag);
 /* The subcommands (one file each: src/cmd_NAME.c). */
 #define CLI_COMMANDS(X)                                                        \
     X(bfs, "enumerate every board of RxC by two-bit BFS: histogram, radius, antipodes") \
-    X(solvable, "say whether a board can reach the goal, with the parity invariant")
+    X(solvable, "say whether a board can reach the goal, with the parity invariant") \
+    X(dist, "exact distances and optimal paths of boards from a distance database") \
+    X(db, "inspect (info) or check (verify) a distance database file")
 
 #define CLI_DECLARE(name, summary) int cmd_##name(int argc, char **argv);
 CLI_COMMANDS(CLI_DECLARE)

@@ -9,12 +9,14 @@
 
 #include "cli.h"
 #include "slide/bfs.h"
+#include "slide/db.h"
 #include "slide/provenance.h"
 #include "slide/report.h"
 
 static const char help[] =
     "usage: slide bfs RxC [--goal G] [--threads N] [--space compact|full]\n"
     "                 [--format text|csv|md|tex] [--progress] [--max-memory BYTES]\n"
+    "                 [--save FILE [--encoding 1|2|8] [--level N]]\n"
     "Breadth-first search from the goal over every board of an R x C puzzle\n"
     "(R*C <= 20), 2 bits per board.  Reports the number of boards at each\n"
     "distance, the radius (largest distance, God's number) and the antipodes\n"
@@ -30,6 +32,14 @@ static const char help[] =
     "  --no-progress      never\n"
     "  --max-memory B     refuse if the store needs more than B bytes (K/M/G\n"
     "                     suffixes); the default limit is MemAvailable\n"
+    "  --save FILE        write the distance database (see slide dist, slide db):\n"
+    "                     a gzip file (zcat FILE gives the payload), written as\n"
+    "                     FILE.tmp and renamed when complete\n"
+    "  --encoding E       1: 1 bit per board, floor(d/2) mod 2 (default);\n"
+    "                     2: 2 bits, d mod 3; 8: 1 byte, d (radius <= 254).  2 and\n"
+    "                     8 recompute the layers with a byte per board\n"
+    "  --level N          zlib level 0..9 (default 1: higher levels gain a few\n"
+    "                     percent at several times the time)\n"
     "Output (text): a line naming the board, goal and space; the table\n"
     "'distance count cumulative', one row per distance from 0; then 'boards\n"
     "reached', 'radius', 'antipodes' (count, then up to 10 boards, smallest\n"
@@ -49,6 +59,8 @@ struct bfs_args {
     enum report_format format;
     int progress;          /* -1 auto */
     uint64_t max_memory;   /* 0: MemAvailable */
+    const char *save;      /* database file, or NULL */
+    struct db_save_options db;
 };
 
 static int parse_args(int argc, char **argv, struct bfs_args *a)
@@ -58,12 +70,14 @@ static int parse_args(int argc, char **argv, struct bfs_args *a)
         {"space", required_argument, 0, 's'},  {"format", required_argument, 0, 'f'},
         {"progress", no_argument, 0, 'p'},     {"no-progress", no_argument, 0, 'P'},
         {"max-memory", required_argument, 0, 'm'}, {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0}};
+        {"save", required_argument, 0, 'S'},   {"encoding", required_argument, 0, 'E'},
+        {"level", required_argument, 0, 'L'},  {0, 0, 0, 0}};
     long v;
     int c, k;
     slide_error err;
     memset(a, 0, sizeof *a);
     a->progress = -1;
+    a->db.level = -1;
     optind = 1;
     while ((c = getopt_long(argc, argv, "g:t:s:f:m:h", opts, NULL)) != -1) {
         switch (c) {
@@ -88,6 +102,17 @@ static int parse_args(int argc, char **argv, struct bfs_args *a)
         case 'm':
             if (cli_bytes("--max-memory", optarg, &a->max_memory))
                 return EXIT_USAGE;
+            break;
+        case 'S': a->save = optarg; break;
+        case 'E':
+            if (cli_int("--encoding", optarg, 1, 8, &v) || !db_encoding_name((int)v))
+                return cli_fail(EXIT_USAGE, "--encoding must be 1, 2 or 8");
+            a->db.encoding = (int)v;
+            break;
+        case 'L':
+            if (cli_int("--level", optarg, 0, 9, &v))
+                return EXIT_USAGE;
+            a->db.level = (int)v;
             break;
         case 'h': fputs(help, stdout); return -1;
         default: return cli_fail(EXIT_USAGE, "see slide bfs --help");
@@ -159,6 +184,22 @@ static void print_summary(FILE *out, const char *pre, const struct space *s,
             r->seconds > 0 ? (double)r->reached / r->seconds / 1e6 : 0.0);
 }
 
+/* Write the database of the finished search (--save); 0 or an exit code. */
+static int save_db(const struct bfs_args *a, const struct space *s,
+                   const struct store *st, const struct bfs_result *r)
+{
+    slide_error err;
+    uint64_t bytes = 0;
+    struct db_save_options o = a->db;
+    o.threads = a->threads;
+    int rc = db_save(a->save, s, st, r, &o, &bytes, &err);
+    if (rc)
+        return cli_fail_lib(rc, &err);
+    fprintf(stderr, "slide: saved %s: %" PRIu64 " bytes, %.4f bytes per board\n",
+            a->save, bytes, (double)bytes / (double)s->size);
+    return EXIT_OK;
+}
+
 static int run(const struct bfs_args *a, const struct board *goal)
 {
     struct space s;
@@ -177,10 +218,11 @@ static int run(const struct bfs_args *a, const struct board *goal)
     struct bfs_options o = {a->threads, 0,
                             cli_progress_wanted(a->progress) ? print_layer : NULL, NULL};
     rc = bfs_run(&s, &st, &o, &r, &err);
+    int saved = rc || !a->save ? EXIT_OK : save_db(a, &s, &st, &r);
     store_free(&st);
-    if (rc) {
+    if (rc || saved) {
         bfs_result_free(&r);
-        return cli_fail_lib(rc, &err);
+        return rc ? cli_fail_lib(rc, &err) : saved;
     }
     board_format(goal, gtext, sizeof gtext);
     int ok = r.reached == s.reachable;
