@@ -137,29 +137,6 @@ static int print_layer(const struct bfs_layer *L, void *ctx)
     return 0;
 }
 
-static void print_table(const struct bfs_args *a, const struct bfs_result *r)
-{
-    static const char *const hdr3[] = {"distance", "count", "cumulative"};
-    static const char *const hdr2[] = {"distance", "count"};
-    char caption[96];
-    snprintf(caption, sizeof caption, "Boards of the %dx%d puzzle by distance from the goal",
-             a->rows, a->cols);
-    struct report_table t = {stdout, a->format, a->format == REPORT_CSV ? 2 : 3,
-                             a->format == REPORT_CSV ? hdr2 : hdr3, caption, 12};
-    report_begin(&t);
-    uint64_t cum = 0;
-    for (int d = 0; d <= r->radius; d++) {
-        char c0[24], c1[24], c2[24];
-        cum += r->hist[d];
-        snprintf(c0, sizeof c0, "%d", d);
-        snprintf(c1, sizeof c1, "%" PRIu64, r->hist[d]);
-        snprintf(c2, sizeof c2, "%" PRIu64, cum);
-        const char *const row[] = {c0, c1, c2};
-        report_row(&t, row);
-    }
-    report_end(&t);
-}
-
 static void print_summary(FILE *out, const char *pre, const struct space *s,
                           const struct bfs_result *r, int ok)
 {
@@ -233,7 +210,7 @@ static int run(const struct bfs_args *a, const struct board *goal)
             s.size, store_bytes_needed(s.size));
     if (a->format == REPORT_MD)
         fputc('\n', stdout);
-    print_table(a, &r);
+    cli_histogram(a->format, a->rows, a->cols, r.hist, r.radius);
     if (a->format == REPORT_MD)
         fputc('\n', stdout);
     print_summary(info, pre, &s, &r, ok);

@@ -14,9 +14,13 @@
 static const char help[] =
     "usage: slide db info FILE [--format text|csv|md|tex]\n"
     "       slide db verify FILE [--threads N]\n"
+    "       slide db recompress FILE OUT [--level N] [--threads N]\n"
     "info: the header of a distance database (written by slide bfs --save)\n"
     "without reading the payload: board, goal, space, encoding, sizes,\n"
     "checksums, zlib level, the version that wrote it, and the histogram.\n"
+    "  The file is one gzip stream: `zcat FILE` writes the raw payload (db.h\n"
+    "  describes it) and `tail -c +$((OFFSET + 1)) FILE | zcat` the payload from\n"
+    "  the block at OFFSET on (the first block's offset is shown).\n"
     "  Output (text): lines 'key: value', then the table 'distance count\n"
     "  cumulative'.  With --format csv stdout holds exactly the table (header\n"
     "  distance,count); the other lines go to standard error.\n"
@@ -31,45 +35,60 @@ static const char help[] =
     "  Output: one line 'ok: ...' with the counts; otherwise the first\n"
     "  problem found on standard error.\n"
     "  --threads N   threads (default: all cores); the verdict does not depend on N\n"
+    "recompress: load FILE (with every check of verify but the local one) and\n"
+    "write it again as OUT at zlib level N (default 1), via OUT.tmp.  The\n"
+    "payload and the histogram are copied unchanged.\n"
+    "  Output: one line on standard error with the size and the time.\n"
     "Exit status: 0 ok, 1 the file is unreadable, corrupt or inconsistent,\n"
     "2 bad arguments.\n";
 
 struct db_args {
-    const char *action, *file;
+    const char *action, *file, *out;
     enum report_format format;
     int threads;
+    int level;
 };
 
 static int parse_args(int argc, char **argv, struct db_args *a)
 {
     static const struct option opts[] = {{"format", required_argument, 0, 'f'},
                                          {"threads", required_argument, 0, 't'},
+                                         {"level", required_argument, 0, 'l'},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
-    int c, k;
+    int c;
     long v;
     memset(a, 0, sizeof *a);
+    a->level = -1;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "f:t:h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "f:t:l:h", opts, NULL)) != -1) {
         switch (c) {
         case 'f':
-            if ((k = report_format_parse(optarg)) < 0)
-                return cli_fail(EXIT_USAGE, "--format must be text, csv, md or tex, not \"%s\"", optarg);
-            a->format = (enum report_format)k;
+            if (cli_format(optarg, &a->format))
+                return EXIT_USAGE;
             break;
         case 't':
             if (cli_int("--threads", optarg, 1, 1024, &v))
                 return EXIT_USAGE;
             a->threads = (int)v;
             break;
+        case 'l':
+            if (cli_int("--level", optarg, 0, 9, &v))
+                return EXIT_USAGE;
+            a->level = (int)v;
+            break;
         case 'h': fputs(help, stdout); return -1;
         default: return cli_fail(EXIT_USAGE, "see slide db --help");
         }
     }
-    if (argc - optind != 2 || (strcmp(argv[optind], "info") && strcmp(argv[optind], "verify")))
-        return cli_fail(EXIT_USAGE, "usage: slide db info|verify FILE (see slide db --help)");
-    a->action = argv[optind];
+    int args = argc - optind;
+    a->action = args > 0 ? argv[optind] : "";
+    if (!((args == 2 && (!strcmp(a->action, "info") || !strcmp(a->action, "verify"))) ||
+          (args == 3 && !strcmp(a->action, "recompress"))))
+        return cli_fail(EXIT_USAGE, "usage: slide db info|verify FILE, or slide db "
+                                    "recompress FILE OUT (see slide db --help)");
     a->file = argv[optind + 1];
+    a->out = args == 3 ? argv[optind + 2] : NULL;
     return EXIT_OK;
 }
 
@@ -92,28 +111,8 @@ static void print_header(FILE *out, const char *pre, const char *file, const str
             100.0 * (double)db->file_bytes / (double)db->payload_bytes);
     fprintf(out, "%sradius: %d, antipodes: %" PRIu64 "\n", pre, db->radius,
             db->hist[db->radius]);
-}
-
-static void print_hist(const struct db_args *a, const struct db *db)
-{
-    static const char *const hdr[] = {"distance", "count", "cumulative"};
-    char caption[96];
-    snprintf(caption, sizeof caption, "Boards of the %dx%d puzzle by distance from the goal",
-             db->rows, db->cols);
-    struct report_table t = {stdout, a->format, a->format == REPORT_CSV ? 2 : 3, hdr,
-                             caption, 12};
-    uint64_t cum = 0;
-    report_begin(&t);
-    for (int d = 0; d <= db->radius; d++) {
-        char c0[24], c1[24], c2[24];
-        cum += db->hist[d];
-        snprintf(c0, sizeof c0, "%d", d);
-        snprintf(c1, sizeof c1, "%" PRIu64, db->hist[d]);
-        snprintf(c2, sizeof c2, "%" PRIu64, cum);
-        const char *const row[] = {c0, c1, c2};
-        report_row(&t, row);
-    }
-    report_end(&t);
+    fprintf(out, "%sgzip: the payload starts at byte %" PRIu64 " (zcat FILE writes it all)\n",
+            pre, db->blocks[0].offset);
 }
 
 static int info(const struct db_args *a)
@@ -127,7 +126,7 @@ static int info(const struct db_args *a)
     print_header(out, pre, a->file, &db);
     if (a->format == REPORT_MD)
         fputc('\n', stdout);
-    print_hist(a, &db);
+    cli_histogram(a->format, db.rows, db.cols, db.hist, db.radius);
     db_free(&db);
     return cli_finish_stdout();
 }
@@ -152,11 +151,35 @@ static int verify(const struct db_args *a)
     return cli_finish_stdout();
 }
 
+static int recompress(const struct db_args *a)
+{
+    struct db db;
+    slide_error err;
+    uint64_t bytes = 0;
+    double t0 = omp_get_wtime();
+    if (db_load(a->file, a->threads, &db, &err))
+        return cli_fail(EXIT_FAIL, "%s: %s", a->file, err.msg);
+    double t1 = omp_get_wtime();
+    struct db_save_options o = {0, a->level, a->threads, 0};
+    int rc = db_write(a->out, &db, &o, &bytes, &err);
+    double t2 = omp_get_wtime();
+    uint64_t indexes = db.indexes;
+    db_free(&db);
+    if (rc)
+        return cli_fail_lib(rc, &err);
+    fprintf(stderr, "slide: wrote %s: %" PRIu64 " bytes, %.4f bytes per board (load %.3f s, "
+            "compress and write %.3f s)\n", a->out, bytes, (double)bytes / (double)indexes,
+            t1 - t0, t2 - t1);
+    return EXIT_OK;
+}
+
 int cmd_db(int argc, char **argv)
 {
     struct db_args a;
     int rc = parse_args(argc, argv, &a);
     if (rc)
         return rc < 0 ? EXIT_OK : rc;
+    if (!strcmp(a.action, "recompress"))
+        return recompress(&a);
     return strcmp(a.action, "info") == 0 ? info(&a) : verify(&a);
 }

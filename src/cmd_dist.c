@@ -57,7 +57,7 @@ static int parse_args(int argc, char **argv, struct dist_args *a)
         {"path", no_argument, 0, 'p'},         {"format", required_argument, 0, 'f'},
         {"threads", required_argument, 0, 't'}, {"time", no_argument, 0, 'T'},
         {"help", no_argument, 0, 'h'},         {0, 0, 0, 0}};
-    int c, k;
+    int c;
     long v;
     memset(a, 0, sizeof *a);
     optind = 1;
@@ -68,9 +68,8 @@ static int parse_args(int argc, char **argv, struct dist_args *a)
         case 'p': a->path = 1; break;
         case 'T': a->timing = 1; break;
         case 'f':
-            if ((k = report_format_parse(optarg)) < 0)
-                return cli_fail(EXIT_USAGE, "--format must be text, csv, md or tex, not \"%s\"", optarg);
-            a->format = (enum report_format)k;
+            if (cli_format(optarg, &a->format))
+                return EXIT_USAGE;
             break;
         case 't':
             if (cli_int("--threads", optarg, 1, 1024, &v))
@@ -124,6 +123,8 @@ static int read_batch(struct board_source *src, const struct db *db, struct boar
         if (rc) {
             cli_fail(rc == SLIDE_ENOMEM ? EXIT_FAIL : EXIT_USAGE, "board %ld: %s",
                      src->number, err.msg);
+            while (n > 0)
+                board_free(&b[--n]);
             return -1;
         }
         n++;

@@ -132,6 +132,7 @@ static void test_dist_every_board(void **state)
         fprintf(f, "%s\n", text);
     }
     assert_int_equal(fclose(f), 0);
+    board_free(&b);
     assert_int_equal(shf(&out, "%s dist --db %s/33.db --path --format csv - < %s",
                          slide_bin(), dir, path), 0);
     char *line = strtok(out, "\n");
@@ -222,6 +223,20 @@ static void test_info_and_verify(void **state)
     free(out);
     assert_int_equal(shf(&out, "%s db check %s/33.db 2>&1", S, dir), 2);
     free(out);
+    /* recompress: another level, the same payload (zcat) and a clean verify */
+    assert_int_equal(shf(&out, "%s db recompress %s/33.db %s/33-9.db --level 9 2>&1", S, dir,
+                         dir), 0);
+    assert_non_null(strstr(out, "slide: wrote "));
+    free(out);
+    assert_int_equal(shf(&out, "%s db info %s/33-9.db", S, dir), 0);
+    assert_non_null(strstr(out, "zlib level 9"));
+    free(out);
+    assert_int_equal(shf(NULL, "zcat %s/33.db > %s/a.raw && zcat %s/33-9.db | cmp -s - "
+                         "%s/a.raw", dir, dir, dir, dir), 0);
+    assert_int_equal(shf(NULL, "%s db verify %s/33-9.db >/dev/null", S, dir), 0);
+    assert_int_equal(shf(&out, "%s db recompress %s/bad.db %s/x.db 2>&1", S, dir, dir), 1);
+    assert_non_null(strstr(out, "bad.db: block 0 "));
+    free(out);
 }
 
 static void test_save_options(void **state)
@@ -235,7 +250,7 @@ static void test_save_options(void **state)
     assert_non_null(strstr(out, "encoding: 8, 1 byte per board (d)"));
     assert_non_null(strstr(out, "zlib level 9"));
     free(out);
-    /* every 2x3 board from the byte encoding against the naive BFS, paths replayed */
+    /* forty 2x3 boards from the byte encoding against the naive BFS, paths replayed */
     struct naive_set set;
     uint64_t hist[64];
     struct board goal, b;
