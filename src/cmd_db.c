@@ -36,8 +36,8 @@ static const char help[] =
     "  problem found on standard error.\n"
     "  --threads N   threads (default: all cores); the verdict does not depend on N\n"
     "recompress: load FILE (with every check of verify but the local one) and\n"
-    "write it again as OUT at zlib level N (default 1), via OUT.tmp.  The\n"
-    "payload and the histogram are copied unchanged.\n"
+    "write it again as OUT at zlib level N (default 1; 9 for encoding 8), via\n"
+    "OUT.tmp.  The payload and the histogram are copied unchanged.\n"
     "  Output: one line on standard error with the size and the time.\n"
     "Exit status: 0 ok, 1 the file is unreadable, corrupt or inconsistent,\n"
     "2 bad arguments.\n";

@@ -76,6 +76,11 @@ const char *db_encoding_name(int encoding)
     return NULL;
 }
 
+int db_default_level(int encoding)
+{
+    return encoding == DB_ENC_BYTE ? DB_DEFAULT_LEVEL_BYTE : DB_DEFAULT_LEVEL;
+}
+
 static uint64_t payload_size(uint64_t indexes, int encoding)
 {
     if (encoding == DB_ENC_BIT)
@@ -449,7 +454,7 @@ static int init_header(struct db *db, const struct space *s, const struct bfs_re
     db->cols = s->cols;
     db->kind = s->kind;
     db->encoding = o->encoding ? o->encoding : DB_ENC_BIT;
-    db->level = o->level < 0 ? DB_DEFAULT_LEVEL : o->level;
+    db->level = o->level < 0 ? db_default_level(db->encoding) : o->level;
     db->radius = r->radius;
     db->indexes = s->size;
     db->reachable = s->reachable;
@@ -513,7 +518,7 @@ int db_write(const char *path, const struct db *db, const struct db_save_options
     if (!db->payload)
         return slide_fail(err, SLIDE_EINVAL, "the database payload is not loaded");
     h.blocks = NULL;
-    h.level = o->level < 0 ? DB_DEFAULT_LEVEL : o->level;
+    h.level = o->level < 0 ? db_default_level(db->encoding) : o->level;
     h.tool_version[0] = '\0';
     snprintf(h.tool_version, sizeof h.tool_version, "%s", provenance_version());
     if (h.level > 9)

@@ -159,7 +159,7 @@ static void test_roundtrip_3x3(void **state)
         assert_int_equal(db.rows, 3);
         assert_int_equal(db.cols, 3);
         assert_int_equal(db.encoding, enc);
-        assert_int_equal(db.level, DB_DEFAULT_LEVEL);
+        assert_int_equal(db.level, enc == 8 ? 9 : 1);
         assert_int_equal(db.radius, 31);
         assert_int_equal(db.indexes, 181440);
         assert_true(board_equal(&db.goal, &x.goal));
