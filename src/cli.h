@@ -61,6 +61,9 @@ int cli_progress_wanted(int flag);
 #define CLI_COMMANDS(X)                                                        \
     X(bfs, "enumerate every board of RxC by two-bit BFS: histogram, radius, antipodes") \
     X(solvable, "say whether a board can reach the goal, with the parity invariant") \
+    X(solve, "an optimal solution of a board (IDA* with a chosen heuristic)")  \
+    X(scramble, "random solvable boards or random walks, reproducible from a seed") \
+    X(parity, "check the parity criterion against a BFS on every arrangement of RxC") \
     X(dist, "exact distances and optimal paths of boards from a distance database") \
     X(db, "inspect (info), check (verify) or recompress a distance database file")
 

@@ -105,8 +105,10 @@ static int parse_args(int argc, char **argv, struct bfs_args *a)
             break;
         case 'S': a->save = optarg; break;
         case 'E':
-            if (cli_int("--encoding", optarg, 1, 8, &v) || !db_encoding_name((int)v))
-                return cli_fail(EXIT_USAGE, "--encoding must be 1, 2 or 8");
+            if (cli_int("--encoding", optarg, 1, 8, &v))
+                return EXIT_USAGE;
+            if (!db_encoding_name((int)v))
+                return cli_fail(EXIT_USAGE, "--encoding must be 1, 2 or 8, not %ld", v);
             a->db.encoding = (int)v;
             break;
         case 'L':

@@ -16,6 +16,8 @@
 
 #include <cmocka.h>
 
+#include "slide/board.h"
+
 /* ---- published histograms ------------------------------------------- */
 
 /*
@@ -181,6 +183,49 @@ static inline void goal_with_blank(int n, int z, int *cells)
     cells[n - 1] = 0;
     cells[n - 1] = cells[z];
     cells[z] = 0;
+}
+
+/* ---- reproducible random boards ------------------------------------- */
+
+/* xorshift64 (seed non-zero): the same boards on every machine. */
+static inline uint64_t test_rng(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+/* A uniformly random arrangement of cells[0..n-1] (Fisher-Yates). */
+static inline void test_shuffle(int *cells, int n, uint64_t *seed)
+{
+    for (int i = n - 1; i > 0; i--) {
+        int j = (int)(test_rng(seed) % (uint64_t)(i + 1)), t = cells[i];
+        cells[i] = cells[j];
+        cells[j] = t;
+    }
+}
+
+/*
+ * Apply len blank moves ('U','D','L','R') to a copy of b; 1 if every move
+ * is legal and the copy ends equal to goal.  The check every solver's
+ * output goes through.
+ */
+static inline int test_replay(const struct board *b, const char *moves, uint64_t len,
+                              const struct board *goal)
+{
+    struct board c;
+    slide_error err;
+    if (board_copy(&c, b, &err))
+        return 0;
+    int z = board_blank(&c), ok = 1;
+    for (uint64_t k = 0; k < len && ok; k++) {
+        int m = move_parse(moves[k]);
+        ok = m >= 0 && board_move(&c, &z, (enum move)m) == 0;
+    }
+    ok = ok && board_equal(&c, goal);
+    board_free(&c);
+    return ok;
 }
 
 #endif
