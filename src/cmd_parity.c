@@ -168,21 +168,13 @@ static void print_text(const struct board *goal, const struct theorem_result *r)
            r->bfs_seconds, r->check_seconds, r->threads, provenance_peak_rss() / 1e6);
 }
 
-/* The command line as one string, for the provenance block. */
-static void command_line(int argc, char **argv, char *buf, size_t len)
-{
-    size_t used = (size_t)snprintf(buf, len, "slide parity");
-    for (int i = 1; i < argc && used < len; i++)
-        used += (size_t)snprintf(buf + used, len - used, " %s", argv[i]);
-}
-
 int cmd_parity(int argc, char **argv)
 {
     struct parity_args a;
     struct theorem_result r;
     slide_error err;
     char cmd[512];
-    command_line(argc, argv, cmd, sizeof cmd); /* before getopt permutes argv */
+    cli_command_line("parity", argc, argv, cmd, sizeof cmd); /* before getopt permutes argv */
     int rc = parse_args(argc, argv, &a);
     if (rc)
         return rc < 0 ? EXIT_OK : rc;
@@ -196,8 +188,7 @@ int cmd_parity(int argc, char **argv)
         return cli_fail_lib(rc, &err);
     }
     if (a.provenance) {
-        const char *pre = a.format == REPORT_TEX ? "% " : a.format == REPORT_MD ? "> " : "# ";
-        provenance_write(stdout, pre, cmd, r.threads, r.bfs_seconds + r.check_seconds);
+        provenance_write(stdout, cli_provenance_prefix(a.format), cmd, r.threads, r.bfs_seconds + r.check_seconds);
     }
     if (a.format == REPORT_TEXT) {
         print_text(&goal, &r);

@@ -62,6 +62,36 @@ static inline int published_histogram(int rows, int cols, const char *blank,
     return found;
 }
 
+/* ---- files ------------------------------------------------------------ */
+
+/* The whole file at path, NUL-terminated (malloc'd); its size in *len. */
+static inline char *test_read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        fail_msg("cannot open %s", path);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    assert_non_null(buf);
+    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+    buf[n] = '\0';
+    fclose(f);
+    *len = (size_t)n;
+    return buf;
+}
+
+/* Replace the file at path by len bytes from p. */
+static inline void test_write_file(const char *path, const void *p, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        fail_msg("cannot create %s", path);
+    assert_int_equal(fwrite(p, 1, len, f), len);
+    assert_int_equal(fclose(f), 0);
+}
+
 /* ---- naive BFS over boards ------------------------------------------ */
 
 /* A board of up to 16 cells packed 4 bits per cell: cell k in bits 4k..4k+3. */
