@@ -70,7 +70,7 @@ int cli_progress_wanted(int flag);
 #define CLI_COMMANDS(X)                                                        \
     X(bfs, "enumerate every board of RxC by two-bit BFS: histogram, radius, antipodes") \
     X(solvable, "say whether a board can reach the goal, with the parity invariant") \
-    X(solve, "an optimal solution of a board (IDA* with a chosen heuristic)")  \
+    X(solve, "solve a board: optimal (IDA*, bidirectional BFS) or layer by layer (any size)") \
     X(scramble, "random solvable boards or random walks, reproducible from a seed") \
     X(parity, "check the parity criterion against a BFS on every arrangement of RxC") \
     X(dist, "exact distances and optimal paths of boards from a distance database") \
