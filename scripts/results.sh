@@ -80,4 +80,33 @@ fi
     cat "$summary"
 } > "${summary%.new}"
 rm -f "$summary"
+sum=${summary%.csv.new}
+
+# summary.md and summary.tex from the CSV (comments are the provenance)
+{
+    grep '^# ' "$sum.csv" | sed 's/^# /> /'
+    echo
+    echo "| board | boards | radius | antipodes | mean distance | widest layer (distance: boards) | published | agrees | wall s |"
+    echo "|---|---:|---:|---:|---:|---:|---|---|---:|"
+    grep -v '^#' "$sum.csv" | tail -n +2 | awk -F, '{
+        printf "| %s | %s | %s | %s | %s | %s: %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6, $7, $8, $9, $10 }'
+} > "$sum.md"
+{
+    grep '^# ' "$sum.csv" | sed 's/^# /% /'
+    echo '\begin{table}\centering'
+    echo '\caption{Sliding-tile puzzles: boards, radius (God'"'"'s number), antipodes and mean distance from the standard goal, compared with the published values.}'
+    echo '\begin{tabular}{lrrrrrl}\toprule'
+    echo 'board & boards & radius & antipodes & mean $d$ & widest layer & agrees with \\ \midrule'
+    grep -v '^#' "$sum.csv" | tail -n +2 | awk -F, '{
+        src = ($9 == "yes") ? $8 : "not published"
+        gsub(/_/, "\\_", src)
+        printf "$%s$ & %s & %s & %s & %s & %s (%s) & %s \\\\\n", $1, $2, $3, $4, $5, $7, $6, src }' |
+        sed 's/\$\([0-9]*\)x\([0-9]*\)\$/$\1\\times \2$/'
+    echo '\bottomrule\end{tabular}\end{table}'
+} > "$sum.tex"
+
+[ "$mode" = all ] && sh scripts/parity-table.sh "$out/parity.csv"
+[ "$mode" = all ] && [ -x scripts/heuristics-results.sh ] && sh scripts/heuristics-results.sh
+[ "$mode" != small ] && sh scripts/plots.sh "$out"
+[ "$mode" = all ] && sh scripts/paper-notes.sh
 echo "results: wrote $out" >&2
