@@ -37,17 +37,39 @@ published() {
     ' tests/data/histograms.tsv
 }
 
+# derive_md BOARD CSV / derive_tex BOARD CSV: the histogram with cumulative
+# counts, provenance kept as "> " or "% " lines
+derive_md() {
+    grep '^# ' "$2" | sed 's/^# /> /'
+    echo
+    echo "| distance | count | cumulative |"
+    echo "|---:|---:|---:|"
+    grep -v '^#' "$2" | awk -F, 'NR > 1 { c += $2; printf "| %s | %s | %d |\n", $1, $2, c }'
+}
+derive_tex() {
+    grep '^# ' "$2" | sed 's/^# /% /'
+    printf '%s\n' '\begin{table}\centering'
+    printf '\\caption{Boards of the $%s\\times %s$ puzzle by distance from the goal}\n' \
+        "${1%x*}" "${1#*x}"
+    printf '%s\n' '\begin{tabular}{rrr}\toprule' 'distance & count & cumulative \\ \midrule'
+    grep -v '^#' "$2" | awk -F, 'NR > 1 { c += $2; printf "%s & %s & %d \\\\\n", $1, $2, c }'
+    printf '%s\n' '\bottomrule\end{tabular}\end{table}'
+}
+
 summary="$out/summary.csv.new"
 [ "$mode" = big ] && summary="$out/summary-big.csv.new"
 echo "board,boards,radius,antipodes,mean_distance,widest_distance,widest_count,published,match,wall_s" > "$summary"
 for b in $boards; do
     h="$out/histograms/$b"
-    "$SLIDE" bfs "$b" --threads "$threads" --format csv --provenance > "$h.csv.tmp" 2> "$h.log"
+    extra=""
+    [ "$mode" = big ] && extra="--progress --checkpoint ${CHECKPOINT_DIR:-/tmp}/slide-$b"
+    # one search per board; the other formats are derived from its CSV
+    "$SLIDE" bfs "$b" --threads "$threads" --format csv --provenance $extra \
+        > "$h.csv.tmp" 2> "$h.log"
     mv "$h.csv.tmp" "$h.csv"
-    "$SLIDE" bfs "$b" --threads "$threads" --format md --provenance > "$h.md.tmp" 2>/dev/null
-    mv "$h.md.tmp" "$h.md"
-    "$SLIDE" bfs "$b" --threads "$threads" --format tex --provenance > "$h.tex.tmp" 2>/dev/null
-    mv "$h.tex.tmp" "$h.tex"
+    grep -v '^slide: ' "$h.log" > "$h.txt"
+    derive_md "$b" "$h.csv" > "$h.md"
+    derive_tex "$b" "$h.csv" > "$h.tex"
     wall=$(sed -n 's/^wall \([0-9.]*\) s.*/\1/p' "$h.log")
     pub=$(published "$b")
     src=$(printf '%s' "$pub" | cut -f1 | sed 's/ (.*//; s/,/;/g')
@@ -93,16 +115,16 @@ sum=${summary%.csv.new}
 } > "$sum.md"
 {
     grep '^# ' "$sum.csv" | sed 's/^# /% /'
-    echo '\begin{table}\centering'
-    echo '\caption{Sliding-tile puzzles: boards, radius (God'"'"'s number), antipodes and mean distance from the standard goal, compared with the published values.}'
-    echo '\begin{tabular}{lrrrrrl}\toprule'
-    echo 'board & boards & radius & antipodes & mean $d$ & widest layer & agrees with \\ \midrule'
+    printf '%s\n' '\begin{table}\centering' \
+        "\\caption{Sliding-tile puzzles: boards, radius (God's number), antipodes and mean distance from the standard goal, compared with the published values.}" \
+        '\begin{tabular}{lrrrrrl}\toprule' \
+        'board & boards & radius & antipodes & mean $d$ & widest layer & agrees with \\ \midrule'
     grep -v '^#' "$sum.csv" | tail -n +2 | awk -F, '{
         src = ($9 == "yes") ? $8 : "not published"
         gsub(/_/, "\\_", src)
-        printf "$%s$ & %s & %s & %s & %s & %s (%s) & %s \\\\\n", $1, $2, $3, $4, $5, $7, $6, src }' |
-        sed 's/\$\([0-9]*\)x\([0-9]*\)\$/$\1\\times \2$/'
-    echo '\bottomrule\end{tabular}\end{table}'
+        split($1, d, "x")
+        printf "$%s\\times %s$ & %s & %s & %s & %s & %s (%s) & %s \\\\\n", d[1], d[2], $2, $3, $4, $5, $7, $6, src }'
+    printf '%s\n' '\bottomrule\end{tabular}\end{table}'
 } > "$sum.tex"
 
 [ "$mode" = all ] && sh scripts/parity-table.sh "$out/parity.csv"
