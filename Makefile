@@ -7,6 +7,7 @@
 #   make bench      speed and memory figures with baselines, and the solvers'
 #                   figures (make bench-solvers alone; not a test)
 #   make results    regenerate results/ (tables, plots, paper-notes numbers)
+#   make results-2x7  the 2x7 and 7x2 searches (10.9 GB each, long)
 #   make install    PREFIX=/usr/local DESTDIR= ; make clean
 #   make deps       install (as root) or name the missing build dependencies
 
@@ -37,7 +38,7 @@ TEST_SRC := $(foreach t,$(TEST_ORDER),$(wildcard tests/test_$(t).c)) \
             $(filter-out $(foreach t,$(TEST_ORDER),tests/test_$(t).c),$(wildcard tests/test_*.c))
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all run test asan bench bench-solvers results install clean deps check-build-deps check-test-deps
+.PHONY: all run test asan bench bench-solvers results results-2x7 install clean deps check-build-deps check-test-deps
 .DELETE_ON_ERROR:
 
 all: check-build-deps $(BUILD)/slide $(BUILD)/libslide.a
@@ -96,6 +97,10 @@ bench-solvers: all
 
 results: all
 	sh scripts/results.sh
+
+# 2x7 and 7x2: 10.9 GB and tens of minutes each, checkpointed (see README)
+results-2x7: all
+	sh scripts/results.sh --big
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/slide
