@@ -39,19 +39,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "rm -rf %.400s", dir);
-    return system(cmd) == 0 ? 0 : -1;
-}
-
-/* The next line of *p (NUL-terminated in place), advancing *p. */
-static char *next_line(char **p)
-{
-    char *line = *p, *nl = strchr(line, '\n');
-    assert_non_null(nl);
-    *nl = '\0';
-    *p = nl + 1;
-    return line;
+    return clitest_remove_dir(dir);
 }
 
 static void parse(const char *text, int rows, int cols, struct board *b)
@@ -59,33 +47,6 @@ static void parse(const char *text, int rows, int cols, struct board *b)
     slide_error err;
     if (board_parse(text, rows, cols, b, &err))
         fail_msg("cannot parse \"%.60s\": %s", text, err.msg);
-}
-
-/* Replay moves from b: each legal, sliding the next of tiles (NULL: not
- * checked), ending on goal. */
-static void expect_replay(const struct board *b, const char *moves, const char *tiles,
-                          const struct board *goal)
-{
-    struct board c;
-    slide_error err;
-    assert_int_equal(board_copy(&c, b, &err), 0);
-    int z = board_blank(&c);
-    for (const char *m = moves; *m; m++) {
-        int mv = move_parse(*m);
-        assert_true(mv >= 0);
-        int to = board_step(c.rows, c.cols, z, (enum move)mv);
-        assert_true(to >= 0);
-        if (tiles) {
-            char *end;
-            assert_int_equal(strtol(tiles, &end, 10), c.cells[to]);
-            tiles = end;
-        }
-        assert_int_equal(board_move(&c, &z, (enum move)mv), 0);
-    }
-    if (tiles)
-        assert_int_equal(tiles[strspn(tiles, " ")], '\0');
-    assert_true(board_equal(&c, goal));
-    board_free(&c);
 }
 
 /* count random boards of rows x cols that reach goal (cells), one per line;
@@ -153,9 +114,52 @@ static void run_ok(const char *args, const char *input, int status, char **out, 
         fail_msg("slide %s: exit %d, expected %d", args, got, status);
 }
 
+/* `solve --db file opt -` on boards the file does not cover: stdout
+ * exactly --method ida's, stderr exactly the note (once for all boards).
+ * Returns stdout (malloc'd). */
+static char *expect_fallback(const char *file, const char *opt, const char *boards,
+                             const char *note)
+{
+    char args[1024], *out, *ida, *err_text;
+    snprintf(args, sizeof args, "solve --db %s %s -", file, opt);
+    run_ok(args, boards, 0, &out, &err_text);
+    snprintf(args, sizeof args, "solve --method ida %s -", opt);
+    run_ok(args, boards, 0, &ida, NULL);
+    assert_string_equal(out, ida);
+    assert_string_equal(err_text, note);
+    free(ida);
+    free(err_text);
+    return out;
+}
+
+/* The CSV of `solve --db ... --format csv -` for count boards: every
+ * record solved by db, optimal, of the BFS distance (set) and replaying to
+ * goal with its blank moves and tiles; the lengths into len[0..count-1]. */
+static void check_db_csv(char *csv, int count, const struct naive_set *set,
+                         const struct board *goal, int *len)
+{
+    char *p = csv;
+    clitest_next_line(&p); /* the header */
+    for (int i = 0; i < count; i++) {
+        struct record r;
+        struct board b;
+        split_record(clitest_next_line(&p), &r);
+        parse(r.board, 3, 3, &b);
+        assert_string_equal(r.method, "db");
+        assert_string_equal(r.status, "optimal");
+        len[i] = naive_lookup(set, naive_pack(b.cells, 9));
+        assert_int_equal(atoi(r.length), len[i]);
+        assert_int_equal((int)strlen(r.moves), len[i]);
+        clitest_replay(&b, r.moves, strlen(r.moves), r.tiles, goal);
+        board_free(&b);
+    }
+    assert_string_equal(p, "");
+}
+
 /* 300 random 3x3 boards through --db: method db, each length the BFS
  * distance and equal to --method ida's, each solution replays to the goal
- * (moves and tiles), and not one note on stderr; --count and --moves agree. */
+ * (moves and tiles), and not one note on stderr; --count (db_distance, no
+ * path) gives IDA*'s lengths. */
 static void test_db_against_bfs_and_ida(void **state)
 {
     (void)state;
@@ -177,33 +181,16 @@ static void test_db_against_bfs_and_ida(void **state)
     char *counts;
     run_ok(args, boards, 0, &counts, NULL);
     assert_string_equal(counts, ida); /* the same optimum, line by line */
-    snprintf(args, sizeof args, "solve --db %s --moves -", db33);
-    char *moves;
-    run_ok(args, boards, 0, &moves, NULL);
-    char *p = out, *pi = ida, *pm = moves;
-    next_line(&p);
-    for (int i = 0; i < 300; i++) {
-        struct record r;
-        struct board b;
-        split_record(next_line(&p), &r);
-        parse(r.board, 3, 3, &b);
-        assert_string_equal(r.method, "db");
-        assert_string_equal(r.status, "optimal");
-        int d = naive_lookup(&set, naive_pack(b.cells, 9));
-        assert_int_equal(atoi(r.length), d);
-        assert_int_equal(atoi(next_line(&pi)), d);
-        assert_int_equal((int)strlen(r.moves), d);
-        assert_string_equal(next_line(&pm), r.moves);
-        expect_replay(&b, r.moves, r.tiles, &goal);
-        board_free(&b);
-    }
-    assert_string_equal(p, "");
+    int len[300];
+    check_db_csv(out, 300, &set, &goal, len);
+    char *pi = ida;
+    for (int i = 0; i < 300; i++)
+        assert_int_equal(atoi(clitest_next_line(&pi)), len[i]);
     free(boards);
     free(out);
     free(err_text);
     free(ida);
     free(counts);
-    free(moves);
     board_free(&goal);
     naive_free(&set);
 }
@@ -257,26 +244,20 @@ static void test_fallback_other_size(void **state)
     struct board goal;
     slide_error err;
     char *boards = random_boards(2, 5, g25, 6, 5, NULL);
-    snprintf(args, sizeof args, "solve --db %s --moves -", db33);
-    char *out;
-    run_ok(args, boards, 0, &out, &err_text);
-    char *ida;
-    run_ok("solve --method ida --moves -", boards, 0, &ida, NULL);
-    assert_string_equal(out, ida);
-    assert_int_equal(clitest_count_lines(err_text), 1);
-    assert_non_null(strstr(err_text, "slide: the database covers 3x3 boards with goal "
-                                     "1 2 3/4 5 6/7 8 0, not this 2x5 board; solving with "
-                                     "--method ida\n"));
+    char *out = expect_fallback(db33, "--moves", boards,
+                                "slide: the database covers 3x3 boards with goal "
+                                "1 2 3/4 5 6/7 8 0, not this 2x5 board; solving with "
+                                "--method ida\n");
     assert_int_equal(board_goal(&goal, 2, 5, &err), 0);
     char *pb = boards, *pm = out;
     for (int i = 0; i < 6; i++) {
         struct board b;
-        parse(next_line(&pb), 2, 5, &b);
-        expect_replay(&b, next_line(&pm), NULL, &goal);
+        parse(clitest_next_line(&pb), 2, 5, &b);
+        char *m = clitest_next_line(&pm);
+        clitest_replay(&b, m, strlen(m), NULL, &goal);
         board_free(&b);
     }
     free(out);
-    free(err_text);
     /* 3x3, 2x5, 3x3, 2x5: the note once (the same reason), methods by board */
     snprintf(args, sizeof args, "solve --db %s --format csv -", db33);
     run_ok(args, "8 6 7/2 5 4/3 0 1\n1 2 3 4 5/6 7 8 0 9\n1 2 3/4 5 6/7 0 8\n"
@@ -285,16 +266,15 @@ static void test_fallback_other_size(void **state)
     char *p = out;
     static const char *const want[][2] = {{"db", "31"}, {"ida", "1"}, {"db", "1"},
                                           {"ida", "1"}};
-    next_line(&p);
+    clitest_next_line(&p);
     for (int i = 0; i < 4; i++) {
         struct record r;
-        split_record(next_line(&p), &r);
+        split_record(clitest_next_line(&p), &r);
         assert_string_equal(r.method, want[i][0]);
         assert_string_equal(r.length, want[i][1]);
     }
     free(out);
     free(err_text);
-    free(ida);
     free(boards);
     board_free(&goal);
 }
@@ -310,18 +290,10 @@ static void test_other_goal(void **state)
     struct board goal;
     char args[1024], *err_text;
     char *boards = random_boards(3, 3, g33, 20, 9, NULL);
-    snprintf(args, sizeof args, "solve --db %s --count -", dbother);
+    free(expect_fallback(dbother, "--count", boards,
+                         "slide: the database covers 3x3 boards with goal " OTHER_GOAL
+                         ", not goal 1 2 3/4 5 6/7 8 0; solving with --method ida\n"));
     char *out;
-    run_ok(args, boards, 0, &out, &err_text);
-    char *ida;
-    run_ok("solve --method ida --count -", boards, 0, &ida, NULL);
-    assert_string_equal(out, ida);
-    assert_string_equal(err_text, "slide: the database covers 3x3 boards with goal "
-                                  OTHER_GOAL ", not goal 1 2 3/4 5 6/7 8 0; solving with "
-                                  "--method ida\n");
-    free(out);
-    free(err_text);
-    free(ida);
     snprintf(args, sizeof args, "solve --method db --db %s --count -", dbother);
     run_ok(args, boards, 2, &out, &err_text);
     assert_string_equal(out, "");
@@ -339,18 +311,8 @@ static void test_other_goal(void **state)
     run_ok(args, boards, 0, &out, &err_text);
     assert_string_equal(err_text, "");
     parse(OTHER_GOAL, 3, 3, &goal);
-    char *p = out;
-    next_line(&p);
-    for (int i = 0; i < 40; i++) {
-        struct record r;
-        struct board b;
-        split_record(next_line(&p), &r);
-        parse(r.board, 3, 3, &b);
-        assert_string_equal(r.method, "db");
-        assert_int_equal(atoi(r.length), naive_lookup(&set, naive_pack(b.cells, 9)));
-        expect_replay(&b, r.moves, r.tiles, &goal);
-        board_free(&b);
-    }
+    int len[40];
+    check_db_csv(out, 40, &set, &goal, len);
     free(out);
     free(err_text);
     free(boards);
