@@ -1,7 +1,8 @@
 /*
  * cmd_solve.c - `slide solve BOARD`: a solution of one board (or of every
  * board on standard input) by a method chosen from a table: optimal by
- * IDA* or bidirectional BFS, or constructed layer by layer for any size.
+ * IDA*, bidirectional BFS or descent in a distance database, or constructed
+ * layer by layer for any size.
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -13,16 +14,18 @@
 
 #include "cli.h"
 #include "slide/bibfs.h"
+#include "slide/db.h"
 #include "slide/ida.h"
 #include "slide/layers.h"
 #include "slide/parity.h"
 #include "slide/report.h"
 
 static const char help[] =
-    "usage: slide solve [--method ida|layers|bibfs] [--goal G] [--size RxC]\n"
+    "usage: slide solve [--method ida|layers|bibfs|db] [--goal G] [--size RxC]\n"
     "                   [--count | --moves | --format text|csv|md|tex]\n"
     "                   [--h NAME] [--max-nodes N] [--progress]   (ida only)\n"
     "                   [--max-states N]                          (bibfs only)\n"
+    "                   [--db FILE]                               (db)\n"
     "                   BOARD\n"
     "Find a sequence of moves that takes BOARD to the goal G.  Methods:\n"
     "  ida     (default) IDA* (Korf 1985): OPTIMAL.  Memory O(moves); time\n"
@@ -39,6 +42,15 @@ static const char help[] =
     "          G, which need not be the standard goal (so d(a, b) is --goal b\n"
     "          a).  Memory about 26 bytes per board stored, capped by\n"
     "          --max-states.\n"
+    "  db      descent in a distance database (--db FILE, written by slide bfs\n"
+    "          RxC --goal G --save FILE): OPTIMAL, in microseconds per board,\n"
+    "          for boards of the file's size and goal only; any other board is\n"
+    "          an error.\n"
+    "--db FILE without --method uses db for the boards the file covers (its\n"
+    "size and goal) and IDA* for the others, with a note on stderr saying\n"
+    "why ('slide: the database covers 3x3 boards with goal ..., not this 2x5\n"
+    "board; solving with --method ida'; again only when the reason changes).\n"
+    "The file is loaded (and its checksums checked) once for all boards.\n"
     "BOARD: rows separated by / or newlines, cells by spaces or commas, the\n"
     "blank 0, _ or . (\"8 6 7/2 5 4/3 0 1\"); any size up to 1000x1000.\n"
     "BOARD - reads standard input: one board per line when the boards are\n"
@@ -49,7 +61,7 @@ static const char help[] =
     "need --size 1xN to be read one per line.  A big board comes from a file\n"
     "or a pipe: slide scramble 1000x1000 --seed 1 | slide solve --method\n"
     "layers --count -\n"
-    "  --method M     ida, layers or bibfs (above)\n"
+    "  --method M     ida, layers, bibfs or db (above)\n"
     "  --goal G       the goal board (default 1..n-1 in reading order, blank last)\n"
     "  --size RxC     the dimensions, for boards written as one flat list\n"
     "  --count        print only the number of moves, one line per board\n"
@@ -64,6 +76,8 @@ static const char help[] =
     "  --no-progress  terminal); never\n"
     "  --max-states N (bibfs) give up on a board after storing N boards\n"
     "                 (both sides together; default 20000000, about 0.5 GB)\n"
+    "  --db FILE      (db) the distance database; alone it means db where the\n"
+    "                 file covers the board, else ida (above)\n"
     "An option that the method does not use is refused.  Unsolvable boards\n"
     "are recognised without search from the parity invariant (see slide\n"
     "solvable).  Ctrl-C stops IDA* and reports the lower bound reached; it\n"
@@ -74,7 +88,7 @@ static const char help[] =
     "solution is replayed to the goal before it is printed.\n"
     "Output (text), per board, boards separated by an empty line:\n"
     "  board: B / goal: G / method: M[, heuristic H]\n"
-    "  optimal moves: L              ida, bibfs\n"
+    "  optimal moves: L              ida, bibfs, db\n"
     "  moves: L (not optimal in general; bound U for RxC)     layers\n"
     "                    (or 'unsolvable: <parity explanation>' and no more\n"
     "                     lines, or 'stopped: <why>')\n"
@@ -94,12 +108,14 @@ static const char help[] =
     "lower_bound is what the search proved (the length when optimal; empty\n"
     "for layers).  The figures a method does not produce are empty: ida gives\n"
     "expanded, generated, iterations and h_start, bibfs expanded and stored\n"
-    "(the boards both sides keep), layers none.  seconds is the wall time of\n"
+    "(the boards both sides keep), layers and db none.  seconds is the wall time of\n"
     "the method alone (not parsing or printing).  The text output streams a\n"
     "solution; csv, md and tex hold each record in memory, so for solutions\n"
     "of billions of moves (layers on big boards) use --count or --moves.\n"
-    "Exit status: 0 every board solved, 1 a search stopped or failed, 2 bad\n"
-    "arguments or board text, 3 a board is unsolvable.\n";
+    "Exit status: 0 every board solved, 1 a search stopped or failed, or a\n"
+    "bad or unreadable database, 2 bad arguments or board text (or, with\n"
+    "--method db, a board the database does not cover), 3 a board is\n"
+    "unsolvable.\n";
 
 /* The problem handed to a method.  The start is known to reach the goal
  * (solve_one checks parity first). */
@@ -110,6 +126,7 @@ struct solve_job {
     const volatile sig_atomic_t *cancel;
     int progress;
     int count_only; /* only the length is wanted: a method may skip the moves */
+    const struct db *db; /* loaded, covering start and goal; NULL without --db */
 };
 
 #define SOLVE_NONE (-1) /* a figure the method does not produce */
@@ -220,12 +237,60 @@ static int solve_bibfs(const struct solve_job *job, struct solve_answer *ans,
     return rc;
 }
 
+/* The walk of db.h's oracle: every step goes to a neighbour one move
+ * closer, so the path is optimal.  With --count, db_distance (a direct read
+ * for a byte-per-board file) and no moves. */
+static int solve_db(const struct solve_job *job, struct solve_answer *ans,
+                    slide_error *err)
+{
+    enum move m[DB_MAX_RADIUS + 1];
+    int len = 0;
+    int rc = job->count_only ? db_distance(job->db, job->start, &len, err)
+                             : db_path(job->db, job->start, m, &len, err);
+    if (!rc && !job->count_only) {
+        if (!(ans->moves = malloc((size_t)len + 1)))
+            return slide_fail(err, SLIDE_ENOMEM, "out of memory for %d moves", len);
+        for (int i = 0; i < len; i++)
+            ans->moves[i] = move_letter(m[i]);
+        ans->moves[len] = '\0';
+    }
+    if (!rc) {
+        ans->length = (uint64_t)len;
+        ans->optimal = 1;
+        ans->lower_bound = len;
+    }
+    return rc;
+}
+
+/* 1 if the database answers for job's board and goal; else 0 and why not,
+ * for the note or the error ("the database covers 3x3 boards with goal G,
+ * not this 2x5 board"). */
+static int db_covers(const struct solve_job *job, char *why, size_t len)
+{
+    const struct db *db = job->db;
+    char want[256], got[256];
+    slide_error err;
+    if (db_match(db, job->start, job->goal, &err) == SLIDE_OK)
+        return 1;
+    board_format(&db->goal, want, sizeof want);
+    if (job->start->rows != db->rows || job->start->cols != db->cols)
+        snprintf(got, sizeof got, "this %dx%d board", job->start->rows, job->start->cols);
+    else /* same size, so the goal text is as short as the database's */
+        board_format(job->goal, got + snprintf(got, sizeof got, "goal "),
+                     sizeof got - strlen("goal "));
+    snprintf(why, len, "the database covers %dx%d boards with goal %s, not %s", db->rows,
+             db->cols, want, got);
+    return 0;
+}
+
 /*
  * The methods.  Each solves one board that is known to reach the goal and
- * fills the answer.  To add a method (db: descent in a distance database),
- * write its solve function above and add a row here and in the help text.
+ * fills the answer.  To add a method, write its solve function above and add
+ * a row here and in the help text.  A method that can take only some boards
+ * says which (covers); given its needed option without --method, it is
+ * chosen and hands the other boards to its fallback, with a note.
  */
-enum { TAKES_H = 1, TAKES_MAX_NODES = 2, TAKES_MAX_STATES = 4 };
+enum { TAKES_H = 1, TAKES_MAX_NODES = 2, TAKES_MAX_STATES = 4, TAKES_DB = 8 };
 
 static const struct solve_method {
     const char *name;
@@ -233,10 +298,16 @@ static const struct solve_method {
                  slide_error *err);
     unsigned takes;  /* the method-specific options it uses (TAKES_*) */
     int cancelable;  /* stops on job->cancel with what it proved so far */
+    unsigned needs;  /* options it cannot do without (a subset of takes) */
+    /* 1 if it can solve job's board (else 0 and why not); NULL: every board */
+    int (*covers)(const struct solve_job *job, char *why, size_t len);
+    const char *fallback; /* when chosen by its option alone: the method for
+                             the boards it does not cover (NULL: none) */
 } methods[] = {
-    {"ida", solve_ida, TAKES_H | TAKES_MAX_NODES, 1},
-    {"layers", solve_layers, 0, 0},
-    {"bibfs", solve_bibfs, TAKES_MAX_STATES, 0},
+    {"ida", solve_ida, TAKES_H | TAKES_MAX_NODES, 1, 0, NULL, NULL},
+    {"layers", solve_layers, 0, 0, 0, NULL, NULL},
+    {"bibfs", solve_bibfs, TAKES_MAX_STATES, 0, 0, NULL, NULL},
+    {"db", solve_db, TAKES_DB, 0, TAKES_DB, db_covers, "ida"},
 };
 #define NMETHODS (sizeof methods / sizeof methods[0])
 
@@ -244,14 +315,17 @@ static const struct solve_method {
 static const struct {
     unsigned bit;
     const char *name;
-} specific[] = {{TAKES_H, "--h"}, {TAKES_MAX_NODES, "--max-nodes"},
-                {TAKES_MAX_STATES, "--max-states"}};
+    const char *value; /* how the usage message writes its value */
+} specific[] = {{TAKES_H, "--h", "NAME"}, {TAKES_MAX_NODES, "--max-nodes", "N"},
+                {TAKES_MAX_STATES, "--max-states", "N"}, {TAKES_DB, "--db", "FILE"}};
 
 enum solve_output { OUT_RECORD, OUT_COUNT, OUT_MOVES };
 
 struct solve_args {
     const struct solve_method *method;
+    const struct solve_method *fallback; /* for boards method does not cover */
     const char *heuristic;
+    const char *db_path;
     const char *goal_text;
     int rows, cols;
     enum report_format format;
@@ -286,11 +360,30 @@ static int method_unknown(const char *name)
     return cli_fail(EXIT_USAGE, "--method must be one of %s, not \"%s\"", known, name);
 }
 
-/* Refuse an option the chosen method would silently ignore. */
+/* Without --method: the first method whose needs were all given, with its
+ * fallback; else the first row (ida). */
+static void method_default(struct solve_args *a)
+{
+    a->method = &methods[0];
+    for (size_t i = 0; i < NMETHODS; i++) {
+        if (methods[i].needs && (a->given & methods[i].needs) == methods[i].needs) {
+            a->method = &methods[i];
+            a->fallback = methods[i].fallback ? method_find(methods[i].fallback) : NULL;
+            return;
+        }
+    }
+}
+
+/* Refuse an option the chosen method (and its fallback) would silently
+ * ignore, and a method without an option it needs. */
 static int check_specific(const struct solve_args *a)
 {
+    unsigned used = a->method->takes | (a->fallback ? a->fallback->takes : 0);
     for (size_t i = 0; i < sizeof specific / sizeof specific[0]; i++) {
-        if (!(a->given & specific[i].bit & ~a->method->takes))
+        if (a->method->needs & specific[i].bit & ~a->given)
+            return cli_fail(EXIT_USAGE, "--method %s needs %s %s", a->method->name,
+                            specific[i].name, specific[i].value);
+        if (!(a->given & specific[i].bit & ~used))
             continue;
         char users[256];
         method_names(specific[i].bit, users, sizeof users);
@@ -323,22 +416,22 @@ static int parse_args(int argc, char **argv, struct solve_args *a)
         {"max-states", required_argument, 0, 'S'}, {"count", no_argument, 0, 'c'},
         {"moves", no_argument, 0, 'm'},        {"progress", no_argument, 0, 'p'},
         {"no-progress", no_argument, 0, 'P'},  {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0}};
+        {"db", required_argument, 0, 'd'},     {0, 0, 0, 0}};
     slide_error err;
     long v;
     int c, k;
     memset(a, 0, sizeof *a);
-    a->method = &methods[0];
     a->heuristic = IDA_HEURISTIC_DEFAULT;
     a->progress = -1;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "M:H:g:s:f:n:S:cmh", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "M:H:g:s:f:n:S:cmhd:", opts, NULL)) != -1) {
         switch (c) {
         case 'M':
             if (!(a->method = method_find(optarg)))
                 return method_unknown(optarg);
             break;
         case 'H': a->heuristic = optarg; a->given |= TAKES_H; break;
+        case 'd': a->db_path = optarg; a->given |= TAKES_DB; break;
         case 'g': a->goal_text = optarg; break;
         case 's':
             if (board_parse_dims(optarg, &a->rows, &a->cols, &err))
@@ -369,6 +462,8 @@ static int parse_args(int argc, char **argv, struct solve_args *a)
         default: return cli_fail(EXIT_USAGE, "see slide solve --help");
         }
     }
+    if (!a->method)
+        method_default(a);
     return check_specific(a);
 }
 
@@ -726,8 +821,8 @@ static double seconds_since(const struct timespec *t0)
 }
 
 /* Solve start (checked) and print the answer; returns an exit status. */
-static int solve_and_print(const struct solve_args *a, const struct solve_job *job,
-                           const struct report_table *t)
+static int solve_and_print(const struct solve_args *a, const struct solve_method *method,
+                           const struct solve_job *job, const struct report_table *t)
 {
     struct solve_answer ans = {.lower_bound = SOLVE_NONE, .expanded = SOLVE_NONE,
                                .generated = SOLVE_NONE, .iterations = SOLVE_NONE,
@@ -738,18 +833,19 @@ static int solve_and_print(const struct solve_args *a, const struct solve_job *j
     clock_gettime(CLOCK_MONOTONIC, &t0);
     int rc = check_solvable(job->start, job->goal, &err);
     if (!rc)
-        rc = a->method->solve(job, &ans, &err);
+        rc = method->solve(job, &ans, &err);
     double seconds = seconds_since(&t0);
     char *btext = board_text(job->start), *gtext = board_text(job->goal);
     int status;
-    if (rc == SLIDE_EINVAL || rc == SLIDE_ENOMEM || rc == SLIDE_ERANGE) {
+    if (rc == SLIDE_EINVAL || rc == SLIDE_ENOMEM || rc == SLIDE_ERANGE ||
+        rc == SLIDE_EFORMAT) { /* EFORMAT: a database that contradicts itself */
         status = cli_fail_lib(rc, &err);
     } else if (!btext || !gtext) {
         status = cli_fail(EXIT_FAIL, "out of memory");
     } else if (!rc && check_answer(job, &ans, &err)) {
         status = cli_fail(EXIT_FAIL, "%s", err.msg);
     } else {
-        struct printed p = {job, btext, gtext, a->method->name, status_name(rc, &ans),
+        struct printed p = {job, btext, gtext, method->name, status_name(rc, &ans),
                             rc ? err.msg : NULL, seconds};
         status = rc == SLIDE_EUNSOLVABLE ? EXIT_UNSOLVABLE : rc ? EXIT_FAIL : EXIT_OK;
         if (print_answer(a, t, &p, &ans, &err))
@@ -761,10 +857,39 @@ static int solve_and_print(const struct solve_args *a, const struct solve_job *j
     return status;
 }
 
-/* Parse, solve and print one board; returns an exit status. */
-static int solve_one(const struct solve_args *a, const char *text, int lineno,
-                     const struct report_table *t)
+/* What stays from board to board. */
+struct solve_run {
+    const struct solve_args *a;
+    const struct report_table *t;
+    struct db db;                /* loaded when a->db_path is set */
+    char note[SLIDE_ERROR_LEN];  /* the last fallback note printed */
+};
+
+/* The method for job: the chosen one if it covers the board; else its
+ * fallback, with a note on stderr unless the same note was the last one
+ * printed; else (--method named it) an error.  Returns an exit status. */
+static int method_for(struct solve_run *r, const struct solve_job *job, int lineno,
+                      const struct solve_method **m)
 {
+    char why[SLIDE_ERROR_LEN];
+    *m = r->a->method;
+    if (!(*m)->covers || (*m)->covers(job, why, sizeof why))
+        return EXIT_OK;
+    if (!r->a->fallback)
+        return lineno ? cli_fail(EXIT_USAGE, "line %d: --method %s: %s", lineno, (*m)->name, why)
+                      : cli_fail(EXIT_USAGE, "--method %s: %s", (*m)->name, why);
+    *m = r->a->fallback;
+    if (strcmp(why, r->note) != 0) {
+        fprintf(stderr, "slide: %s; solving with --method %s\n", why, (*m)->name);
+        snprintf(r->note, sizeof r->note, "%s", why);
+    }
+    return EXIT_OK;
+}
+
+/* Parse, solve and print one board; returns an exit status. */
+static int solve_one(struct solve_run *r, const char *text, int lineno)
+{
+    const struct solve_args *a = r->a;
     struct board start = {0}, goal = {0};
     slide_error err;
     int rc = board_parse(text, a->rows, a->cols, &start, &err);
@@ -777,8 +902,11 @@ static int solve_one(const struct solve_args *a, const char *text, int lineno,
     }
     struct solve_job job = {&start, &goal, a->heuristic, a->max_nodes, a->max_states,
                             &interrupted, cli_progress_wanted(a->progress),
-                            a->output == OUT_COUNT};
-    int status = solve_and_print(a, &job, t);
+                            a->output == OUT_COUNT, a->db_path ? &r->db : NULL};
+    const struct solve_method *m;
+    int status = method_for(r, &job, lineno, &m);
+    if (status == EXIT_OK)
+        status = solve_and_print(a, m, &job, r->t);
     board_free(&start);
     board_free(&goal);
     return status;
@@ -799,17 +927,26 @@ int cmd_solve(int argc, char **argv)
     if (rc)
         return rc < 0 ? EXIT_OK : rc;
     struct board_list l;
+    struct solve_run r = {&a, NULL, {0}, ""};
+    slide_error err;
+    if (a.db_path && db_load(a.db_path, 0, &r.db, &err)) {
+        db_free(&r.db);
+        return cli_fail(EXIT_FAIL, "%s: %s", a.db_path, err.msg);
+    }
     if ((rc = read_boards(argc - optind, argv + optind, &a, &l))) {
         board_list_free(&l);
+        db_free(&r.db);
         return rc;
     }
-    if (a.method->cancelable) { /* the others end at once, as usual */
+    /* the others end at once, as usual */
+    if (a.method->cancelable || (a.fallback && a.fallback->cancelable)) {
         struct sigaction sa = {0};
         sa.sa_handler = on_sigint;
         sigemptyset(&sa.sa_mask);
         sigaction(SIGINT, &sa, NULL);
     }
     struct report_table t = {stdout, a.format, NCOLUMNS, columns, "Solutions", 0};
+    r.t = &t;
     int table = a.output == OUT_RECORD && a.format != REPORT_TEXT;
     if (table)
         report_begin(&t);
@@ -817,7 +954,7 @@ int cmd_solve(int argc, char **argv)
     for (int i = 0; i < l.count && !interrupted; i++) {
         if (i && a.output == OUT_RECORD && a.format == REPORT_TEXT)
             putchar('\n');
-        int s = solve_one(&a, l.text[i], l.line[i], &t);
+        int s = solve_one(&r, l.text[i], l.line[i]);
         status = worse(status, s);
         if (s == EXIT_USAGE)
             break;
@@ -825,6 +962,7 @@ int cmd_solve(int argc, char **argv)
     if (table)
         report_end(&t);
     board_list_free(&l);
+    db_free(&r.db);
     rc = cli_finish_stdout();
     return rc ? rc : status;
 }

@@ -86,4 +86,53 @@ static inline void clitest_field(const char *line, int i, char *buf, size_t len)
     buf[n] = '\0';
 }
 
+/* The next line of *p (NUL-terminated in place), advancing *p past it. */
+static inline char *clitest_next_line(char **p)
+{
+    char *line = *p, *nl = strchr(line, '\n');
+    assert_non_null(nl);
+    *nl = '\0';
+    *p = nl + 1;
+    return line;
+}
+
+/*
+ * Replay len blank moves from b as a test's own truth: each move legal, the
+ * tile it slides equal to the next number of `tiles` (NULL: not checked),
+ * the end on goal.
+ */
+static inline void clitest_replay(const struct board *b, const char *moves, size_t len,
+                                  const char *tiles, const struct board *goal)
+{
+    struct board c;
+    slide_error err;
+    assert_int_equal(board_copy(&c, b, &err), 0);
+    int z = board_blank(&c);
+    for (size_t i = 0; i < len; i++) {
+        int m = move_parse(moves[i]);
+        assert_true(m >= 0);
+        int to = board_step(c.rows, c.cols, z, (enum move)m);
+        assert_true(to >= 0);
+        if (tiles) {
+            char *end;
+            assert_int_equal(strtol(tiles, &end, 10), c.cells[to]);
+            tiles = end;
+        }
+        assert_int_equal(board_move(&c, &z, (enum move)m), 0);
+    }
+    if (tiles)
+        assert_int_equal(tiles[strspn(tiles, " ")], '\0');
+    if (!board_equal(&c, goal))
+        fail_msg("%dx%d: %zu moves do not end on the goal", b->rows, b->cols, len);
+    board_free(&c);
+}
+
+/* Remove a test's scratch directory (a group teardown): 0 or -1. */
+static inline int clitest_remove_dir(const char *dir)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "rm -rf '%.400s'", dir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
 #endif

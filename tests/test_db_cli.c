@@ -6,6 +6,8 @@
  */
 #include "testutil.h"
 
+#include "clitest.h"
+
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -69,9 +71,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "rm -rf %.400s", dir);
-    return system(cmd) == 0 ? 0 : -1;
+    return clitest_remove_dir(dir);
 }
 
 static void test_save_and_zcat(void **state)

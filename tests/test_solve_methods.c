@@ -22,44 +22,6 @@ static void parse(const char *text, int rows, int cols, struct board *b)
         fail_msg("cannot parse \"%.60s\": %s", text, err.msg);
 }
 
-/* The next line of *p (NUL-terminated in place), advancing *p. */
-static char *next_line(char **p)
-{
-    char *line = *p, *nl = strchr(line, '\n');
-    assert_non_null(nl);
-    *nl = '\0';
-    *p = nl + 1;
-    return line;
-}
-
-/* Replay moves from b as the test's own truth: each move legal, the tile it
- * slides equal to the next of `tiles` (NULL: not checked), the end on goal. */
-static void expect_replay(const struct board *b, const char *moves, size_t len,
-                          const char *tiles, const struct board *goal)
-{
-    struct board c;
-    slide_error err;
-    assert_int_equal(board_copy(&c, b, &err), 0);
-    int z = board_blank(&c);
-    for (size_t i = 0; i < len; i++) {
-        int m = move_parse(moves[i]);
-        assert_true(m >= 0);
-        int to = board_step(c.rows, c.cols, z, (enum move)m);
-        assert_true(to >= 0);
-        if (tiles) {
-            char *end;
-            assert_int_equal(strtol(tiles, &end, 10), c.cells[to]);
-            tiles = end;
-        }
-        assert_int_equal(board_move(&c, &z, (enum move)m), 0);
-    }
-    if (tiles)
-        assert_int_equal(tiles[strspn(tiles, " ")], '\0');
-    if (!board_equal(&c, goal))
-        fail_msg("%dx%d: %zu moves do not end on the goal", b->rows, b->cols, len);
-    board_free(&c);
-}
-
 /* A uniformly random arrangement of rows x cols as text (either parity class). */
 static void random_arrangement(int rows, int cols, uint64_t *seed, char *text, size_t len)
 {
@@ -90,9 +52,9 @@ static void layers_csv(int rows, int cols, int count, uint64_t seed)
     assert_int_equal(clitest_run(args, boards, &out, NULL), 0);
     assert_int_equal(clitest_count_lines(out), count + 1);
     char *p = out;
-    next_line(&p); /* the header */
+    clitest_next_line(&p); /* the header */
     for (int i = 0; i < count; i++) {
-        char *line = next_line(&p), *f[7], *q = line;
+        char *line = clitest_next_line(&p), *f[7], *q = line;
         for (int k = 0; k < 7; k++) { /* board..tiles_moved; no field has a comma */
             f[k] = q;
             q += strcspn(q, ",");
@@ -105,7 +67,7 @@ static void layers_csv(int rows, int cols, int count, uint64_t seed)
         uint64_t len = strtoull(f[4], NULL, 10);
         assert_int_equal(strlen(f[5]), len);
         assert_true(len <= layers_bound(rows, cols));
-        expect_replay(&b, f[5], len, f[6], &goal);
+        clitest_replay(&b, f[5], len, f[6], &goal);
         board_free(&b);
     }
     free(boards);
@@ -142,12 +104,12 @@ static void test_layers_200(void **state)
     char *pb = boards, *pm = moves, *pc = counts;
     for (int i = 0; i < 2; i++) {
         struct board b;
-        parse(next_line(&pb), 0, 0, &b);
-        char *m = next_line(&pm);
+        parse(clitest_next_line(&pb), 0, 0, &b);
+        char *m = clitest_next_line(&pm);
         size_t len = strlen(m);
-        assert_int_equal(strtoull(next_line(&pc), NULL, 10), len);
+        assert_int_equal(strtoull(clitest_next_line(&pc), NULL, 10), len);
         assert_true(len <= layers_bound(200, 200));
-        expect_replay(&b, m, len, NULL, &goal);
+        clitest_replay(&b, m, len, NULL, &goal);
         board_free(&b);
     }
     board_free(&goal);
@@ -264,13 +226,13 @@ static void bibfs_against_bfs_and_ida(int rows, int cols, int count, uint64_t se
         char m1[128], m2[128];
         uint64_t l1, l2;
         struct board b;
-        parse(next_line(&pb), rows, cols, &b);
-        record(next_line(&p1), &l1, m1, sizeof m1);
-        record(next_line(&p2), &l2, m2, sizeof m2);
+        parse(clitest_next_line(&pb), rows, cols, &b);
+        record(clitest_next_line(&p1), &l1, m1, sizeof m1);
+        record(clitest_next_line(&p2), &l2, m2, sizeof m2);
         assert_int_equal(l1, l2);
         assert_int_equal(l1, naive_lookup(&set, naive_pack(b.cells, n)));
         assert_int_equal(strlen(m1), l1);
-        expect_replay(&b, m1, l1, NULL, &goal);
+        clitest_replay(&b, m1, l1, NULL, &goal);
         board_free(&b);
     }
     naive_free(&set);
@@ -323,7 +285,7 @@ static void test_bibfs_between_any_two(void **state)
                      rows, cols, 10 * s + k, g);
             assert_int_equal(clitest_run(args, NULL, &pair, NULL), 0);
             p = pair;
-            char *a = next_line(&p), *b = next_line(&p);
+            char *a = clitest_next_line(&p), *b = clitest_next_line(&p);
             uint64_t ab = distance("bibfs", a, b);
             assert_int_equal(ab, distance("bibfs", b, a));
             assert_int_equal(ab, distance("ida", a, b));
@@ -363,7 +325,7 @@ static void test_count_is_moves_length(void **state)
         assert_int_equal(clitest_count_lines(counts), 8);
         char *pm = moves, *pc = counts;
         for (int k = 0; k < 8; k++)
-            assert_int_equal(strlen(next_line(&pm)), strtoull(next_line(&pc), NULL, 10));
+            assert_int_equal(strlen(clitest_next_line(&pm)), strtoull(clitest_next_line(&pc), NULL, 10));
         free(boards);
         free(moves);
         free(counts);
