@@ -4,7 +4,10 @@
 #   sh scripts/results.sh            every board from 2x2 to 2x6 and 3x4
 #   sh scripts/results.sh --small DIR   only the small boards (up to 2x5),
 #                                    written to DIR (used by the drift test)
-#   sh scripts/results.sh --big      the 2x7 and 7x2 runs (long: see README)
+#   sh scripts/results.sh --big      the 2x7 and 7x2 runs (long: see README);
+#                                    BIG_BOARDS="2x7" for one; a board whose
+#                                    results/histograms/B.csv and B.txt exist
+#                                    is not searched again
 #
 # Every file starts with a provenance block.  Histograms are compared term by
 # term with the published values in tests/data/histograms.tsv (OEIS and
@@ -26,7 +29,7 @@ mkdir -p "$out/histograms"
 small="2x2 2x3 3x2 2x4 4x2 3x3 2x5 5x2"
 boards="$small 3x4 4x3 2x6 6x2"
 [ "$mode" = small ] && boards=$small
-[ "$mode" = big ] && boards="2x7 7x2"
+[ "$mode" = big ] && boards=${BIG_BOARDS:-"2x7 7x2"}
 
 # published BOARD: "source<TAB>counts" of the corner-goal row, either orientation
 published() {
@@ -63,11 +66,16 @@ for b in $boards; do
     h="$out/histograms/$b"
     extra=""
     [ "$mode" = big ] && extra="--progress --checkpoint ${CHECKPOINT_DIR:-/tmp}/slide-$b"
-    # one search per board; the other formats are derived from its CSV
-    "$SLIDE" bfs "$b" --threads "$threads" --format csv --provenance $extra \
-        > "$h.csv.tmp" 2> "$h.log"
-    mv "$h.csv.tmp" "$h.csv"
-    grep -v '^slide: ' "$h.log" > "$h.txt"
+    if [ "$mode" = big ] && [ -s "$h.csv" ] && [ -s "$h.txt" ]; then
+        # a finished big run is kept: delete its files to search again
+        cp "$h.txt" "$h.log"
+    else
+        # one search per board; the other formats are derived from its CSV
+        "$SLIDE" bfs "$b" --threads "$threads" --format csv --provenance $extra \
+            > "$h.csv.tmp" 2> "$h.log"
+        mv "$h.csv.tmp" "$h.csv"
+        grep -v '^slide: ' "$h.log" > "$h.txt"
+    fi
     derive_md "$b" "$h.csv" > "$h.md"
     derive_tex "$b" "$h.csv" > "$h.tex"
     wall=$(sed -n 's/^wall \([0-9.]*\) s.*/\1/p' "$h.log")
