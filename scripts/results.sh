@@ -135,8 +135,11 @@ sum=${summary%.csv.new}
     printf '%s\n' '\bottomrule\end{tabular}\end{table}'
 } > "$sum.tex"
 
-[ "$mode" = all ] && sh scripts/parity-table.sh "$out/parity.csv"
-[ "$mode" = all ] && [ -x scripts/heuristics-results.sh ] && sh scripts/heuristics-results.sh
+# SKIP="parity heuristics" leaves those (slow) tables as they are
+case " ${SKIP:-} " in *" parity "*) ;; *)
+    [ "$mode" = all ] && sh scripts/parity-table.sh "$out/parity.csv" ;; esac
+case " ${SKIP:-} " in *" heuristics "*) ;; *)
+    [ "$mode" = all ] && [ -f scripts/heuristics-results.sh ] && sh scripts/heuristics-results.sh ;; esac
 [ "$mode" != small ] && sh scripts/plots.sh "$out"
 [ "$mode" = all ] && sh scripts/paper-notes.sh
 echo "results: wrote $out" >&2
