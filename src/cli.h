@@ -49,7 +49,8 @@ int cli_progress_wanted(int flag);
 /* The subcommands (one file each: src/cmd_NAME.c). */
 #define CLI_COMMANDS(X)                                                        \
     X(bfs, "enumerate every board of RxC by two-bit BFS: histogram, radius, antipodes") \
-    X(solvable, "say whether a board can reach the goal, with the parity invariant")
+    X(solvable, "say whether a board can reach the goal, with the parity invariant") \
+    X(heuristic, "check heuristics against the exact distance of every board of RxC")
 
 #define CLI_DECLARE(name, summary) int cmd_##name(int argc, char **argv);
 CLI_COMMANDS(CLI_DECLARE)
