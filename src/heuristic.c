@@ -60,8 +60,11 @@ static int64_t wd_find(const struct wd_table *t, const uint64_t *key)
         uint32_t s = t->slot[i];
         if (!s)
             return -1;
-        if (memcmp(t->keys + (uint64_t)(s - 1) * (uint64_t)t->words, key,
-                   (size_t)t->words * sizeof *key) == 0)
+        const uint64_t *k = t->keys + (uint64_t)(s - 1) * (uint64_t)t->words;
+        int w = 0;
+        while (w < t->words && k[w] == key[w])
+            w++;
+        if (w == t->words)
             return (int64_t)s - 1;
     }
 }
@@ -282,7 +285,7 @@ static int eval_misplaced(const struct heuristic *h, const int *cells)
     for (int r = 0, k = 0; r < h->rows; r++)
         for (int c = 0; c < h->cols; c++, k++) {
             int t = cells[k];
-            s += t && (h->goal_row[t] != r || h->goal_col[t] != c);
+            s += (t != 0) & ((h->goal_row[t] != r) | (h->goal_col[t] != c));
         }
     return s;
 }
@@ -530,16 +533,16 @@ static const struct heuristic_def table[] = {
      "tiles not on their goal cell",
      "each misplaced tile moves at least once; a move changes h by at most 1"},
     {"manhattan", eval_manhattan, NULL, HEURISTIC_YES, HEURISTIC_YES,
-     "sum of the tiles' row and column distances to their goal cells",
+     "sum of the tiles' grid distances to their goals",
      "a move moves one tile one cell: h changes by exactly 1"},
     {"lc", eval_lc, prepare_lc, HEURISTIC_YES, HEURISTIC_YES,
-     "manhattan + 2 (k - LIS) per row and column (linear conflict)",
+     "manhattan + 2 (k - LIS) per row and column",
      "Hansson, Mayer & Yung 1992; tiles leaving their goal line (seeds, fifteen puzzle)"},
     {"lc-pairs", eval_lc_pairs, prepare_lc_pairs, HEURISTIC_NO, HEURISTIC_UNKNOWN,
-     "manhattan + 2 per inverted pair in a goal line (not admissible)",
+     "manhattan + 2 per inverted pair; NOT admissible",
      "the common variant; 3 reversed tiles count 6 but need only 4 extra moves"},
     {"wd", eval_wd, prepare_wd, HEURISTIC_YES, HEURISTIC_YES,
-     "walking distance: row and column relaxed-puzzle distances, summed",
+     "walking distance (Takahashi): rows + columns",
      "Takahashi 2002; each move is one move of one relaxed puzzle"},
 };
 

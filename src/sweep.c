@@ -129,7 +129,12 @@ static void check_edges(struct sweep_state *S, struct worker *w, uint64_t index,
                 a->max_step = step;
             if (step > 1) {
                 a->edge_violations++;
-                struct sweep_edge e = {index, (int)moves[m], hv[i], v, {0}};
+                struct sweep_edge e;
+                memset(&e, 0, sizeof e); /* padding too: results compare bytewise */
+                e.index = index;
+                e.move = (int)moves[m];
+                e.h = hv[i];
+                e.h_next = v;
                 cells[to] = cells[z]; /* record s, not s' */
                 cells[z] = 0;
                 copy_cells(e.cells, cells, S->s->n);
@@ -184,7 +189,11 @@ static void visit(void *ctx, int thread, uint64_t index)
         if (v > a->hmax)
             a->hmax = v;
         if (v > d) {
-            struct sweep_example e = {index, d, v, {0}};
+            struct sweep_example e;
+            memset(&e, 0, sizeof e);
+            e.index = index;
+            e.d = d;
+            e.h = v;
             copy_cells(e.cells, w->b.cells, S->s->n);
             keep_example(a->ex, &a->nex, &e);
         }

@@ -295,11 +295,22 @@ static void same_result(const struct sweep_result *a, const struct sweep_result 
                                 (size_t)x->joint_len[d] * sizeof *x->joint[d]);
         }
         assert_int_equal(x->nexamples, y->nexamples);
-        assert_memory_equal(x->examples, y->examples,
-                            (size_t)x->nexamples * sizeof *x->examples);
+        for (int k = 0; k < x->nexamples; k++) {
+            const struct sweep_example *p = &x->examples[k], *q = &y->examples[k];
+            assert_int_equal(p->index, q->index);
+            assert_int_equal(p->d, q->d);
+            assert_int_equal(p->h, q->h);
+            assert_memory_equal(p->cells, q->cells, sizeof p->cells);
+        }
         assert_int_equal(x->nedge_examples, y->nedge_examples);
-        assert_memory_equal(x->edge_examples, y->edge_examples,
-                            (size_t)x->nedge_examples * sizeof *x->edge_examples);
+        for (int k = 0; k < x->nedge_examples; k++) {
+            const struct sweep_edge *p = &x->edge_examples[k], *q = &y->edge_examples[k];
+            assert_int_equal(p->index, q->index);
+            assert_int_equal(p->move, q->move);
+            assert_int_equal(p->h, q->h);
+            assert_int_equal(p->h_next, q->h_next);
+            assert_memory_equal(p->cells, q->cells, sizeof p->cells);
+        }
         assert_int_equal(x->edges, y->edges);
         assert_int_equal(x->edge_violations, y->edge_violations);
         assert_int_equal(x->max_step, y->max_step);
