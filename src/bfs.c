@@ -2,9 +2,12 @@
  * bfs.c - the layered two-bit BFS (bfs.h).
  *
  * Each layer is one parallel pass over the store's words.  A thread keeps
- * the tile sequence t of the last block it decoded (worker.base) and steps
- * to the next block with next_permutation instead of unranking, because
- * frontier entries are met in increasing index order within a chunk.
+ * the tile sequence t and Lehmer digits of the last block it decoded
+ * (worker.base) and advances it to nearby blocks by mixed-radix addition
+ * on the digits instead of unranking, because frontier entries are met in increasing index order
+ * within a chunk.  Horizontal neighbours are e +- 1; vertical ones are found
+ * by updating the C Lehmer digits a vertical move changes (delta_up/down),
+ * then prefetched in batches before the atomic marks.
  */
 #include "slide/bfs.h"
 
@@ -14,14 +17,65 @@
 
 /* Words per unit of dynamic scheduling: 2 KiB of store, 256 entries. */
 #define CHUNK_WORDS 64
+/* Neighbour indexes prefetched before they are marked (memory-level
+ * parallelism: a locked fetch_and waits for its cache miss, a prefetch
+ * does not, so the misses of a whole batch overlap). */
+#define BATCH 64
+/* Lex ranks to advance incrementally before unranking from scratch. */
+#define MAX_JUMP 5040
+
+static const int64_t fact[SPACE_MAX_CELLS] = {
+    1LL, 1LL, 2LL, 6LL, 24LL, 120LL, 720LL, 5040LL, 40320LL, 362880LL,
+    3628800LL, 39916800LL, 479001600LL, 6227020800LL, 87178291200LL,
+    1307674368000LL, 20922789888000LL, 355687428096000LL,
+    6402373705728000LL, 121645100408832000LL};
+
+/* A board of the block being expanded: tiles, Lehmer digits, lex rank. */
+struct perm {
+    uint8_t t[SPACE_MAX_CELLS];
+    uint8_t d[SPACE_MAX_CELLS];
+    uint64_t lex;
+    unsigned dsum; /* sum of the digits: its parity is the permutation's */
+};
+
+/*
+ * Per-word masks by phase = (index of the word's first entry) mod n: bit 2k
+ * set when entry k of such a word has colour 0 / has a left / a right
+ * neighbour.  They let a word's horizontal moves be done with shifts.
+ */
+struct masks {
+    uint64_t colour0[SPACE_MAX_CELLS];
+    uint64_t left[SPACE_MAX_CELLS];
+    uint64_t right[SPACE_MAX_CELLS];
+};
+
+static void masks_init(struct masks *mk, const struct space *s)
+{
+    memset(mk, 0, sizeof *mk);
+    for (int p = 0; p < s->n; p++)
+        for (int k = 0; k < STORE_ENTRIES_PER_WORD; k++) {
+            int z = (p + k) % s->n, col = z % s->cols;
+            uint64_t bit = 1ULL << (2 * k);
+            if (s->colour[z] == 0)
+                mk->colour0[p] |= bit;
+            if (col > 0)
+                mk->left[p] |= bit;
+            if (col < s->cols - 1)
+                mk->right[p] |= bit;
+        }
+}
 
 struct worker {
     const struct space *s;
+    const struct masks *mk;
     int have;                       /* base holds block h */
     uint64_t h;
-    uint8_t base[SPACE_MAX_CELLS];  /* t of block h at base_parity */
-    uint8_t other[SPACE_MAX_CELLS]; /* base with the last two swapped */
+    struct perm base;               /* lexicographically first t of block h */
+    struct perm other;              /* compact: base with the last two swapped */
+    int other_ok;                   /* other is up to date */
     int base_parity;
+    uint64_t pending[BATCH];        /* neighbours prefetched, not yet marked */
+    int npending;
     uint64_t found;                 /* boards this thread marked first */
     uint64_t first[BFS_KEEP];       /* smallest indexes it marked, sorted */
     int nfirst;
@@ -44,73 +98,305 @@ static void keep_first(uint64_t *first, int *nfirst, uint64_t e)
     *nfirst = k;
 }
 
-/* std::next_permutation; returns the parity change (0/1) it caused. */
-static int next_perm(uint8_t *p, int len)
+/* Set every digit and tile of p from its lex rank (digits by mixed radix). */
+static void perm_unrank(struct perm *p, int m)
 {
-    int i = len - 2;
-    while (i >= 0 && p[i] > p[i + 1])
-        i--;
-    if (i < 0)
-        return 0;
-    int j = len - 1;
-    while (p[j] < p[i])
-        j--;
-    uint8_t x = p[i];
-    p[i] = p[j];
-    p[j] = x;
-    int tail = len - 1 - i; /* reversing `tail` entries: tail/2 swaps */
-    for (int a = i + 1, b = len - 1; a < b; a++, b--) {
-        x = p[a];
-        p[a] = p[b];
-        p[b] = x;
+    rank_unlex(p->lex, m, p->t);
+    uint32_t later = 0;
+    p->dsum = 0;
+    for (int i = m - 1; i >= 0; i--) {
+        unsigned v = p->t[i];
+        p->d[i] = (uint8_t)__builtin_popcount(later & ((1u << v) - 1u));
+        p->dsum += p->d[i];
+        later |= 1u << v;
     }
-    return (1 + tail / 2) & 1;
+}
+
+/*
+ * Advance p by `diff` lex ranks: add diff to the mixed-radix number of the
+ * digits (radix m - i at position i), then rebuild the tiles from the first
+ * changed position on, choosing from the tiles that were already there.
+ * Nearby ranks differ only in the last few digits, so this costs far less
+ * than unranking from scratch.  Precondition: p->lex + diff < m!.
+ */
+static void perm_advance(struct perm *p, uint64_t diff, int m)
+{
+    int i = m - 2; /* the last digit has radix 1: it is always 0 */
+    uint64_t carry = diff;
+    while (carry) {
+        uint64_t radix = (uint64_t)(m - i), total = p->d[i] + carry, digit;
+        /* nearby ranks carry little: avoid the slow division when we can */
+        if (total < radix) {
+            digit = total;
+            carry = 0;
+        } else if (total < 2 * radix) {
+            digit = total - radix;
+            carry = 1;
+        } else {
+            digit = total % radix;
+            carry = total / radix;
+        }
+        p->dsum = p->dsum - p->d[i] + (unsigned)digit;
+        p->d[i] = (uint8_t)digit;
+        i--;
+    }
+    int from = i + 1 < m ? i + 1 : m;
+    uint32_t avail = 0;
+    for (int k = from; k < m; k++)
+        avail |= 1u << p->t[k];
+    for (int k = from; k < m; k++) {
+        uint32_t x = avail;
+        for (unsigned j = 0; j < p->d[k]; j++)
+            x &= x - 1; /* skip the d smallest remaining tiles */
+        unsigned v = (unsigned)__builtin_ctz(x);
+        avail &= ~(1u << v);
+        p->t[k] = (uint8_t)v;
+    }
+    p->lex += diff;
 }
 
 /* Make w->base the t of block h (lexicographically smaller of the pair). */
-static void worker_seek(struct worker *w, uint64_t h)
+static void worker_move(struct worker *w, uint64_t h)
 {
     const struct space *s = w->s;
-    int m = s->m;
-    if (w->have && h == w->h)
-        return;
-    if (w->have && h == w->h + 1 && m >= 2) {
-        if (s->kind == SPACE_COMPACT) {
-            /* lex rank 2h+1 is base with the last two swapped, 2h+2 follows */
-            uint8_t x = w->base[m - 2];
-            w->base[m - 2] = w->base[m - 1];
-            w->base[m - 1] = x;
-            w->base_parity ^= 1;
-        }
-        w->base_parity ^= next_perm(w->base, m);
+    int m = s->m, compact = s->kind == SPACE_COMPACT && m >= 2;
+    uint64_t lex = compact ? 2 * h : h;
+    if (w->have && h > w->h && lex - w->base.lex <= MAX_JUMP) {
+        perm_advance(&w->base, lex - w->base.lex, m);
     } else {
-        uint64_t lex = s->kind == SPACE_COMPACT && m >= 2 ? 2 * h : h;
-        w->base_parity = rank_unlex(lex, m, w->base);
+        w->base.lex = lex;
+        perm_unrank(&w->base, m);
     }
-    memcpy(w->other, w->base, (size_t)m);
-    if (m >= 2) {
-        w->other[m - 2] = w->base[m - 1];
-        w->other[m - 1] = w->base[m - 2];
-    }
+    w->base_parity = (int)(w->base.dsum & 1u);
+    w->other_ok = 0;
     w->h = h;
     w->have = 1;
 }
 
-/* t of entry (h, z): in the compact space its parity is fixed by z. */
-static const uint8_t *worker_t(struct worker *w, uint64_t h, int z)
+static inline void worker_seek(struct worker *w, uint64_t h)
 {
-    worker_seek(w, h);
-    if (w->s->kind == SPACE_FULL || w->s->m < 2 ||
-        w->s->need_parity[z] == w->base_parity)
-        return w->base;
-    return w->other;
+    if (!w->have || h != w->h)
+        worker_move(w, h);
 }
 
-static void worker_mark(struct worker *w, struct store *st, uint64_t e)
+/* The board (t, digits) of entry (h, z): in the compact space t's parity is
+ * fixed by z, which picks one of the pair. */
+static const struct perm *worker_perm(struct worker *w, uint64_t h, int z)
 {
-    if (store_mark(st, e)) {
-        w->found++;
+    const struct space *s = w->s;
+    int m = s->m;
+    worker_seek(w, h);
+    if (s->kind == SPACE_FULL || m < 2 || s->need_parity[z] == w->base_parity)
+        return &w->base;
+    if (!w->other_ok) {
+        w->other = w->base;
+        w->other.t[m - 2] = w->base.t[m - 1];
+        w->other.t[m - 1] = w->base.t[m - 2];
+        w->other.d[m - 2] = 1;
+        w->other.lex = w->base.lex + 1;
+        w->other_ok = 1;
+    }
+    return &w->other;
+}
+
+/*
+ * Lex-rank change when the blank moves down from z: t[z..z+c-1] rotates
+ * right (t[z+c-1] = x comes first).  Only those c Lehmer digits change:
+ * x gains the smaller tiles it passed, each passed tile loses x if x < it.
+ */
+static inline __attribute__((always_inline)) int64_t delta_down(const struct perm *p, int z, int c, int m)
+{
+    int x = p->t[z + c - 1], less = 0;
+    int64_t delta = 0;
+#pragma GCC unroll 8
+    for (int j = 1; j < c; j++) {
+        int y = p->t[z + j - 1];
+        less += y < x;
+        delta += ((int64_t)p->d[z + j - 1] - (x < y) - p->d[z + j]) * fact[m - 1 - (z + j)];
+    }
+    delta += ((int64_t)p->d[z + c - 1] + less - p->d[z]) * fact[m - 1 - z];
+    return delta;
+}
+
+/* The inverse rotation: the blank moves up from z, t[z-c] = x goes last. */
+static inline __attribute__((always_inline)) int64_t delta_up(const struct perm *p, int z, int c, int m)
+{
+    int x = p->t[z - c], less = 0;
+    int64_t delta = 0;
+#pragma GCC unroll 8
+    for (int j = 0; j < c - 1; j++) {
+        int y = p->t[z - c + j + 1];
+        less += y < x;
+        delta += ((int64_t)p->d[z - c + j + 1] + (x < y) - p->d[z - c + j]) *
+                 fact[m - 1 - (z - c + j)];
+    }
+    delta += ((int64_t)p->d[z - c] - less - p->d[z - 1]) * fact[m - 1 - (z - 1)];
+    return delta;
+}
+
+/* Index of the board with lex rank lex and blank z'. */
+static inline uint64_t index_of(const struct space *s, uint64_t lex, int z)
+{
+    uint64_t block = s->kind == SPACE_COMPACT && s->m >= 2 ? lex >> 1 : lex;
+    return block * (uint64_t)s->n + (uint64_t)z;
+}
+
+/* Neighbours of entry e = (h, z) with board p, by O(C) rank updates.
+ * Inlined per column count so the short rotation loops unroll. */
+static inline __attribute__((always_inline)) int
+neighbours_c(const struct space *s, const struct perm *p, int z, uint64_t e,
+             uint64_t out[MOVE_COUNT], const int c)
+{
+    int k = 0, col = z % c;
+    if (col > 0)
+        out[k++] = e - 1;
+    if (col < c - 1)
+        out[k++] = e + 1;
+    if (z >= c)
+        out[k++] = index_of(s, (uint64_t)((int64_t)p->lex + delta_up(p, z, c, s->m)), z - c);
+    if (z + c < s->n)
+        out[k++] = index_of(s, (uint64_t)((int64_t)p->lex + delta_down(p, z, c, s->m)), z + c);
+    return k;
+}
+
+static int neighbours(const struct space *s, const struct perm *p, int z,
+                      uint64_t e, uint64_t out[MOVE_COUNT])
+{
+    switch (s->cols) {
+    case 2: return neighbours_c(s, p, z, e, out, 2);
+    case 3: return neighbours_c(s, p, z, e, out, 3);
+    case 4: return neighbours_c(s, p, z, e, out, 4);
+    case 5: return neighbours_c(s, p, z, e, out, 5);
+    case 6: return neighbours_c(s, p, z, e, out, 6);
+    case 7: return neighbours_c(s, p, z, e, out, 7);
+    default: return neighbours_c(s, p, z, e, out, s->cols);
+    }
+}
+
+static void worker_flush(struct worker *w, struct store *st)
+{
+    for (int i = 0; i < w->npending; i++)
+        if (store_mark(st, w->pending[i])) {
+            w->found++;
+            keep_first(w->first, &w->nfirst, w->pending[i]);
+        }
+    w->npending = 0;
+}
+
+static void worker_push(struct worker *w, struct store *st, uint64_t e)
+{
+    __builtin_prefetch(&st->words[e >> 5], 1, 0);
+    w->pending[w->npending++] = e;
+    if (w->npending == BATCH)
+        worker_flush(w, st);
+}
+
+/* Block and blank cell of the first entry of word wi. */
+static inline void locate(const struct space *s, uint64_t wi, uint64_t *h, int *z)
+{
+    uint64_t e = wi * STORE_ENTRIES_PER_WORD;
+    *h = e / (uint64_t)s->n;
+    *z = (int)(e - *h * (uint64_t)s->n);
+}
+
+/* Entry k of a word whose first entry is (h0, z0). */
+static inline void offset(const struct space *s, uint64_t h0, int z0, int k,
+                          uint64_t *h, int *z)
+{
+    int zz = z0 + k;
+    uint64_t hh = h0;
+    while (zz >= s->n) {
+        zz -= s->n;
+        hh++;
+    }
+    *h = hh;
+    *z = zz;
+}
+
+/*
+ * The board for a vertical move from z whose rotated segment ends at t
+ * position `last`: in the compact space the pair (base, other) differs only
+ * in the last two tiles, so when the segment stays clear of them both give
+ * neighbours in the same block, and base serves for either.
+ */
+static inline const struct perm *perm_for(struct worker *w, uint64_t h, int z,
+                                          int last)
+{
+    if (last < w->s->m - 2)
+        return &w->base;
+    return worker_perm(w, h, z);
+}
+
+/* Vertical neighbours of the frontier entries in fm (colour already
+ * filtered), pushed for marking; inlined per column count c. */
+static inline __attribute__((always_inline)) void
+vertical_c(struct worker *w, struct store *st, uint64_t fm, uint64_t h0, int z0,
+           const int c)
+{
+    const struct space *s = w->s;
+    int m = s->m;
+    while (fm) {
+        int b = __builtin_ctzll(fm), z;
+        uint64_t h;
+        fm &= fm - 1;
+        offset(s, h0, z0, b / 2, &h, &z);
+        worker_seek(w, h);
+        if (z >= c) {
+            const struct perm *p = perm_for(w, h, z, z - 1);
+            worker_push(w, st, index_of(s, (uint64_t)((int64_t)p->lex + delta_up(p, z, c, m)), z - c));
+        }
+        if (z + c < s->n) {
+            const struct perm *p = perm_for(w, h, z, z + c - 1);
+            worker_push(w, st, index_of(s, (uint64_t)((int64_t)p->lex + delta_down(p, z, c, m)), z + c));
+        }
+    }
+}
+
+static void forward_vertical(struct worker *w, struct store *st, uint64_t fm,
+                             uint64_t h0, int z0)
+{
+    switch (w->s->cols) {
+    case 1: vertical_c(w, st, fm, h0, z0, 1); break;
+    case 2: vertical_c(w, st, fm, h0, z0, 2); break;
+    case 3: vertical_c(w, st, fm, h0, z0, 3); break;
+    case 4: vertical_c(w, st, fm, h0, z0, 4); break;
+    case 5: vertical_c(w, st, fm, h0, z0, 5); break;
+    case 6: vertical_c(w, st, fm, h0, z0, 6); break;
+    case 7: vertical_c(w, st, fm, h0, z0, 7); break;
+    default: vertical_c(w, st, fm, h0, z0, w->s->cols); break;
+    }
+}
+
+/*
+ * Horizontal moves inside word wi done on the whole word: targets are the
+ * frontier entries shifted one entry left/right; those still unvisited
+ * become frontier in the same compare-and-swap that closes the frontier
+ * (flip).  Targets across the word boundary go through worker_push.
+ */
+static void forward_horizontal(struct worker *w, struct store *st, uint64_t wi,
+                               uint64_t fm, int phase, uint64_t flip)
+{
+    const struct masks *mk = w->mk;
+    uint64_t lm = fm & mk->left[phase], rm = fm & mk->right[phase];
+    uint64_t tgt = (lm >> 2) | (rm << 2);
+    uint64_t e0 = wi * STORE_ENTRIES_PER_WORD;
+    if (lm & 1)
+        worker_push(w, st, e0 - 1);
+    if (rm >> 62)
+        worker_push(w, st, e0 + STORE_ENTRIES_PER_WORD);
+    uint64_t *p = &st->words[wi], old = __atomic_load_n(p, __ATOMIC_RELAXED), hit, nw;
+    do {
+        hit = tgt & old & (old >> 1); /* targets that are 11 */
+        nw = (old ^ flip) & ~hit;
+    } while (!__atomic_compare_exchange_n(p, &old, nw, 1, __ATOMIC_RELAXED,
+                                          __ATOMIC_RELAXED));
+    w->found += (uint64_t)__builtin_popcountll(hit);
+    while (hit) {
+        uint64_t e = e0 + (uint64_t)(__builtin_ctzll(hit) / 2);
+        if (w->nfirst == BFS_KEEP && e >= w->first[BFS_KEEP - 1])
+            break; /* hits ascend: the rest are larger too */
         keep_first(w->first, &w->nfirst, e);
+        hit &= hit - 1;
     }
 }
 
@@ -121,23 +407,20 @@ static void forward_word(struct worker *w, struct store *st, uint64_t wi,
     const struct space *s = w->s;
     uint64_t word = __atomic_load_n(&st->words[wi], __ATOMIC_RELAXED);
     uint64_t fm = (word >> 1) & ~word & STORE_LOW_BITS; /* entries == 10 */
-    uint64_t flip = 0;
-    while (fm) {
-        int b = __builtin_ctzll(fm);
-        fm &= fm - 1;
-        uint64_t e = wi * STORE_ENTRIES_PER_WORD + (uint64_t)(b / 2);
-        uint64_t h = e / (uint64_t)s->n;
-        int z = (int)(e - h * (uint64_t)s->n);
-        if (s->colour[z] != colour)
-            continue; /* a board of the next layer, found earlier in this pass */
-        uint64_t nb[MOVE_COUNT];
-        int k = space_neighbours_tz(s, worker_t(w, h, z), z, e, nb);
-        for (int i = 0; i < k; i++)
-            worker_mark(w, st, nb[i]);
-        flip |= (uint64_t)(2u | depth_bit) << b; /* 10 -> 0b */
-    }
-    if (flip)
-        __atomic_fetch_xor(&st->words[wi], flip, __ATOMIC_RELAXED);
+    uint64_t h0;
+    int z0;
+    if (!fm)
+        return;
+    locate(s, wi, &h0, &z0);
+    /* frontier entries of the other colour belong to the next layer */
+    uint64_t c0 = w->mk->colour0[z0];
+    fm &= colour ? ~c0 : c0;
+    if (!fm)
+        return;
+    forward_vertical(w, st, fm, h0, z0);
+    /* 10 -> 0b: xor with 10 (bit 0) or 11 (bit 1) */
+    uint64_t flip = (fm << 1) | (depth_bit ? fm : 0);
+    forward_horizontal(w, st, wi, fm, z0, flip);
 }
 
 /* Backward step of one word: unvisited entries with a frontier neighbour. */
@@ -147,27 +430,36 @@ static void backward_word(struct worker *w, struct store *st, uint64_t wi,
     const struct space *s = w->s;
     uint64_t word = __atomic_load_n(&st->words[wi], __ATOMIC_RELAXED);
     uint64_t um = word & (word >> 1) & STORE_LOW_BITS; /* entries == 11 */
-    uint64_t clear = 0;
+    uint64_t clear = 0, h0;
+    int z0;
+    if (!um)
+        return;
+    locate(s, wi, &h0, &z0);
+    uint64_t nb[STORE_ENTRIES_PER_WORD][MOVE_COUNT];
+    int cnt[STORE_ENTRIES_PER_WORD], bits[STORE_ENTRIES_PER_WORD], n = 0;
     while (um) {
-        int b = __builtin_ctzll(um);
+        int b = __builtin_ctzll(um), z;
+        uint64_t h, e = wi * STORE_ENTRIES_PER_WORD + (uint64_t)(b / 2);
         um &= um - 1;
-        uint64_t e = wi * STORE_ENTRIES_PER_WORD + (uint64_t)(b / 2);
         if (e >= st->size)
             break;
-        uint64_t h = e / (uint64_t)s->n;
-        int z = (int)(e - h * (uint64_t)s->n);
+        offset(s, h0, z0, b / 2, &h, &z);
         if (s->colour[z] != colour)
             continue;
-        uint64_t nb[MOVE_COUNT];
-        int k = space_neighbours_tz(s, worker_t(w, h, z), z, e, nb);
-        for (int i = 0; i < k; i++)
-            if (store_get(st, nb[i]) == STORE_FRONTIER) {
-                clear |= 1ULL << b; /* 11 -> 10 */
+        cnt[n] = neighbours(s, worker_perm(w, h, z), z, e, nb[n]);
+        for (int i = 0; i < cnt[n]; i++)
+            __builtin_prefetch(&st->words[nb[n][i] >> 5], 0, 0);
+        bits[n++] = b;
+    }
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < cnt[j]; i++)
+            if (store_get(st, nb[j][i]) == STORE_FRONTIER) {
+                uint64_t e = wi * STORE_ENTRIES_PER_WORD + (uint64_t)(bits[j] / 2);
+                clear |= 1ULL << bits[j]; /* 11 -> 10 */
                 w->found++;
                 keep_first(w->first, &w->nfirst, e);
                 break;
             }
-    }
     if (clear)
         __atomic_fetch_and(&st->words[wi], ~clear, __ATOMIC_RELAXED);
 }
@@ -178,12 +470,16 @@ static void close_word(const struct space *s, struct store *st, uint64_t wi,
 {
     uint64_t word = __atomic_load_n(&st->words[wi], __ATOMIC_RELAXED);
     uint64_t fm = (word >> 1) & ~word & STORE_LOW_BITS;
-    uint64_t flip = 0;
+    uint64_t flip = 0, h0, h;
+    int z0, z;
+    if (!fm)
+        return;
+    locate(s, wi, &h0, &z0);
     while (fm) {
         int b = __builtin_ctzll(fm);
         fm &= fm - 1;
-        uint64_t e = wi * STORE_ENTRIES_PER_WORD + (uint64_t)(b / 2);
-        if (s->colour[e % (uint64_t)s->n] == colour)
+        offset(s, h0, z0, b / 2, &h, &z);
+        if (s->colour[z] == colour)
             flip |= (uint64_t)(2u | depth_bit) << b;
     }
     if (flip)
@@ -193,17 +489,17 @@ static void close_word(const struct space *s, struct store *st, uint64_t wi,
 enum pass { PASS_FORWARD, PASS_BACKWARD, PASS_CLOSE };
 
 /* One parallel pass over the store; returns the boards newly marked. */
-static uint64_t run_pass(const struct space *s, struct store *st, int threads,
-                         enum pass kind, int colour, unsigned depth_bit,
-                         struct bfs_result *r)
+static uint64_t run_pass(const struct space *s, const struct masks *mk,
+                         struct store *st, int threads, enum pass kind,
+                         int colour, unsigned depth_bit, struct bfs_result *r)
 {
     uint64_t found = 0;
     int64_t nchunks = (int64_t)((st->nwords + CHUNK_WORDS - 1) / CHUNK_WORDS);
-    uint64_t first[BFS_KEEP];
+    uint64_t first[BFS_KEEP] = {0};
     int nfirst = 0;
 #pragma omp parallel num_threads(threads) reduction(+ : found)
     {
-        struct worker w = {.s = s};
+        struct worker w = {.s = s, .mk = mk};
 #pragma omp for schedule(dynamic, 16)
         for (int64_t ch = 0; ch < nchunks; ch++) {
             uint64_t lo = (uint64_t)ch * CHUNK_WORDS;
@@ -217,6 +513,7 @@ static uint64_t run_pass(const struct space *s, struct store *st, int threads,
                     close_word(s, st, wi, colour, depth_bit);
             }
         }
+        worker_flush(&w, st);
         found += w.found;
 #pragma omp critical(bfs_first)
         for (int i = 0; i < w.nfirst; i++)
@@ -275,6 +572,8 @@ static int bfs_loop(const struct space *s, struct store *st,
 {
     int threads = o->threads > 0 ? o->threads : omp_get_max_threads();
     double start = omp_get_wtime() - r->seconds;
+    struct masks mk;
+    masks_init(&mk, s);
     r->threads = threads;
     while (!r->complete) {
         int d = r->radius, colour = d & 1;
@@ -283,10 +582,10 @@ static int bfs_loop(const struct space *s, struct store *st,
         int back = want_backward(s, o, r, d);
         uint64_t found;
         if (back) {
-            found = run_pass(s, st, threads, PASS_BACKWARD, colour, bit, r);
-            run_pass(s, st, threads, PASS_CLOSE, colour, bit, r);
+            found = run_pass(s, &mk, st, threads, PASS_BACKWARD, colour, bit, r);
+            run_pass(s, &mk, st, threads, PASS_CLOSE, colour, bit, r);
         } else {
-            found = run_pass(s, st, threads, PASS_FORWARD, colour, bit, r);
+            found = run_pass(s, &mk, st, threads, PASS_FORWARD, colour, bit, r);
         }
         double t1 = omp_get_wtime();
         r->seconds = t1 - start;

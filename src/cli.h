@@ -50,6 +50,8 @@ int cli_progress_wanted(int flag);
 #define CLI_COMMANDS(X)                                                        \
     X(bfs, "enumerate every board of RxC by two-bit BFS: histogram, radius, antipodes") \
     X(solvable, "say whether a board can reach the goal, with the parity invariant") \
+    X(solve, "an optimal solution of a board (IDA* with a chosen heuristic)")  \
+    X(scramble, "random solvable boards or random walks, reproducible from a seed") \
     X(heuristic, "check heuristics against the exact distance of every board of RxC")
 
 #define CLI_DECLARE(name, summary) int cmd_##name(int argc, char **argv);

@@ -1,0 +1,86 @@
+/*
+ * ida_heuristic.h - the heuristics IDA* (ida.h) searches with, behind one
+ * small interface: a context and two function pointers.
+ *
+ * Representation: a heuristic is (ctx, eval, step).  eval computes h of a
+ * whole board from scratch; step, when present, computes h of the board
+ * after one move from h before it, touching only what the move changed, so
+ * a search pays O(1) (Manhattan) or one line's worth (linear conflict) per
+ * node instead of O(n).  A heuristic with step == NULL is evaluated in full
+ * at every node: this is how any h(board) function (for example one from a
+ * table of heuristics elsewhere in slide) is plugged in - an eval wrapper
+ * and a row in the table in ida_heuristic.c.
+ *
+ * Built-in heuristics (all admissible, all 0 exactly on the goal):
+ *   misplaced  tiles not on their goal cell.
+ *   manhattan  sum over tiles of |row - goal row| + |col - goal col|.
+ *   lc         manhattan + 2 * (k - LIS) for every row and every column,
+ *              where k counts the tiles of that line whose goal is in the
+ *              line and LIS is the longest increasing subsequence of their
+ *              goal positions along the line, in the order they stand.
+ *              (Hansson, Mayer and Yung, "Criticizing solutions to relaxed
+ *              models yields powerful admissible heuristics", Information
+ *              Sciences 63, 1992; the LIS form counts the fewest tiles
+ *              that must leave.)  Why admissible: tiles that never leave a
+ *              line keep their order in it and must end in goal order, so at
+ *              most LIS of the k stay and at least k - LIS leave and return:
+ *              two vertical moves each for a row, two horizontal moves each
+ *              for a column, none counted by Manhattan (the tile already
+ *              stands in its goal row, resp. column).  A vertical and a
+ *              horizontal move are different moves, so the extras of rows
+ *              and of columns add up.
+ * Moves change h by exactly +-1 (manhattan) or by +-1 or +-3 (lc), so with
+ * these two h keeps the parity of the distance and IDA*'s thresholds grow
+ * by 2; misplaced changes by 0 or 1.
+ *
+ * Invariant: h fits in an int.  eval saturates at IDA_H_MAX (a board that
+ * far from the goal is beyond any search), and ida_solve refuses it.
+ */
+#ifndef SLIDE_IDA_HEURISTIC_H
+#define SLIDE_IDA_HEURISTIC_H
+
+#include <limits.h>
+
+#include "slide/board.h"
+
+#define IDA_H_MAX (INT_MAX / 4)
+
+/* h of board b (the dimensions the heuristic was opened for). */
+typedef int (*ida_eval_fn)(void *ctx, const struct board *b);
+
+/*
+ * h of board b, which has just had one tile slide from cell `from` to cell
+ * `to` (the blank went from `to` to `from`), given h_before, h of the board
+ * before that move.
+ */
+typedef int (*ida_step_fn)(void *ctx, const struct board *b, int from, int to,
+                           int h_before);
+
+struct ida_heuristic {
+    const char *name;
+    int admissible;     /* 1: never overestimates, so IDA* lengths are optimal */
+    void *ctx;          /* owned; released by ida_heuristic_close */
+    ida_eval_fn eval;
+    ida_step_fn step;   /* NULL: eval at every node */
+    void (*release)(void *ctx);
+};
+
+/*
+ * Open the heuristic called `name` for boards shaped like `goal` (valid,
+ * any size) and that goal.  Errors: SLIDE_EINVAL for an unknown name (the
+ * message lists the known ones), SLIDE_ENOMEM.
+ */
+int ida_heuristic_open(struct ida_heuristic *h, const char *name,
+                       const struct board *goal, slide_error *err);
+
+/* Release what ida_heuristic_open allocated (h may be zeroed). */
+void ida_heuristic_close(struct ida_heuristic *h);
+
+/* The known heuristics: names and one-line summaries, i = 0.. until NULL. */
+const char *ida_heuristic_name(int i);
+const char *ida_heuristic_summary(int i);
+
+/* The name ida_heuristic_open uses when none is chosen: "lc". */
+#define IDA_HEURISTIC_DEFAULT "lc"
+
+#endif

@@ -1,0 +1,72 @@
+#!/bin/sh
+# bench.sh - speed and memory of `slide bfs` beside two baselines written for
+# the benchmark (scripts/baselines/): a hash-set BFS over boards and a
+# one-byte-per-board array BFS with a queue.  Not a test: figures only,
+# though every baseline histogram must equal slide's or the bench fails.
+#
+#   sh scripts/bench.sh            3x3, 2x5, 3x4 (+ baselines on 3x3, 2x5)
+#   BENCH_BIG=1 sh scripts/bench.sh   also 2x6 and the byte baseline on 3x4
+#
+# Output: a Markdown table on stdout (board, program, threads, wall s,
+# boards/s, peak RSS MB, peak RSS in bits per board, time relative to slide with all
+# cores) and the machine it ran on.
+set -eu
+cd "$(dirname "$0")/.."
+SLIDE=${SLIDE:-build/slide}
+OUT=${BENCH_OUT:-build/bench}
+mkdir -p "$OUT"
+if [ ! -x /usr/bin/time ]; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+        apt-get install -y -qq time >/dev/null 2>&1 || true
+    fi
+fi
+[ -x /usr/bin/time ] || { echo "bench: needs /usr/bin/time (apt-get install time)" >&2; exit 1; }
+cc -O2 -o "$OUT/hashbfs" scripts/baselines/hashbfs.c
+cc -O2 -o "$OUT/bytebfs" scripts/baselines/bytebfs.c
+cores=$(nproc)
+boards="3x3 2x5 3x4"
+[ "${BENCH_BIG:-0}" = 1 ] && boards="$boards 2x6"
+
+# run NAME BOARD THREADS CMD... : times CMD, keeps its CSV, prints a row
+run() {
+    name=$1 board=$2 threads=$3
+    shift 3
+    /usr/bin/time -f "%e %M" -o "$OUT/time" "$@" > "$OUT/$name-$board.csv" 2>/dev/null
+    set -- $(cat "$OUT/time")
+    wall=$1 rss_kb=$2
+    states=$(awk -F, 'NR > 1 { s += $2 } END { print s }' "$OUT/$name-$board.csv")
+    if ! cmp -s "$OUT/$name-$board.csv" "$OUT/slide-$board.csv"; then
+        echo "bench: $name disagrees with slide on $board" >&2
+        exit 1
+    fi
+    ref=$(cat "$OUT/ref-$board")
+    awk -v b="$board" -v p="$name" -v t="$threads" -v w="$wall" -v r="$rss_kb" \
+        -v s="$states" -v ref="$ref" 'BEGIN {
+        rate = w > 0 ? s / w : 0
+        printf "| %s | %s | %s | %.2f | %.1f M | %.1f | %.1f | %.2fx |\n", b, p, t, w,
+               rate / 1e6, r / 1024, r * 8192 / s, w / (ref > 0 ? ref : 1)
+    }'
+}
+
+cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
+mem=$(awk '/MemTotal/ { printf "%.0f GB", $2 / 1048576 }' /proc/meminfo)
+echo "Machine: $cpu, $cores cores, $mem; $($SLIDE --version | head -n 1)"
+echo
+echo "| board | program | threads | wall s | boards/s | peak RSS MB | RSS bits/board | time vs slide ($cores threads) |"
+echo "|---|---|---:|---:|---:|---:|---:|---:|"
+for b in $boards; do
+    r=${b%x*} c=${b#*x}
+    # reference run: slide with every core, also the histogram to compare with
+    /usr/bin/time -f "%e" -o "$OUT/time" $SLIDE bfs "$b" --format csv --threads "$cores" \
+        > "$OUT/slide-$b.csv" 2>/dev/null
+    cp "$OUT/time" "$OUT/ref-$b"
+    run slide "$b" "$cores" $SLIDE bfs "$b" --format csv --threads "$cores"
+    run slide "$b" 1 $SLIDE bfs "$b" --format csv --threads 1
+    case $b in
+    3x3|2x5)
+        run hash-set-bfs "$b" 1 "$OUT/hashbfs" "$r" "$c"
+        run byte-array-bfs "$b" 1 "$OUT/bytebfs" "$r" "$c" ;;
+    3x4)
+        if [ "${BENCH_BIG:-0}" = 1 ]; then run byte-array-bfs "$b" 1 "$OUT/bytebfs" "$r" "$c"; fi ;;
+    esac
+done

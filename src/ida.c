@@ -1,0 +1,305 @@
+/*
+ * ida.c - IDA* on one board (ida.h).
+ */
+#include "slide/ida.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "slide/parity.h"
+
+#define NO_MOVE 4            /* came-by value of the root: NO_MOVE ^ 1 is no move */
+#define CANCEL_EVERY 0xffffu /* poll the cancel flag when expanded & this == 0 */
+
+/* One level of the depth-first path. */
+struct frame {
+    int h;              /* h of the board at this depth */
+    unsigned char next; /* next move to try, 0..MOVE_COUNT */
+    unsigned char came; /* the move that led here, NO_MOVE at the root */
+};
+
+struct ida_search {
+    struct board b;         /* the board at the current depth (own copy) */
+    int blank;
+    int *nbr;               /* nbr[4 * cell + m]: cell the blank reaches by m, or -1 */
+    int *home;              /* goal cell of every tile */
+    int misplaced;          /* tiles off their goal cell; 0 exactly on the goal */
+    struct ida_heuristic *h;
+    const struct ida_options *o;
+    struct frame *stack;    /* stack[0..bound] */
+    int depth_cap;
+    int bound, next_bound;
+    uint64_t expanded, generated;
+    struct timespec t0;
+};
+
+static double elapsed(const struct timespec *t0)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)(t.tv_sec - t0->tv_sec) + 1e-9 * (double)(t.tv_nsec - t0->tv_nsec);
+}
+
+static void search_free(struct ida_search *s)
+{
+    board_free(&s->b);
+    free(s->nbr);
+    free(s->home);
+    free(s->stack);
+}
+
+static int search_init(struct ida_search *s, const struct board *start,
+                       const struct board *goal, slide_error *err)
+{
+    int n = board_cells(start);
+    if (board_copy(&s->b, start, err))
+        return SLIDE_ENOMEM;
+    s->nbr = malloc((size_t)n * MOVE_COUNT * sizeof *s->nbr);
+    s->home = malloc((size_t)n * sizeof *s->home);
+    if (!s->nbr || !s->home)
+        return slide_fail(err, SLIDE_ENOMEM, "out of memory for IDA* on a %dx%d board",
+                          start->rows, start->cols);
+    for (int k = 0; k < n; k++) {
+        s->home[goal->cells[k]] = k;
+        for (int m = 0; m < MOVE_COUNT; m++)
+            s->nbr[MOVE_COUNT * k + m] = board_step(start->rows, start->cols, k, (enum move)m);
+    }
+    s->blank = board_blank(start);
+    for (int k = 0; k < n; k++)
+        s->misplaced += start->cells[k] && s->home[start->cells[k]] != k;
+    return SLIDE_OK;
+}
+
+/* Make room for a path of `bound` moves. */
+static int reserve_path(struct ida_search *s, int bound, slide_error *err)
+{
+    if (bound < s->depth_cap)
+        return SLIDE_OK;
+    int cap = bound + 1 > 2 * s->depth_cap ? bound + 1 : 2 * s->depth_cap;
+    struct frame *p = realloc(s->stack, (size_t)cap * sizeof *p);
+    if (!p)
+        return slide_fail(err, SLIDE_ENOMEM, "out of memory for a path of %d moves", bound);
+    s->stack = p;
+    s->depth_cap = cap;
+    return SLIDE_OK;
+}
+
+/* Slide the tile the blank meets by move m; returns h afterwards. */
+static int apply(struct ida_search *s, int m, int h_before)
+{
+    int from = s->nbr[MOVE_COUNT * s->blank + m], to = s->blank;
+    int t = s->b.cells[from];
+    s->b.cells[to] = t;
+    s->b.cells[from] = 0;
+    s->blank = from;
+    s->misplaced += (s->home[t] != to) - (s->home[t] != from);
+    return s->h->step ? s->h->step(s->h->ctx, &s->b, from, to, h_before)
+                      : s->h->eval(s->h->ctx, &s->b);
+}
+
+/* Undo move m (the blank goes back). */
+static void undo(struct ida_search *s, int m)
+{
+    int to = s->nbr[MOVE_COUNT * s->blank + (m ^ 1)], from = s->blank;
+    int t = s->b.cells[to];
+    s->b.cells[from] = t;
+    s->b.cells[to] = 0;
+    s->blank = to;
+    s->misplaced += (s->home[t] != from) - (s->home[t] != to);
+}
+
+/* The next legal move of the node in f, skipping the undo; -1 when done. */
+static int next_move(const struct ida_search *s, struct frame *f)
+{
+    const int *to = s->nbr + MOVE_COUNT * s->blank;
+    while (f->next < MOVE_COUNT) {
+        int m = f->next++;
+        if (m != (f->came ^ 1) && to[m] >= 0)
+            return m;
+    }
+    return -1;
+}
+
+/* Called once per expansion: the node limit and the cancel flag. */
+static int check_stop(const struct ida_search *s, slide_error *err)
+{
+    const struct ida_options *o = s->o;
+    if (o->max_nodes && s->expanded > o->max_nodes)
+        return slide_fail(err, SLIDE_EINTR,
+                          "stopped at the node limit of %llu expansions, in the "
+                          "iteration with threshold %d: the optimum is at least %d",
+                          (unsigned long long)o->max_nodes, s->bound, s->bound);
+    if (o->cancel && (s->expanded & CANCEL_EVERY) == 0 && *o->cancel)
+        return slide_fail(err, SLIDE_EINTR,
+                          "interrupted in the iteration with threshold %d: the "
+                          "optimum is at least %d", s->bound, s->bound);
+    return SLIDE_OK;
+}
+
+/*
+ * One depth-first search to s->bound from the start.  Sets *found to the
+ * solution's length (its moves are stack[1..length].came) or leaves it -1
+ * when no goal lies within the threshold (the board is then back at the
+ * start).  Returns SLIDE_OK, or SLIDE_EINTR when stopped (check_stop).
+ */
+static int iterate(struct ida_search *s, int h_start, int *found, slide_error *err)
+{
+    int g = 0, rc;
+    s->stack[0] = (struct frame){h_start, 0, NO_MOVE};
+    for (;;) {
+        struct frame *f = &s->stack[g];
+        if (f->next == 0) { /* first visit: within the threshold */
+            if (s->misplaced == 0) {
+                *found = g;
+                return SLIDE_OK;
+            }
+            s->expanded++;
+            if ((rc = check_stop(s, err)))
+                return rc;
+        }
+        int m = next_move(s, f);
+        if (m < 0) {
+            if (g == 0)
+                return SLIDE_OK;
+            undo(s, f->came);
+            g--;
+            continue;
+        }
+        int h = apply(s, m, f->h);
+        s->generated++;
+        if (g + 1 + h > s->bound) {
+            if (g + 1 + h < s->next_bound)
+                s->next_bound = g + 1 + h;
+            undo(s, m);
+            continue;
+        }
+        s->stack[++g] = (struct frame){h, 0, (unsigned char)m};
+    }
+}
+
+static int check_boards(const struct board *start, const struct board *goal,
+                        slide_error *err)
+{
+    if (start->rows != goal->rows || start->cols != goal->cols)
+        return slide_fail(err, SLIDE_EINVAL, "the board is %dx%d but the goal is %dx%d",
+                          start->rows, start->cols, goal->rows, goal->cols);
+    struct parity_report pr;
+    int rc = parity_check(start, goal, &pr, err);
+    if (rc)
+        return rc;
+    if (!pr.solvable) {
+        char why[SLIDE_ERROR_LEN];
+        parity_explain(&pr, why, sizeof why);
+        return slide_fail(err, SLIDE_EUNSOLVABLE, "%s", why);
+    }
+    return SLIDE_OK;
+}
+
+/* Copy the path of a solution of `len` moves into r. */
+static int take_path(const struct ida_search *s, int len, struct ida_result *r,
+                     slide_error *err)
+{
+    r->length = len;
+    if (len == 0)
+        return SLIDE_OK;
+    r->moves = malloc((size_t)len);
+    if (!r->moves)
+        return slide_fail(err, SLIDE_ENOMEM, "out of memory for a path of %d moves", len);
+    for (int i = 0; i < len; i++)
+        r->moves[i] = s->stack[i + 1].came;
+    return SLIDE_OK;
+}
+
+/* The iterations, from threshold h(start) up. */
+static int deepen(struct ida_search *s, struct ida_result *r, slide_error *err)
+{
+    int found = -1, rc;
+    s->bound = r->h_start;
+    for (;;) {
+        if ((rc = reserve_path(s, s->bound, err)))
+            return rc;
+        if (s->o->on_iteration)
+            s->o->on_iteration(s->bound, s->expanded, elapsed(&s->t0), s->o->ctx);
+        s->next_bound = INT_MAX;
+        r->iterations++;
+        if ((rc = iterate(s, r->h_start, &found, err)))
+            return rc;
+        if (found >= 0)
+            return take_path(s, found, r, err);
+        if (s->next_bound == INT_MAX) /* cannot happen on a connected move graph */
+            return slide_fail(err, SLIDE_EUNSOLVABLE,
+                              "IDA* ran out of boards without reaching the goal");
+        s->bound = s->next_bound;
+    }
+}
+
+int ida_solve(const struct board *start, const struct board *goal,
+              struct ida_heuristic *h, const struct ida_options *o,
+              struct ida_result *r, slide_error *err)
+{
+    static const struct ida_options none = {0, NULL, NULL, NULL};
+    struct ida_search s = {0};
+    memset(r, 0, sizeof *r);
+    r->length = -1;
+    clock_gettime(CLOCK_MONOTONIC, &s.t0);
+    int rc = check_boards(start, goal, err);
+    if (rc)
+        return rc;
+    s.h = h;
+    s.o = o ? o : &none;
+    if (!(rc = search_init(&s, start, goal, err))) {
+        r->h_start = h->eval(h->ctx, start);
+        if (r->h_start >= IDA_H_MAX)
+            rc = slide_fail(err, SLIDE_ERANGE,
+                            "h(start) = %d with %s: the board is too far from the "
+                            "goal for any search", r->h_start, h->name);
+        else
+            rc = deepen(&s, r, err);
+    }
+    r->expanded = s.expanded;
+    r->generated = s.generated;
+    r->bound = s.bound;
+    r->seconds = elapsed(&s.t0);
+    search_free(&s);
+    return rc;
+}
+
+void ida_result_free(struct ida_result *r)
+{
+    free(r->moves);
+    r->moves = NULL;
+}
+
+int ida_replay(const struct board *start, const struct board *goal,
+               const unsigned char *moves, int length, int *tiles,
+               slide_error *err)
+{
+    struct board b;
+    int rc = board_copy(&b, start, err);
+    if (rc)
+        return rc;
+    int blank = board_blank(&b);
+    for (int i = 0; i < length && !rc; i++) {
+        int to = moves[i] < MOVE_COUNT
+                     ? board_step(b.rows, b.cols, blank, (enum move)moves[i]) : -1;
+        if (to < 0) {
+            rc = slide_fail(err, SLIDE_EINVAL, "move %d (%c) leaves the board", i + 1,
+                            moves[i] < MOVE_COUNT ? move_letter((enum move)moves[i]) : '?');
+            break;
+        }
+        if (tiles)
+            tiles[i] = b.cells[to];
+        board_move(&b, &blank, (enum move)moves[i]);
+    }
+    if (!rc && !board_equal(&b, goal)) {
+        char text[128];
+        board_format(&b, text, sizeof text);
+        rc = slide_fail(err, SLIDE_EINVAL, "the moves end on %s%s, not on the goal", text,
+                        strlen(text) == sizeof text - 1 ? "..." : "");
+    }
+    board_free(&b);
+    return rc;
+}

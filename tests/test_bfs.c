@@ -1,0 +1,287 @@
+/*
+ * test_bfs.c - the two-bit BFS against a plain hash-set BFS written in the
+ * test (testutil.h) and against published histograms (bfs.h).
+ */
+#include "testutil.h"
+
+#include "slide/bfs.h"
+
+struct run {
+    struct space s;
+    struct store st;
+    struct bfs_result r;
+    struct board goal;
+};
+
+static void run_bfs(struct run *x, int rows, int cols, int goal_blank,
+                    enum space_kind kind, int threads, int no_backward)
+{
+    slide_error err;
+    assert_int_equal(board_alloc(&x->goal, rows, cols, &err), 0);
+    goal_with_blank(rows * cols, goal_blank, x->goal.cells);
+    assert_int_equal(space_init(&x->s, &x->goal, kind, &err), 0);
+    assert_int_equal(store_alloc(&x->st, x->s.size, &err), 0);
+    struct bfs_options o = {threads, no_backward, NULL, NULL};
+    int rc = bfs_run(&x->s, &x->st, &o, &x->r, &err);
+    if (rc)
+        fail_msg("bfs_run: %s", err.msg);
+    assert_true(x->r.complete);
+}
+
+static void free_run(struct run *x)
+{
+    store_free(&x->st);
+    bfs_result_free(&x->r);
+    board_free(&x->goal);
+}
+
+/* Histogram equals the naive BFS's, and every board's stored d mod 4 is right. */
+static void check_against_naive(int rows, int cols, int goal_blank, enum space_kind kind)
+{
+    struct run x;
+    uint64_t hist[160];
+    struct naive_set set;
+    run_bfs(&x, rows, cols, goal_blank, kind, 2, 0);
+    int radius = naive_bfs(rows, cols, x.goal.cells, hist, 160, &set);
+    assert_int_equal(x.r.radius, radius);
+    for (int d = 0; d <= radius; d++)
+        if (x.r.hist[d] != hist[d])
+            fail_msg("%dx%d blank %d: distance %d: %llu boards, naive BFS %llu", rows,
+                     cols, goal_blank, d, (unsigned long long)x.r.hist[d],
+                     (unsigned long long)hist[d]);
+    assert_true(x.r.reached == set.len);
+    assert_true(x.r.reached == x.s.reachable);
+    /* every reachable board: colour = d mod 2, closed bit = floor(d/2) mod 2 */
+    struct board b;
+    slide_error err;
+    assert_int_equal(board_alloc(&b, rows, cols, &err), 0);
+    for (uint64_t i = 0; i < x.s.size; i++) {
+        space_unrank(&x.s, i, &b);
+        int d = naive_lookup(&set, naive_pack(b.cells, x.s.n));
+        unsigned v = store_get(&x.st, i);
+        if (d < 0) {
+            assert_int_equal(v, STORE_UNVISITED);
+            continue;
+        }
+        assert_int_equal(x.s.colour[i % (uint64_t)x.s.n], d & 1);
+        assert_int_equal(v, (unsigned)(d / 2) & 1u);
+    }
+    board_free(&b);
+    naive_free(&set);
+    free_run(&x);
+}
+
+static void test_naive_small(void **state)
+{
+    (void)state;
+    static const int shapes[][2] = {{2, 2}, {2, 3}, {3, 2}, {2, 4}, {4, 2}, {1, 6}, {6, 1}};
+    for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++)
+        for (int z = 0; z < shapes[k][0] * shapes[k][1]; z++)
+            for (int kind = 0; kind < 2; kind++)
+                check_against_naive(shapes[k][0], shapes[k][1], z, (enum space_kind)kind);
+}
+
+static void test_naive_3x3_2x5(void **state)
+{
+    (void)state;
+    for (int z = 0; z < 9; z++)
+        check_against_naive(3, 3, z, SPACE_COMPACT);
+    check_against_naive(3, 3, 4, SPACE_FULL);
+    check_against_naive(2, 5, 9, SPACE_COMPACT);
+    check_against_naive(5, 2, 0, SPACE_COMPACT);
+    check_against_naive(2, 5, 2, SPACE_COMPACT);
+}
+
+static void check_published(int rows, int cols, int goal_blank, const char *kind)
+{
+    uint64_t pub[160];
+    int len = published_histogram(rows, cols, kind, pub, 160);
+    if (len == 0)
+        fail_msg("no published histogram for %dx%d %s in tests/data", rows, cols, kind);
+    struct run x;
+    run_bfs(&x, rows, cols, goal_blank, SPACE_COMPACT, 2, 0);
+    assert_int_equal(x.r.radius + 1, len);
+    for (int d = 0; d < len; d++)
+        if (x.r.hist[d] != pub[d])
+            fail_msg("%dx%d: distance %d: %llu boards, published %llu", rows, cols, d,
+                     (unsigned long long)x.r.hist[d], (unsigned long long)pub[d]);
+    free_run(&x);
+}
+
+static void test_published(void **state)
+{
+    (void)state;
+    check_published(2, 2, 3, "corner");
+    check_published(2, 3, 5, "corner");
+    check_published(3, 2, 0, "corner");
+    check_published(2, 4, 7, "corner");
+    check_published(4, 2, 7, "corner");
+    check_published(3, 3, 8, "corner");
+    check_published(3, 3, 4, "centre (cell 4)");
+    check_published(3, 3, 1, "mid-side edge cell");
+    check_published(3, 3, 5, "mid-side edge cell");
+    check_published(2, 5, 9, "corner");
+    check_published(5, 2, 9, "corner");
+}
+
+/* The published 3x3 antipodes for the standard goal. */
+static void test_antipodes(void **state)
+{
+    (void)state;
+    struct run x;
+    run_bfs(&x, 3, 3, 8, SPACE_COMPACT, 2, 0);
+    assert_int_equal(x.r.radius, 31);
+    assert_int_equal(x.r.nfirst, 2);
+    const char *want[] = {"6 4 7/8 5 0/3 2 1", "8 6 7/2 5 4/3 0 1"};
+    struct board b;
+    slide_error err;
+    assert_int_equal(board_alloc(&b, 3, 3, &err), 0);
+    for (int i = 0; i < 2; i++) {
+        char buf[64];
+        space_unrank(&x.s, x.r.first[i], &b);
+        board_format(&b, buf, sizeof buf);
+        int found = !strcmp(buf, want[0]) || !strcmp(buf, want[1]);
+        if (!found)
+            fail_msg("antipode %s is not published", buf);
+    }
+    assert_true(x.r.first[0] < x.r.first[1]);
+    board_free(&b);
+    free_run(&x);
+}
+
+/* Thread count and scan direction never change the histogram or the store. */
+static void test_deterministic(void **state)
+{
+    (void)state;
+    static const int shapes[][3] = {{2, 5, 9}, {3, 3, 4}, {4, 2, 1}};
+    for (int k = 0; k < 3; k++) {
+        struct run a, b, c;
+        run_bfs(&a, shapes[k][0], shapes[k][1], shapes[k][2], SPACE_COMPACT, 1, 0);
+        run_bfs(&b, shapes[k][0], shapes[k][1], shapes[k][2], SPACE_COMPACT, 2, 0);
+        run_bfs(&c, shapes[k][0], shapes[k][1], shapes[k][2], SPACE_COMPACT, 3, 1);
+        assert_int_equal(a.r.radius, b.r.radius);
+        assert_int_equal(a.r.radius, c.r.radius);
+        assert_memory_equal(a.r.hist, b.r.hist, (size_t)(a.r.radius + 1) * 8);
+        assert_memory_equal(a.r.hist, c.r.hist, (size_t)(a.r.radius + 1) * 8);
+        assert_memory_equal(a.st.words, b.st.words, a.st.nwords * 8);
+        assert_memory_equal(a.st.words, c.st.words, a.st.nwords * 8);
+        assert_int_equal(a.r.nfirst, b.r.nfirst);
+        assert_int_equal(a.r.nfirst, c.r.nfirst);
+        assert_memory_equal(a.r.first, b.r.first, sizeof a.r.first);
+        assert_memory_equal(a.r.first, c.r.first, sizeof a.r.first);
+        free_run(&a);
+        free_run(&b);
+        free_run(&c);
+    }
+}
+
+/* on_layer sees every layer; bfs_visit_frontier visits exactly that layer. */
+struct layer_check {
+    const struct space *s;
+    const struct store *st;
+    const struct naive_set *set;
+    uint64_t visits, wrong;
+    int layers;
+    int depth;
+};
+
+static void visit(void *ctx, int thread, uint64_t index)
+{
+    (void)thread;
+    struct layer_check *c = ctx;
+    struct board b;
+    slide_error err;
+    board_alloc(&b, c->s->rows, c->s->cols, &err);
+    space_unrank(c->s, index, &b);
+    int d = naive_lookup(c->set, naive_pack(b.cells, c->s->n));
+#pragma omp atomic
+    c->visits++;
+    if (d != c->depth) {
+#pragma omp atomic
+        c->wrong++;
+    }
+    board_free(&b);
+}
+
+static int on_layer(const struct bfs_layer *L, void *ctx)
+{
+    struct layer_check *c = ctx;
+    c->depth = L->depth;
+    uint64_t n = bfs_visit_frontier(c->s, c->st, L->depth, 2, visit, c);
+    assert_true(n == L->count);
+    c->layers++;
+    return 0;
+}
+
+static void test_layer_visits(void **state)
+{
+    (void)state;
+    struct run x;
+    uint64_t hist[64];
+    struct naive_set set;
+    slide_error err;
+    assert_int_equal(board_goal(&x.goal, 3, 3, &err), 0);
+    naive_bfs(3, 3, x.goal.cells, hist, 64, &set);
+    assert_int_equal(space_init(&x.s, &x.goal, SPACE_COMPACT, &err), 0);
+    assert_int_equal(store_alloc(&x.st, x.s.size, &err), 0);
+    struct layer_check c = {&x.s, &x.st, &set, 0, 0, 0, 0};
+    struct bfs_options o = {2, 0, on_layer, &c};
+    assert_int_equal(bfs_run(&x.s, &x.st, &o, &x.r, &err), 0);
+    assert_int_equal(c.layers, 32);
+    assert_true(c.visits == 181440);
+    assert_true(c.wrong == 0);
+    naive_free(&set);
+    free_run(&x);
+}
+
+/* Stopping at a layer boundary and resuming gives the uninterrupted result. */
+static int stop_at_20(const struct bfs_layer *L, void *ctx)
+{
+    (void)ctx;
+    return L->depth == 20;
+}
+
+static void test_stop_resume(void **state)
+{
+    (void)state;
+    struct run a, x;
+    slide_error err;
+    run_bfs(&a, 2, 5, 9, SPACE_COMPACT, 2, 0);
+    assert_int_equal(board_goal(&x.goal, 2, 5, &err), 0);
+    assert_int_equal(space_init(&x.s, &x.goal, SPACE_COMPACT, &err), 0);
+    assert_int_equal(store_alloc(&x.st, x.s.size, &err), 0);
+    struct bfs_options o = {2, 0, stop_at_20, NULL};
+    assert_int_equal(bfs_run(&x.s, &x.st, &o, &x.r, &err), SLIDE_EINTR);
+    assert_int_equal(x.r.radius, 20);
+    o.on_layer = NULL;
+    assert_int_equal(bfs_resume(&x.s, &x.st, &o, &x.r, &err), 0);
+    assert_int_equal(x.r.radius, a.r.radius);
+    assert_memory_equal(x.r.hist, a.r.hist, (size_t)(a.r.radius + 1) * 8);
+    assert_memory_equal(x.st.words, a.st.words, a.st.nwords * 8);
+    free_run(&a);
+    free_run(&x);
+}
+
+static void test_bad_store(void **state)
+{
+    (void)state;
+    struct run x;
+    slide_error err;
+    assert_int_equal(board_goal(&x.goal, 2, 3, &err), 0);
+    assert_int_equal(space_init(&x.s, &x.goal, SPACE_COMPACT, &err), 0);
+    assert_int_equal(store_alloc(&x.st, x.s.size - 1, &err), 0);
+    struct bfs_options o = {1, 0, NULL, NULL};
+    assert_int_equal(bfs_run(&x.s, &x.st, &o, &x.r, &err), SLIDE_EINVAL);
+    free_run(&x);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_naive_small),  cmocka_unit_test(test_naive_3x3_2x5),
+        cmocka_unit_test(test_published),    cmocka_unit_test(test_antipodes),
+        cmocka_unit_test(test_deterministic), cmocka_unit_test(test_layer_visits),
+        cmocka_unit_test(test_stop_resume),  cmocka_unit_test(test_bad_store),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

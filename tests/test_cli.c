@@ -1,0 +1,121 @@
+/*
+ * test_cli.c - the slide command as a user runs it: outputs, error messages
+ * and exit codes.  The binary comes from the SLIDE environment variable.
+ */
+#include "testutil.h"
+
+#include <sys/wait.h>
+
+static char out[1 << 16];
+
+/* Run `slide ARGS` through the shell; stdout+stderr into out; exit status. */
+static int slide(const char *args, int merge_stderr)
+{
+    const char *bin = getenv("SLIDE");
+    char cmd[1024];
+    if (!bin)
+        fail_msg("SLIDE is not set (run through make test)");
+    snprintf(cmd, sizeof cmd, "%s %s%s", bin, args, merge_stderr ? " 2>&1" : " 2>/dev/null");
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t len = fread(out, 1, sizeof out - 1, p);
+    out[len] = '\0';
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void expect(const char *args, int status, const char *text)
+{
+    int got = slide(args, 1);
+    if (got != status || !strstr(out, text))
+        fail_msg("slide %s: exit %d (want %d), output:\n%s\nwanted: %s", args, got,
+                 status, out, text);
+}
+
+static void test_bfs_csv(void **state)
+{
+    (void)state;
+    uint64_t pub[64];
+    int len = published_histogram(3, 3, "corner", pub, 64);
+    assert_int_equal(len, 32);
+    assert_int_equal(slide("bfs 3x3 --format csv --threads 2", 0), 0);
+    char *p = out;
+    assert_memory_equal(p, "distance,count\n", 15);
+    p += 15;
+    for (int d = 0; d < len; d++) {
+        int dd;
+        unsigned long long c;
+        int used;
+        assert_int_equal(sscanf(p, "%d,%llu\n%n", &dd, &c, &used), 2);
+        assert_int_equal(dd, d);
+        assert_true(c == pub[d]);
+        p += used;
+    }
+    assert_string_equal(p, ""); /* nothing else on stdout */
+}
+
+static void test_bfs_text(void **state)
+{
+    (void)state;
+    expect("bfs 3x3", 0, "boards reached: 181440; expected (RC)!/2 = 181440: ok");
+    assert_non_null(strstr(out, "radius: 31\n"));
+    assert_non_null(strstr(out, "antipodes: 2\n  6 4 7/8 5 0/3 2 1\n  8 6 7/2 5 4/3 0 1\n"));
+    expect("bfs 1x5", 0, "boards reached: 5; expected n (a path) = 5: ok");
+    assert_non_null(strstr(out, "radius: 4\n"));
+    expect("bfs 2x3 --space full --format md", 0, "| 21 | 1 | 360 |");
+    expect("bfs 2x3 --format tex", 0, "\\toprule");
+    expect("bfs 2x3 --goal '0 1 2/3 4 5'", 0, "radius: 21");
+    expect("bfs 3x3 --progress", 0, "slide: distance 31: 2 boards");
+}
+
+static void test_bfs_errors(void **state)
+{
+    (void)state;
+    expect("bfs 5x5", 2, "slide: a 5x5 board has 25 cells; ranking and search need at most 20 cells");
+    expect("bfs 3x4 --max-memory 1M", 1, "needs 59875200 bytes");
+    assert_non_null(strstr(out, "1048576 bytes"));
+    expect("bfs 3y3", 2, "is not of the form RxC");
+    expect("bfs", 2, "one board size");
+    expect("bfs 3x3 --threads 0", 2, "--threads expects a whole number from 1 to 1024");
+    expect("bfs 3x3 --format xml", 2, "--format must be text, csv, md or tex");
+    expect("bfs 3x3 --space half", 2, "--space must be compact or full");
+    expect("bfs 3x3 --goal '1 2 3/4 5 6/7 8 8'", 2, "goal: tile 8 appears twice");
+    expect("bfs 2x2 --goal '1 2 3/4 5 6/7 8 0'", 2, "board has 9 cells, a 2x2 board needs 4");
+    expect("frobnicate", 2, "unknown command \"frobnicate\"");
+}
+
+static void test_solvable(void **state)
+{
+    (void)state;
+    expect("solvable '1 2 3 4/5 6 7 8/9 10 11 12/13 15 14 0'", 0, "unsolvable: width 4 is even");
+    expect("solvable '1 2 3/4 5 6/8 7 0'", 0, "unsolvable: width 3 is odd");
+    expect("solvable 1 2 3/4 5 6/7 0 8", 0, "solvable: width 3 is odd");
+    expect("solvable --goal '0 1 2/3 4 5' '1 0 2/3 4 5'", 0, "solvable");
+    expect("solvable '2 1 0'", 0, "unsolvable: a 1x3 board is a path");
+    expect("solvable --size 2x2 '1 2 3 0'", 0, "solvable");
+    expect("solvable '1 2 3/4 5 6/7 8 5'", 2, "slide: tile 5 appears twice");
+    expect("solvable '1 2 3/4 5 6 0/7 8'", 2, "slide: row 2 has 4 cells but row 1 has 3");
+    expect("solvable '1 2 3/4 5 6/7 12 0'", 2,
+           "slide: tile 12 is out of range for a 3x3 board (1..8)");
+    expect("solvable", 2, "no board given");
+    expect("solvable --goal '1 2/3 0' '1 2 3/4 5 6/7 8 0'", 2, "goal: board has 4 cells");
+}
+
+static void test_help_version(void **state)
+{
+    (void)state;
+    expect("--help", 0, "commands:");
+    expect("--version", 0, "slide ");
+    expect("bfs --help", 0, "Output (text)");
+    expect("solvable --help", 0, "width even");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_bfs_csv),    cmocka_unit_test(test_bfs_text),
+        cmocka_unit_test(test_bfs_errors), cmocka_unit_test(test_solvable),
+        cmocka_unit_test(test_help_version),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

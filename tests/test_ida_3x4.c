@@ -1,0 +1,97 @@
+/*
+ * test_ida_3x4.c - IDA* with lc on 200 random 3x4 boards against exact
+ * distances from slide's two-bit BFS (bfs.h): the boards at distance d are
+ * exactly the frontier entries of colour d mod 2 when layer d is reported,
+ * so each board's distance is read off at that moment.  The 3x4 space is
+ * too large for the naive hash-set BFS of testutil.h (12! arrangements); the
+ * two-bit BFS's layer counts are checked here against the published 3x4
+ * histogram (tests/data/histograms.tsv).  Kept apart from test_ida because
+ * the BFS takes ~30 s on 2 cores.
+ */
+#include "testutil.h"
+
+#include "slide/bfs.h"
+#include "slide/ida.h"
+#include "slide/rng.h"
+
+#define BOARDS 200
+
+struct targets {
+    const struct space *s;
+    const struct store *st;
+    uint64_t index[BOARDS];
+    int dist[BOARDS];
+};
+
+static int read_layer(const struct bfs_layer *layer, void *ctx)
+{
+    struct targets *t = ctx;
+    for (int i = 0; i < BOARDS; i++) {
+        int z = (int)(t->index[i] % (uint64_t)t->s->n);
+        if (t->dist[i] < 0 && t->s->colour[z] == layer->depth % 2 &&
+            store_get(t->st, t->index[i]) == STORE_FRONTIER)
+            t->dist[i] = layer->depth;
+    }
+    return 0;
+}
+
+static void test_3x4_lc_random_200(void **state)
+{
+    (void)state;
+    static struct targets t;
+    struct board goal, b;
+    struct space s;
+    struct store st;
+    struct bfs_result res;
+    slide_error err;
+    struct rng g;
+    assert_int_equal(board_goal(&goal, 3, 4, &err), 0);
+    assert_int_equal(space_init(&s, &goal, SPACE_COMPACT, &err), 0);
+    assert_int_equal(store_alloc(&st, s.size, &err), 0);
+    rng_seed(&g, 34);
+    t.s = &s;
+    t.st = &st;
+    for (int i = 0; i < BOARDS; i++) {
+        t.index[i] = rng_below(&g, s.size); /* every compact index is solvable */
+        t.dist[i] = -1;
+    }
+    struct bfs_options o = {0, 0, read_layer, &t};
+    assert_int_equal(bfs_run(&s, &st, &o, &res, &err), 0);
+    uint64_t published[64];
+    int layers = published_histogram(3, 4, "corner", published, 64);
+    assert_int_equal(layers, 54);
+    assert_int_equal(res.radius, layers - 1);
+    for (int d = 0; d < layers; d++)
+        assert_int_equal(res.hist[d], published[d]);
+    bfs_result_free(&res);
+    store_free(&st);
+
+    struct ida_heuristic h;
+    assert_int_equal(ida_heuristic_open(&h, "lc", &goal, &err), 0);
+    assert_int_equal(board_alloc(&b, 3, 4, &err), 0);
+    for (int i = 0; i < BOARDS; i++) {
+        struct ida_result r;
+        space_unrank(&s, t.index[i], &b);
+        assert_true(t.dist[i] >= 0);
+        if (ida_solve(&b, &goal, &h, NULL, &r, &err))
+            fail_msg("board %d: %s", i, err.msg);
+        if (r.length != t.dist[i])
+            fail_msg("board %d: IDA* %d, BFS %d", i, r.length, t.dist[i]);
+        int z = board_blank(&b);
+        for (int m = 0; m < r.length; m++)
+            assert_int_equal(board_move(&b, &z, (enum move)r.moves[m]), 0);
+        assert_true(board_equal(&b, &goal));
+        ida_result_free(&r);
+    }
+    ida_heuristic_close(&h);
+    board_free(&b);
+    board_free(&goal);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_3x4_lc_random_200),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
