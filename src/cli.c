@@ -2,6 +2,7 @@
  * cli.c - shared command-line helpers (cli.h).
  */
 #include "cli.h"
+#include "slide/report.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -150,4 +151,17 @@ int cli_progress_wanted(int flag)
     if (flag >= 0)
         return flag;
     return isatty(STDERR_FILENO);
+}
+
+void cli_command_line(const char *name, int argc, char **argv, char *buf,
+                      size_t len)
+{
+    size_t used = (size_t)snprintf(buf, len, "slide %s", name);
+    for (int i = 1; i < argc && used < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, " %s", argv[i]);
+}
+
+const char *cli_provenance_prefix(int format)
+{
+    return format == REPORT_TEX ? "% " : format == REPORT_MD ? "> " : "# ";
 }

@@ -43,6 +43,15 @@ char *cli_slurp(FILE *in);
 /* Print text to stdout, then check that stdout was written (disk full). */
 int cli_finish_stdout(void);
 
+/* "slide NAME ARG..." into buf, for provenance blocks; call it before
+ * getopt_long permutes argv. */
+void cli_command_line(const char *name, int argc, char **argv, char *buf,
+                      size_t len);
+
+/* The provenance prefix for a table format: "# " (text, csv), "% " (tex),
+ * "> " (md). */
+const char *cli_provenance_prefix(int format);
+
 /* 1 if progress lines should go to stderr: a TTY, or forced by flag. */
 int cli_progress_wanted(int flag);
 
@@ -52,6 +61,7 @@ int cli_progress_wanted(int flag);
     X(solvable, "say whether a board can reach the goal, with the parity invariant") \
     X(solve, "an optimal solution of a board (IDA* with a chosen heuristic)")  \
     X(scramble, "random solvable boards or random walks, reproducible from a seed") \
+    X(parity, "check the parity criterion against a BFS on every arrangement of RxC") \
     X(heuristic, "check heuristics against the exact distance of every board of RxC")
 
 #define CLI_DECLARE(name, summary) int cmd_##name(int argc, char **argv);

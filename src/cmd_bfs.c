@@ -4,17 +4,24 @@
  */
 #include <getopt.h>
 #include <inttypes.h>
+#include <math.h>
+#include <omp.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "slide/bfs.h"
+#include "slide/checkpoint.h"
 #include "slide/provenance.h"
 #include "slide/report.h"
 
 static const char help[] =
     "usage: slide bfs RxC [--goal G] [--threads N] [--space compact|full]\n"
     "                 [--format text|csv|md|tex] [--progress] [--max-memory BYTES]\n"
+    "                 [--checkpoint DIR] [--checkpoint-every MINUTES] [--resume DIR]\n"
     "Breadth-first search from the goal over every board of an R x C puzzle\n"
     "(R*C <= 20), 2 bits per board.  Reports the number of boards at each\n"
     "distance, the radius (largest distance, God's number) and the antipodes\n"
@@ -26,10 +33,43 @@ static const char help[] =
     "  --space compact    index the (RC)!/2 solvable boards (default)\n"
     "  --space full       index all (RC)! arrangements (twice the memory)\n"
     "  --format F         text (default), csv, md (Markdown) or tex (booktabs)\n"
-    "  --progress         one line per layer on stderr (default on a terminal);\n"
+    "  --progress         one line per layer on stderr (default on a terminal):\n"
+    "                     distance, new boards, boards so far and their share of\n"
+    "                     the reachable boards, layer time, rate, and an ETA: the\n"
+    "                     boards not yet reached divided by the rate of the last\n"
+    "                     3 layers (optimistic near the end, where small layers\n"
+    "                     still cost a full scan each)\n"
     "  --no-progress      never\n"
+    "  --provenance       start stdout with the provenance block (tool version,\n"
+    "                     commit, compiler and flags, CPU, threads, date, wall\n"
+    "                     time), lines prefixed \"# \" (text, csv), \"% \" (tex)\n"
+    "                     or \"> \" (md)\n"
     "  --max-memory B     refuse if the store needs more than B bytes (K/M/G\n"
-    "                     suffixes); the default limit is MemAvailable\n"
+    "                     suffixes); the default limit is MemAvailable; also\n"
+    "                     checked before --resume loads a store\n"
+    "  --checkpoint DIR   save the search into DIR (created if missing) at layer\n"
+    "                     boundaries: DIR/store (the two-bit store, raw) and\n"
+    "                     DIR/state (text: board, goal, space, histogram, CRCs),\n"
+    "                     written as *.tmp, synced, then renamed, state last; also\n"
+    "                     once at the end (marked complete).  Refused up front if\n"
+    "                     the disk cannot hold a store, or if DIR already holds a\n"
+    "                     checkpoint (continue that one with --resume DIR)\n"
+    "  --checkpoint-every M  minutes from the start of one checkpoint to the\n"
+    "                     next (0: after every layer).  Default: the larger of 5\n"
+    "                     minutes and 10 times the last checkpoint's write time,\n"
+    "                     so that saving takes at most 10% of the run (plus the\n"
+    "                     final save).  With --progress each save prints\n"
+    "                     'checkpoint at distance D saved in DIR: MB in S s'\n"
+    "  --resume DIR       continue the search saved in DIR (same board, --goal and\n"
+    "                     --space; any --threads) from its last complete layer; the\n"
+    "                     result equals an uninterrupted run.  Checkpoints go on\n"
+    "                     into DIR unless --checkpoint names another directory.\n"
+    "                     A complete checkpoint just prints its result\n"
+    "SIGINT or SIGTERM (with a checkpoint directory): the search stops at the\n"
+    "end of the current layer, saves a checkpoint and exits with 128 + the\n"
+    "signal number; a second signal quits at once and the previous checkpoint\n"
+    "stays.  After SIGKILL, --resume loses only the work since the last\n"
+    "checkpoint.\n"
     "Output (text): a line naming the board, goal and space; the table\n"
     "'distance count cumulative', one row per distance from 0; then 'boards\n"
     "reached', 'radius', 'antipodes' (count, then up to 10 boards, smallest\n"
@@ -38,8 +78,21 @@ static const char help[] =
     "'distance,count' and one row per distance; the summary goes to stderr.\n"
     "md and tex print the table with columns distance, count, cumulative,\n"
     "followed by the summary.\n"
-    "Exit status: 0 done, 1 out of memory or the count disagrees with\n"
-    "(RC)!/2, 2 bad arguments.\n";
+    "Exit status: 0 done, 1 out of memory or disk, a checkpoint refused, or the\n"
+    "count disagrees with (RC)!/2, 2 bad arguments, 130 (SIGINT) or 143\n"
+    "(SIGTERM) stopped on request after saving a checkpoint.\n";
+
+/* Default spacing of checkpoints: at least this, and 10 write times. */
+#define CKPT_MIN_SECONDS 300.0
+#define CKPT_IO_FACTOR 10.0
+/* Layers over which the progress line measures the rate for its ETA. */
+#define ETA_WINDOW 3
+
+/*
+ * The signal that asked the search to stop (0: none).  The only global: a
+ * signal handler can reach nothing else.
+ */
+static volatile sig_atomic_t stop_signal;
 
 struct bfs_args {
     int rows, cols;
@@ -49,7 +102,36 @@ struct bfs_args {
     enum report_format format;
     int progress;          /* -1 auto */
     uint64_t max_memory;   /* 0: MemAvailable */
+    const char *checkpoint;  /* --checkpoint DIR, or NULL */
+    const char *resume;      /* --resume DIR, or NULL */
+    double every;            /* --checkpoint-every, seconds; < 0: automatic */
+    int provenance;          /* --provenance */
+    char command[512];       /* the command line, for --provenance */
 };
+
+/* State of one run, shared with the layer callback. */
+struct run_ctx {
+    const struct space *s;
+    const char *dir;       /* where checkpoints go, or NULL */
+    int progress;
+    double every;          /* as bfs_args.every */
+    double last_save;      /* clock at the start of the last save (or the run) */
+    double save_seconds;   /* how long the last save took */
+    uint64_t win_count[ETA_WINDOW];
+    double win_seconds[ETA_WINDOW];
+    int nwin;
+};
+
+static int parse_minutes(const char *text, double *seconds)
+{
+    char *end;
+    double v = strtod(text, &end);
+    if (end == text || *end || !isfinite(v) || v < 0 || v > 1e6)
+        return cli_fail(EXIT_USAGE, "--checkpoint-every expects minutes from 0 to "
+                                    "1000000 (0: every layer), not \"%s\"", text);
+    *seconds = v * 60;
+    return 0;
+}
 
 static int parse_args(int argc, char **argv, struct bfs_args *a)
 {
@@ -57,13 +139,18 @@ static int parse_args(int argc, char **argv, struct bfs_args *a)
         {"goal", required_argument, 0, 'g'},   {"threads", required_argument, 0, 't'},
         {"space", required_argument, 0, 's'},  {"format", required_argument, 0, 'f'},
         {"progress", no_argument, 0, 'p'},     {"no-progress", no_argument, 0, 'P'},
+        {"provenance", no_argument, 0, 'V'},
         {"max-memory", required_argument, 0, 'm'}, {"help", no_argument, 0, 'h'},
+        {"checkpoint", required_argument, 0, 'c'},
+        {"checkpoint-every", required_argument, 0, 'e'},
+        {"resume", required_argument, 0, 'r'},
         {0, 0, 0, 0}};
     long v;
     int c, k;
     slide_error err;
     memset(a, 0, sizeof *a);
     a->progress = -1;
+    a->every = -1;
     optind = 1;
     while ((c = getopt_long(argc, argv, "g:t:s:f:m:h", opts, NULL)) != -1) {
         switch (c) {
@@ -85,8 +172,15 @@ static int parse_args(int argc, char **argv, struct bfs_args *a)
             break;
         case 'p': a->progress = 1; break;
         case 'P': a->progress = 0; break;
+        case 'V': a->provenance = 1; break;
         case 'm':
             if (cli_bytes("--max-memory", optarg, &a->max_memory))
+                return EXIT_USAGE;
+            break;
+        case 'c': a->checkpoint = optarg; break;
+        case 'r': a->resume = optarg; break;
+        case 'e':
+            if (parse_minutes(optarg, &a->every))
                 return EXIT_USAGE;
             break;
         case 'h': fputs(help, stdout); return -1;
@@ -95,21 +189,114 @@ static int parse_args(int argc, char **argv, struct bfs_args *a)
     }
     if (argc - optind != 1)
         return cli_fail(EXIT_USAGE, "slide bfs takes one board size such as 3x3 (see --help)");
+    if (a->every >= 0 && !a->checkpoint && !a->resume)
+        return cli_fail(EXIT_USAGE, "--checkpoint-every needs --checkpoint DIR or --resume DIR");
     if (board_parse_dims(argv[optind], &a->rows, &a->cols, &err))
         return cli_fail(EXIT_USAGE, "%s", err.msg);
     return EXIT_OK;
 }
 
-static int print_layer(const struct bfs_layer *L, void *ctx)
+/* "1h02m", "3m07s" or "12s": a duration for the progress line. */
+static void format_duration(double sec, char *buf, size_t len)
 {
-    (void)ctx;
+    if (!(sec >= 0) || sec > 1e8) {
+        snprintf(buf, len, "?");
+        return;
+    }
+    unsigned long t = (unsigned long)(sec + 0.5);
+    if (t >= 3600)
+        snprintf(buf, len, "%luh%02lum", t / 3600, t / 60 % 60);
+    else if (t >= 60)
+        snprintf(buf, len, "%lum%02lus", t / 60, t % 60);
+    else
+        snprintf(buf, len, "%lus", t);
+}
+
+/* Seconds to go: boards not yet reached at the rate of the last layers. */
+static double estimate_eta(struct run_ctx *c, const struct bfs_layer *L)
+{
+    int k = c->nwin++ % ETA_WINDOW;
+    c->win_count[k] = L->count;
+    c->win_seconds[k] = L->seconds;
+    uint64_t count = 0;
+    double sec = 0;
+    for (int i = 0; i < ETA_WINDOW && i < c->nwin; i++) {
+        count += c->win_count[i];
+        sec += c->win_seconds[i];
+    }
+    uint64_t left = c->s->reachable > L->cumulative ? c->s->reachable - L->cumulative : 0;
+    if (left == 0)
+        return 0;
+    return count > 0 && sec > 0 ? (double)left * sec / (double)count : -1;
+}
+
+static void print_layer(struct run_ctx *c, const struct bfs_layer *L)
+{
+    char eta[32];
     double rate = L->seconds > 0 ? (double)L->count / L->seconds : 0;
+    format_duration(estimate_eta(c, L), eta, sizeof eta);
     fprintf(stderr, "slide: distance %d: %" PRIu64 " boards, %" PRIu64
-            " in all (%.2f%% of the space), %.2f s (%.1f M boards/s)%s\n",
-            L->depth, L->count, L->cumulative,
-            100.0 * (double)L->cumulative / (double)L->space_size, L->seconds,
-            rate / 1e6, L->backward ? ", backward" : "");
-    return 0;
+            " in all (%.2f%% of the reachable boards), %.2f s (%.1f M boards/s), "
+            "ETA %s%s\n", L->depth, L->count, L->cumulative,
+            100.0 * (double)L->cumulative / (double)c->s->reachable, L->seconds,
+            rate / 1e6, eta, L->backward ? ", backward" : "");
+}
+
+/* A checkpoint is due after --checkpoint-every, or by the 10 % rule. */
+static int checkpoint_due(const struct run_ctx *c)
+{
+    double gap = c->every >= 0 ? c->every
+                               : fmax(CKPT_MIN_SECONDS, CKPT_IO_FACTOR * c->save_seconds);
+    return omp_get_wtime() - c->last_save >= gap;
+}
+
+/* Stop the search at this layer for a signal or a due checkpoint. */
+static int on_layer(const struct bfs_layer *L, void *ctx)
+{
+    struct run_ctx *c = ctx;
+    if (c->progress)
+        print_layer(c, L);
+    return c->dir && (stop_signal || checkpoint_due(c));
+}
+
+static void on_signal(int sig)
+{
+    static const char msg[] = "\nslide: stopping at the end of this layer to save a "
+                              "checkpoint (signal again to quit without saving)\n";
+    stop_signal = sig;
+    if (write(STDERR_FILENO, msg, sizeof msg - 1) < 0) {
+        /* nothing to do: the flag is what matters */
+    }
+}
+
+/* SIGINT and SIGTERM stop at a layer boundary; a second one kills. */
+static void catch_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sa.sa_flags = SA_RESETHAND | SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+/* Save a checkpoint of (st, r) and time it; the time counts as search time. */
+static int save(struct run_ctx *c, const struct store *st, struct bfs_result *r,
+                slide_error *err)
+{
+    double t0 = omp_get_wtime();
+    int rc = checkpoint_save(c->dir, c->s, st, r, err);
+    double t1 = omp_get_wtime();
+    c->last_save = t0; /* after a failure too: retry only when due again */
+    if (rc)
+        return rc;
+    c->save_seconds = t1 - t0;
+    if (c->progress)
+        fprintf(stderr, "slide: checkpoint at distance %d%s saved in %s: %.1f MB in "
+                "%.2f s\n", r->radius, r->complete ? " (complete)" : "", c->dir,
+                (double)st->nwords * 8 / 1e6, t1 - t0);
+    return SLIDE_OK;
 }
 
 static void print_table(const struct bfs_args *a, const struct bfs_result *r)
@@ -159,54 +346,159 @@ static void print_summary(FILE *out, const char *pre, const struct space *s,
             r->seconds > 0 ? (double)r->reached / r->seconds / 1e6 : 0.0);
 }
 
-static int run(const struct bfs_args *a, const struct board *goal)
+/* Run (or continue) the search, saving checkpoints when due; exit code. */
+static int search(struct run_ctx *c, const struct bfs_args *a, struct store *st,
+                  struct bfs_result *r)
 {
-    struct space s;
-    struct store st;
-    struct bfs_result r;
     slide_error err;
-    char what[128], gtext[256];
-    int rc = space_init(&s, goal, a->kind, &err);
-    if (rc)
-        return cli_fail_lib(rc, &err);
+    struct bfs_options o = {a->threads, 0, on_layer, c};
+    int fresh = r->hist == NULL, done = r->complete;
+    c->last_save = omp_get_wtime();
+    if (c->dir)
+        catch_signals();
+    int rc = fresh ? bfs_run(c->s, st, &o, r, &err) : bfs_resume(c->s, st, &o, r, &err);
+    while (rc == SLIDE_EINTR) { /* on_layer stopped it: a checkpoint or a signal */
+        if (save(c, st, r, &err) == SLIDE_OK)
+            r->seconds += c->save_seconds; /* saving mid-run is part of the run */
+        else if (stop_signal)
+            return cli_fail(EXIT_FAIL, "stopped after distance %d, but the "
+                            "checkpoint was not saved: %s", r->radius, err.msg);
+        else
+            fprintf(stderr, "slide: warning: checkpoint not saved (the search goes "
+                    "on): %s\n", err.msg);
+        if (stop_signal)
+            return cli_fail(128 + stop_signal, "stopped by %s after distance %d; "
+                            "checkpoint saved in %s (continue with --resume %s)",
+                            stop_signal == SIGINT ? "SIGINT" : "SIGTERM", r->radius,
+                            c->dir, c->dir);
+        rc = bfs_resume(c->s, st, &o, r, &err);
+    }
+    if (rc == SLIDE_OK && c->dir && !done && (rc = save(c, st, r, &err)))
+        return cli_fail(EXIT_FAIL, "the search finished but its final checkpoint "
+                        "was not saved: %s", err.msg);
+    /* a signal during the last layer or the final save: the result is complete */
+    return rc ? cli_fail_lib(rc, &err) : EXIT_OK;
+}
+
+static int same_dir(const char *x, const char *y)
+{
+    struct stat a, b;
+    return stat(x, &a) == 0 && stat(y, &b) == 0 && a.st_dev == b.st_dev &&
+           a.st_ino == b.st_ino;
+}
+
+/* Refuse to overwrite another checkpoint; check the disk up front. */
+static int check_checkpoint_dir(const struct bfs_args *a, const struct space *s)
+{
+    slide_error err;
+    const char *dir = a->checkpoint ? a->checkpoint : a->resume;
+    if (!dir)
+        return EXIT_OK;
+    if (a->checkpoint && checkpoint_exists(a->checkpoint) &&
+        !(a->resume && same_dir(a->checkpoint, a->resume)))
+        return cli_fail(EXIT_FAIL, "%s already holds a checkpoint; continue it with "
+                        "--resume %s, or remove %s/state and %s/store first",
+                        a->checkpoint, a->checkpoint, a->checkpoint, a->checkpoint);
+    int rc = checkpoint_prepare(dir, s, &err);
+    return rc ? cli_fail_lib(rc, &err) : EXIT_OK;
+}
+
+/* The store and result to start from: a loaded checkpoint or a new store. */
+static int open_search(const struct bfs_args *a, const struct space *s,
+                       struct store *st, struct bfs_result *r)
+{
+    slide_error err;
+    char what[128];
+    int rc;
+    memset(r, 0, sizeof *r);
+    if (a->resume) {
+        if ((rc = checkpoint_load(a->resume, s, a->max_memory, st, r, &err)))
+            return cli_fail_lib(rc, &err);
+        fprintf(stderr, "slide: resuming %s at distance %d%s: %" PRIu64 " boards "
+                "reached, %.1f s of search so far\n", a->resume, r->radius,
+                r->complete ? " (complete)" : "", r->reached, r->seconds);
+        return EXIT_OK;
+    }
     snprintf(what, sizeof what, "the %s space of a %dx%d board at 2 bits per board",
              space_kind_name(a->kind), a->rows, a->cols);
-    if ((rc = store_check_memory(store_bytes_needed(s.size), a->max_memory, what, &err)) ||
-        (rc = store_alloc(&st, s.size, &err)))
+    if ((rc = store_check_memory(store_bytes_needed(s->size), a->max_memory, what, &err)) ||
+        (rc = store_alloc(st, s->size, &err)))
         return cli_fail_lib(rc, &err);
-    struct bfs_options o = {a->threads, 0,
-                            cli_progress_wanted(a->progress) ? print_layer : NULL, NULL};
-    rc = bfs_run(&s, &st, &o, &r, &err);
-    store_free(&st);
-    if (rc) {
-        bfs_result_free(&r);
-        return cli_fail_lib(rc, &err);
+    return EXIT_OK;
+}
+
+/* A resume loads first, so that a failed one creates no directory; a fresh
+ * run checks its checkpoint directory before allocating the store. */
+static int start(const struct bfs_args *a, const struct space *s, struct store *st,
+                 struct bfs_result *r)
+{
+    int rc;
+    if (!a->resume)
+        return (rc = check_checkpoint_dir(a, s)) ? rc : open_search(a, s, st, r);
+    if ((rc = open_search(a, s, st, r)))
+        return rc;
+    if ((rc = check_checkpoint_dir(a, s))) {
+        store_free(st);
+        bfs_result_free(r);
     }
+    return rc;
+}
+
+static int report(const struct bfs_args *a, const struct board *goal,
+                  const struct space *s, const struct bfs_result *r)
+{
+    char gtext[256];
     board_format(goal, gtext, sizeof gtext);
-    int ok = r.reached == s.reachable;
+    int ok = r->reached == s->reachable;
     FILE *info = a->format == REPORT_CSV ? stderr : stdout;
+    if (a->provenance)
+        provenance_write(stdout, cli_provenance_prefix(a->format), a->command,
+                         r->threads, r->seconds);
     const char *pre = a->format == REPORT_TEX ? "% " : a->format == REPORT_MD ? "- " : "";
     fprintf(info, "%sboard %dx%d, goal %s, %s space of %" PRIu64 " indexes (%" PRIu64
-            " bytes at 2 bits)\n", pre, a->rows, a->cols, gtext, space_kind_name(s.kind),
-            s.size, store_bytes_needed(s.size));
+            " bytes at 2 bits)\n", pre, a->rows, a->cols, gtext, space_kind_name(s->kind),
+            s->size, store_bytes_needed(s->size));
     if (a->format == REPORT_MD)
         fputc('\n', stdout);
-    print_table(a, &r);
+    print_table(a, r);
     if (a->format == REPORT_MD)
         fputc('\n', stdout);
-    print_summary(info, pre, &s, &r, ok);
-    bfs_result_free(&r);
-    rc = cli_finish_stdout();
+    print_summary(info, pre, s, r, ok);
+    int rc = cli_finish_stdout();
     if (!rc && !ok)
         rc = cli_fail(EXIT_FAIL, "the search reached a different number of boards "
                                  "than the parity theorem predicts");
     return rc;
 }
 
+static int run(const struct bfs_args *a, const struct board *goal)
+{
+    struct space s;
+    struct store st;
+    struct bfs_result r;
+    slide_error err;
+    int rc = space_init(&s, goal, a->kind, &err);
+    if (rc)
+        return cli_fail_lib(rc, &err);
+    if ((rc = start(a, &s, &st, &r)))
+        return rc;
+    struct run_ctx c = {.s = &s, .dir = a->checkpoint ? a->checkpoint : a->resume,
+                        .progress = cli_progress_wanted(a->progress), .every = a->every};
+    rc = search(&c, a, &st, &r);
+    store_free(&st);
+    if (rc == EXIT_OK)
+        rc = report(a, goal, &s, &r);
+    bfs_result_free(&r);
+    return rc;
+}
+
 int cmd_bfs(int argc, char **argv)
 {
     struct bfs_args a;
+    char command[sizeof a.command];
+    cli_command_line("bfs", argc, argv, command, sizeof command);
     int rc = parse_args(argc, argv, &a);
+    memcpy(a.command, command, sizeof command);
     if (rc)
         return rc < 0 ? EXIT_OK : rc;
     struct board goal = {0};

@@ -176,14 +176,6 @@ static int print_layer(const struct bfs_layer *L, void *ctx)
     return 0;
 }
 
-/* The command line as one string, for the provenance block. */
-static void command_line(int argc, char **argv, char *buf, size_t len)
-{
-    size_t used = (size_t)snprintf(buf, len, "slide");
-    for (int i = 0; i < argc && used < len; i++)
-        used += (size_t)snprintf(buf + used, len - used, " %s", argv[i]);
-}
-
 /* ---- the table ------------------------------------------------------------ */
 
 static const char *yes_no(int v) { return v ? "yes" : "no"; }
@@ -386,9 +378,8 @@ static void print_report(const struct heur_args *a, const struct board *goal,
     FILE *info = a->format == REPORT_CSV ? stderr : stdout;
     char gtext[256];
     if (a->provenance)
-        provenance_write(stdout, a->format == REPORT_TEX ? "% " : a->format == REPORT_MD
-                                                                       ? "> " : "# ",
-                         command, r->threads, r->seconds);
+        provenance_write(stdout, cli_provenance_prefix(a->format), command, r->threads,
+                         r->seconds);
     board_format(goal, gtext, sizeof gtext);
     fprintf(info, "%sboard %dx%d, goal %s: %" PRIu64 " boards, radius %d\n", pre,
             a->rows, a->cols, gtext, r->boards, r->radius);
@@ -436,7 +427,7 @@ int cmd_heuristic(int argc, char **argv)
 {
     struct heur_args a;
     char command[1024];
-    command_line(argc, argv, command, sizeof command); /* before getopt permutes argv */
+    cli_command_line("heuristic", argc, argv, command, sizeof command); /* before getopt */
     int rc = parse_args(argc, argv, &a);
     if (rc)
         return rc < 0 ? EXIT_OK : rc;

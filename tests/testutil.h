@@ -16,6 +16,8 @@
 
 #include <cmocka.h>
 
+#include "slide/board.h"
+
 /* ---- published histograms ------------------------------------------- */
 
 /*
@@ -58,6 +60,36 @@ static inline int published_histogram(int rows, int cols, const char *blank,
     }
     fclose(f);
     return found;
+}
+
+/* ---- files ------------------------------------------------------------ */
+
+/* The whole file at path, NUL-terminated (malloc'd); its size in *len. */
+static inline char *test_read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        fail_msg("cannot open %s", path);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    assert_non_null(buf);
+    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+    buf[n] = '\0';
+    fclose(f);
+    *len = (size_t)n;
+    return buf;
+}
+
+/* Replace the file at path by len bytes from p. */
+static inline void test_write_file(const char *path, const void *p, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        fail_msg("cannot create %s", path);
+    assert_int_equal(fwrite(p, 1, len, f), len);
+    assert_int_equal(fclose(f), 0);
 }
 
 /* ---- naive BFS over boards ------------------------------------------ */
@@ -181,6 +213,49 @@ static inline void goal_with_blank(int n, int z, int *cells)
     cells[n - 1] = 0;
     cells[n - 1] = cells[z];
     cells[z] = 0;
+}
+
+/* ---- reproducible random boards ------------------------------------- */
+
+/* xorshift64 (seed non-zero): the same boards on every machine. */
+static inline uint64_t test_rng(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+/* A uniformly random arrangement of cells[0..n-1] (Fisher-Yates). */
+static inline void test_shuffle(int *cells, int n, uint64_t *seed)
+{
+    for (int i = n - 1; i > 0; i--) {
+        int j = (int)(test_rng(seed) % (uint64_t)(i + 1)), t = cells[i];
+        cells[i] = cells[j];
+        cells[j] = t;
+    }
+}
+
+/*
+ * Apply len blank moves ('U','D','L','R') to a copy of b; 1 if every move
+ * is legal and the copy ends equal to goal.  The check every solver's
+ * output goes through.
+ */
+static inline int test_replay(const struct board *b, const char *moves, uint64_t len,
+                              const struct board *goal)
+{
+    struct board c;
+    slide_error err;
+    if (board_copy(&c, b, &err))
+        return 0;
+    int z = board_blank(&c), ok = 1;
+    for (uint64_t k = 0; k < len && ok; k++) {
+        int m = move_parse(moves[k]);
+        ok = m >= 0 && board_move(&c, &z, (enum move)m) == 0;
+    }
+    ok = ok && board_equal(&c, goal);
+    board_free(&c);
+    return ok;
 }
 
 #endif

@@ -1,0 +1,101 @@
+/*
+ * checkpoint.h - save a two-bit BFS (bfs.h) at a layer boundary into a
+ * directory and load it back, so that a long run survives an interrupt.
+ *
+ * Representation: a checkpoint is a directory holding two files.
+ *
+ *   DIR/store  the store's words (store.h) exactly as in memory: nwords
+ *              64-bit little-endian words, padding entries included (11).
+ *   DIR/state  text, one "key value" per line, in this order:
+ *                slide-checkpoint VERSION   (magic and format version)
+ *                board RxC
+ *                goal G                     (board text, as board_format)
+ *                space compact|full
+ *                entries N                  (store entries = space size)
+ *                store-bytes B              (size of DIR/store)
+ *                store-crc32 XXXXXXXX       (CRC-32 of DIR/store, hex)
+ *                radius D                   (depth of the current frontier)
+ *                complete 0|1               (1: the search has finished)
+ *                elapsed SECONDS            (search wall time so far)
+ *                first K i1 ... iK          (bfs_result.first)
+ *                hist h0 ... hD             (boards at distance 0..D)
+ *                state-crc32 XXXXXXXX       (CRC-32 of all lines above)
+ *
+ * Invariants: state names exactly the store beside it (entries, bytes and
+ * CRC agree); the store holds closed layers 0..D-1, layer D as frontier (or
+ * every layer closed when complete), and hist sums to the visited entries.
+ * A checkpoint is complete only once DIR/state exists: saving writes
+ * store.tmp and state.tmp, fsyncs both, renames store.tmp to store and then
+ * state.tmp to state, and fsyncs the directory.  If the process dies
+ * between the two renames, DIR/state.tmp without DIR/store.tmp is the
+ * finished new state, and loading completes the rename (roll forward);
+ * any other *.tmp is an unfinished write and is ignored.
+ */
+#ifndef SLIDE_CHECKPOINT_H
+#define SLIDE_CHECKPOINT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "slide/bfs.h"
+#include "slide/error.h"
+#include "slide/space.h"
+
+#define CHECKPOINT_VERSION 1
+#define CHECKPOINT_MAGIC "slide-checkpoint"
+/* Bytes of the disk a checkpoint needs beyond its store (the state file). */
+#define CHECKPOINT_STATE_RESERVE (1u << 20)
+
+/*
+ * CRC-32 (ISO 3309, zlib's crc32) of len bytes at p, computed in parallel
+ * 8 MiB blocks combined with zlib's crc32_combine, so the value equals a
+ * sequential crc32 of the whole buffer for any thread count.
+ */
+uint32_t checkpoint_crc32(const void *p, size_t len);
+
+/*
+ * Make dir ready to receive checkpoints of space s: create it if missing
+ * (its parent must exist) and check that its file system has room for one
+ * more checkpoint (store bytes + CHECKPOINT_STATE_RESERVE; a leftover
+ * store.tmp counts as free).  Errors: SLIDE_EIO (cannot create or not a
+ * directory), SLIDE_ENOMEM naming the bytes needed and the bytes free.
+ */
+int checkpoint_prepare(const char *dir, const struct space *s, slide_error *err);
+
+/*
+ * 1 if dir holds a checkpoint (DIR/state, or a finished DIR/state.tmp
+ * awaiting its rename), else 0.  Says nothing about its validity.
+ */
+int checkpoint_exists(const char *dir);
+
+/*
+ * Save the search over s held in st and r (as left by bfs_run or bfs_resume
+ * returning SLIDE_OK or SLIDE_EINTR: a layer boundary) into dir, replacing
+ * the checkpoint there only once the new one is complete.  Checks the free
+ * disk space first, as checkpoint_prepare.  On failure the previous
+ * checkpoint stays valid and the temporary files are removed.
+ * Errors: SLIDE_EINVAL (st does not fit s, or a big-endian host),
+ * SLIDE_ENOMEM (disk space, with both figures), SLIDE_EIO naming the file
+ * and the system error.
+ */
+int checkpoint_save(const char *dir, const struct space *s,
+                    const struct store *st, const struct bfs_result *r,
+                    slide_error *err);
+
+/*
+ * Load the checkpoint in dir for space s: st is allocated here (after
+ * store_check_memory against max_memory, 0 = MemAvailable) and r is filled
+ * so that bfs_resume continues the search (or, if r->complete, r is the
+ * final result).  Checks, in order: magic, format version, state CRC, board
+ * dimensions, goal, space kind, entries, store size, store CRC, and that the
+ * store's frontier and unvisited counts agree with the histogram; each
+ * refusal names the file, what it holds and what was expected.  Free st with
+ * store_free and r with bfs_result_free.  Errors: SLIDE_EIO (missing or
+ * unreadable), SLIDE_EFORMAT (corrupt, truncated, other version, or a
+ * checkpoint of another board, goal or space), SLIDE_ENOMEM (memory guard),
+ * SLIDE_EINVAL (big-endian host).  On error st and r are left empty.
+ */
+int checkpoint_load(const char *dir, const struct space *s, uint64_t max_memory,
+                    struct store *st, struct bfs_result *r, slide_error *err);
+
+#endif

@@ -1,0 +1,186 @@
+/*
+ * theorem.c - the parity theorem checked on every arrangement (theorem.h).
+ */
+#include "slide/theorem.h"
+
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "slide/bfs.h"
+#include "slide/parity.h"
+#include "slide/space.h"
+#include "slide/store.h"
+
+int theorem_criterion_parity(const struct board *b, const struct board *goal,
+                             void *ctx, slide_error *err)
+{
+    (void)ctx;
+    struct parity_report pr;
+    int rc = parity_check(b, goal, &pr, err);
+    return rc ? rc : pr.solvable;
+}
+
+/* One thread's share of the comparison. */
+struct tally {
+    uint64_t reachable, criterion, agree, disagree;
+    int rc;                       /* first error of fn, or SLIDE_OK */
+    slide_error err;
+};
+
+/* Criterion and truth for index i: 1 if they agree, 0 if not, < 0 error. */
+static int judge(const struct space *s, const struct store *st,
+                 const struct board *goal, theorem_criterion_fn fn, void *ctx,
+                 struct board *b, uint64_t i, int *says, int *reached,
+                 slide_error *err)
+{
+    space_unrank(s, i, b);
+    *says = fn(b, goal, ctx, err);
+    if (*says < 0)
+        return *says;
+    *says = *says != 0;
+    *reached = store_get(st, i) != STORE_UNVISITED;
+    return *says == *reached;
+}
+
+static void tally_index(const struct space *s, const struct store *st,
+                        const struct board *goal, theorem_criterion_fn fn,
+                        void *ctx, struct board *b, uint64_t i, struct tally *t)
+{
+    int says, reached, same = judge(s, st, goal, fn, ctx, b, i, &says, &reached, &t->err);
+    if (same < 0) {
+        t->rc = same;
+        return;
+    }
+    t->reachable += (uint64_t)reached;
+    t->criterion += (uint64_t)says;
+    t->agree += (uint64_t)same;
+    t->disagree += (uint64_t)!same;
+}
+
+/* Merge one thread's tally into the total (called in a critical section). */
+static void tally_merge(struct tally *total, const struct tally *t)
+{
+    total->reachable += t->reachable;
+    total->criterion += t->criterion;
+    total->agree += t->agree;
+    total->disagree += t->disagree;
+    if (t->rc && !total->rc) {
+        total->rc = t->rc;
+        total->err = t->err;
+    }
+}
+
+static int compare_all(const struct space *s, const struct store *st,
+                       const struct board *goal, theorem_criterion_fn fn,
+                       void *ctx, int threads, struct tally *total)
+{
+    int failed = 0; /* set once any thread is out of memory or fn failed */
+    memset(total, 0, sizeof *total);
+#pragma omp parallel num_threads(threads)
+    {
+        struct tally t;
+        struct board b;
+        memset(&t, 0, sizeof t);
+        if (board_alloc(&b, s->rows, s->cols, &t.err))
+            t.rc = SLIDE_ENOMEM;
+        int64_t size = (int64_t)s->size;
+#pragma omp for schedule(dynamic, 4096)
+        for (int64_t i = 0; i < size; i++) {
+            if (t.rc || __atomic_load_n(&failed, __ATOMIC_RELAXED))
+                continue;
+            tally_index(s, st, goal, fn, ctx, &b, (uint64_t)i, &t);
+            if (t.rc)
+                __atomic_store_n(&failed, 1, __ATOMIC_RELAXED);
+        }
+        board_free(&b);
+#pragma omp critical(theorem_merge)
+        tally_merge(total, &t);
+    }
+    return total->rc;
+}
+
+/*
+ * The first THEOREM_KEEP disagreements in index order, by a sequential scan
+ * that stops once it has them (only when there are any: a failed check
+ * is the rare case, and the scan needs no per-thread bookkeeping).
+ */
+static int find_examples(const struct space *s, const struct store *st,
+                         const struct board *goal, theorem_criterion_fn fn,
+                         void *ctx, struct theorem_result *r, slide_error *err)
+{
+    uint64_t want = r->disagree < THEOREM_KEEP ? r->disagree : THEOREM_KEEP;
+    struct board b = {s->rows, s->cols, NULL};
+    for (uint64_t i = 0; i < s->size && (uint64_t)r->nexamples < want; i++) {
+        int says, reached;
+        b.cells = r->example_cells[r->nexamples];
+        int same = judge(s, st, goal, fn, ctx, &b, i, &says, &reached, err);
+        if (same < 0)
+            return same;
+        if (!same)
+            r->example_reachable[r->nexamples++] = reached;
+    }
+    return SLIDE_OK;
+}
+
+static int check_size(const struct board *goal, slide_error *err)
+{
+    int n = board_cells(goal);
+    if (n > THEOREM_MAX_CELLS)
+        return slide_fail(err, SLIDE_ERANGE,
+                          "a %dx%d board has %d! = %llu arrangements; the exhaustive "
+                          "parity check allows at most %d cells (%d! = %llu)",
+                          goal->rows, goal->cols, n,
+                          n <= RANK_MAX_LEN ? (unsigned long long)rank_factorial(n) : 0ULL,
+                          THEOREM_MAX_CELLS, THEOREM_MAX_CELLS,
+                          (unsigned long long)rank_factorial(THEOREM_MAX_CELLS));
+    return board_validate(goal, err);
+}
+
+int theorem_parity(const struct board *goal, theorem_criterion_fn fn, void *ctx,
+                   int threads, uint64_t max_memory, struct theorem_result *r,
+                   slide_error *err)
+{
+    struct space s;
+    struct store st;
+    struct bfs_result br;
+    struct tally total;
+    char what[96];
+    memset(r, 0, sizeof *r);
+    memset(&total, 0, sizeof total);
+    int rc = check_size(goal, err);
+    if (!rc)
+        rc = space_init(&s, goal, SPACE_FULL, err);
+    if (rc)
+        return rc;
+    snprintf(what, sizeof what, "all %llu arrangements of a %dx%d board at 2 bits each",
+             (unsigned long long)s.size, s.rows, s.cols);
+    if ((rc = store_check_memory(store_bytes_needed(s.size), max_memory, what, err)) ||
+        (rc = store_alloc(&st, s.size, err)))
+        return rc;
+    r->threads = threads > 0 ? threads : omp_get_max_threads();
+    struct bfs_options o = {r->threads, 1, NULL, NULL};
+    rc = bfs_run(&s, &st, &o, &br, err);
+    r->bfs_seconds = br.seconds;
+    bfs_result_free(&br);
+    double t0 = omp_get_wtime();
+    if (!rc)
+        rc = compare_all(&s, &st, goal, fn, ctx, r->threads, &total);
+    r->check_seconds = omp_get_wtime() - t0;
+    if (rc == SLIDE_OK) {
+        r->rows = s.rows;
+        r->cols = s.cols;
+        r->path_graph = s.path_graph;
+        r->arrangements = s.size;
+        r->reachable = total.reachable;
+        r->criterion = total.criterion;
+        r->agree = total.agree;
+        r->disagree = total.disagree;
+        rc = find_examples(&s, &st, goal, fn, ctx, r, err);
+    } else if (total.rc && err) {
+        *err = total.err;
+    }
+    store_free(&st);
+    return rc;
+}
