@@ -4,8 +4,10 @@
 #   make run        build, then enumerate the 8-puzzle (slide bfs 3x3)
 #   make test       build and run every test (cmocka), lowest module first
 #   make asan       the tests under AddressSanitizer + UndefinedBehaviorSanitizer
-#   make bench      speed and memory figures with baselines (not a test)
+#   make bench      speed and memory figures with baselines, and the solvers'
+#                   figures (make bench-solvers alone; not a test)
 #   make results    regenerate results/ (tables, plots, paper-notes numbers)
+#   make results-2x7  the 2x7 and 7x2 searches (10.9 GB each, long)
 #   make install    PREFIX=/usr/local DESTDIR= ; make clean
 #   make deps       install (as root) or name the missing build dependencies
 
@@ -36,7 +38,7 @@ TEST_SRC := $(foreach t,$(TEST_ORDER),$(wildcard tests/test_$(t).c)) \
             $(filter-out $(foreach t,$(TEST_ORDER),tests/test_$(t).c),$(wildcard tests/test_*.c))
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all run test asan bench results install clean deps check-build-deps check-test-deps
+.PHONY: all run test asan bench bench-solvers results results-2x7 install clean deps check-build-deps check-test-deps
 .DELETE_ON_ERROR:
 
 all: check-build-deps $(BUILD)/slide $(BUILD)/libslide.a
@@ -68,7 +70,7 @@ $(BUILD)/libslide.a: $(LIB_OBJ)
 $(BUILD)/slide: $(CLI_OBJ) $(BUILD)/libslide.a
 	$(CC) $(ALL_CFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libslide.a $(LDLIBS)
 
-$(BUILD)/tests/%: tests/%.c tests/testutil.h $(BUILD)/libslide.a | $(BUILD)/tests
+$(BUILD)/tests/%: tests/%.c $(wildcard tests/*.h) $(BUILD)/libslide.a | $(BUILD)/tests
 	$(CC) $(ALL_CFLAGS) -DTEST_DATA_DIR='"$(CURDIR)/tests/data"' -o $@ $< \
 	  $(BUILD)/libslide.a $(CMOCKA_LIBS) $(LDLIBS)
 
@@ -87,9 +89,18 @@ asan:
 
 bench: all
 	sh scripts/bench.sh
+	@echo
+	sh scripts/bench-solvers.sh
+
+bench-solvers: all
+	sh scripts/bench-solvers.sh
 
 results: all
 	sh scripts/results.sh
+
+# 2x7 and 7x2: 10.9 GB and tens of minutes each, checkpointed (see README)
+results-2x7: all
+	sh scripts/results.sh --big
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/slide

@@ -1,34 +1,87 @@
 #!/bin/sh
-# bench-solvers.sh [SEED] - figures for the layer-by-layer construction and
-# the bidirectional search (not part of `make test`):
-#   1. time and moves of the layer construction on a random solvable n x n
-#      board, n = 10, 100, 1000 (count only; n = 10 and 100 also store the
-#      moves and replay them to the goal);
-#   2. the ratio of the layer length to the optimum (bidirectional BFS) on
-#      random solvable 3x3 and 2x5 boards.
-# The boards come from a seeded generator in tests/solvers_driver.c, so a
-# run is reproducible.  Takes about a minute of one core (the 1000 x 1000
-# board is most of it: about 2.7e9 moves).
+# bench-solvers.sh [SEED] - figures for `slide solve --method layers` and
+# `--method bibfs`, through the command line (part of `make bench`; also
+# `make bench-solvers`; not a test):
+#   1. layers on one random solvable n x n board, n = 10, 100, 1000: moves,
+#      moves / n^3, the bound 8 n^3 + n^2 of layers.h, and the wall time of
+#      `slide solve --method layers --count` (parsing included).  For n = 10
+#      and 100 the moves are printed too (--moves; slide replays them to the
+#      goal before printing) and their number must equal --count's.
+#      BENCH_BIG=1 does the same for n = 1000 (2.7e9 moves: about 2.7 GB of
+#      memory and a minute more).
+#   2. the ratio of the layers length to the optimum, board by board:
+#      3x3 (1000 boards) and 2x5 (200 boards) drawn uniformly from the
+#      solvable boards, optimum from --method bibfs; 4x4: 5 boards reached by
+#      random walks of 40 moves from the goal (so IDA* is quick), optimum from
+#      --method ida.  Boards at the goal (optimum 0) are left out.
+# Every board comes from `slide scramble ... --seed SEED` (default 20240601),
+# so a run is reproducible.  Takes about 30 s of one core, most of it the
+# 1000 x 1000 board.  Output: two Markdown tables.
 set -eu
 cd "$(dirname "$0")/.."
 seed=${1:-20240601}
-CC=${CC:-cc}
-make -s build/libslide.a
-ZLIB_LIBS=$(pkg-config --libs zlib 2>/dev/null || echo -lz)
-$CC -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -g -Wall -Wextra -fopenmp -Iinclude \
-    -o build/solvers-driver tests/solvers_driver.c build/libslide.a $ZLIB_LIBS -lm
-drv=build/solvers-driver
+SLIDE=${SLIDE:-build/slide}
+OUT=${BENCH_OUT:-build/bench}
+mkdir -p "$OUT"
 
-echo "# layer construction on a random solvable n x n board (seed $seed)"
-echo "# n moves seconds moves/n^3 bound"
-for n in 10 100; do
-    $drv time-layers $n "$seed" --store
-done
+now() { date +%s.%N; }
+
+# layers_row N: one row of the first table
+layers_row() {
+    n=$1
+    $SLIDE scramble "${n}x$n" --seed "$seed" > "$OUT/layers-$n.txt"
+    t0=$(now)
+    moves=$($SLIDE solve --method layers --count - < "$OUT/layers-$n.txt")
+    t1=$(now)
+    replayed=no
+    if [ "$n" -le 100 ] || [ "${BENCH_BIG:-0}" = 1 ]; then
+        printed=$($SLIDE solve --method layers --moves - < "$OUT/layers-$n.txt" |
+                  tr -d '\n' | wc -c)
+        if [ "$printed" -ne "$moves" ]; then
+            echo "bench-solvers: $n x $n: --moves printed $printed moves, --count says $moves" >&2
+            exit 1
+        fi
+        replayed=yes
+    fi
+    awk -v n="$n" -v m="$moves" -v t0="$t0" -v t1="$t1" -v r="$replayed" 'BEGIN {
+        printf "| %d x %d | %.0f | %.4f | %.0f | %.2f | %s |\n", n, n, m, m / (n * n * n),
+               8 * n * n * n + n * n, t1 - t0, r
+    }'
+}
+
+# ratio_row SHAPE HOW OPTIMAL-METHOD SCRAMBLE-OPTIONS...: one row of the
+# second table (HOW says in words how the boards were drawn)
+ratio_row() {
+    shape=$1 how=$2 method=$3
+    shift 3
+    $SLIDE scramble "$shape" --seed "$seed" "$@" > "$OUT/ratio-$shape.txt"
+    t0=$(now)
+    $SLIDE solve --method layers --size "$shape" --count - < "$OUT/ratio-$shape.txt" \
+        > "$OUT/ratio-$shape.layers"
+    t1=$(now)
+    $SLIDE solve --method "$method" --size "$shape" --count - < "$OUT/ratio-$shape.txt" \
+        > "$OUT/ratio-$shape.opt"
+    t2=$(now)
+    paste -d ' ' "$OUT/ratio-$shape.layers" "$OUT/ratio-$shape.opt" |
+        awk -v s="$shape" -v how="$how" -v m="$method" -v t0="$t0" -v t1="$t1" -v t2="$t2" '
+        $2 > 0 { q = $1 / $2; k++; sq += q; sl += $1; so += $2
+                 if (k == 1 || q < lo) lo = q; if (q > hi) hi = q }
+        END { printf "| %s | %s | %d | %.2f | %.2f | %.2f | %.1f | %.1f (%s) | %.2f | %.2f |\n",
+                     s, how, k, sq / k, lo, hi, sl / k, so / k, m, t1 - t0, t2 - t1 }'
+}
+
+echo "Layer-by-layer construction on a random solvable n x n board (slide scramble, seed $seed)"
+echo
+echo "| board | moves | moves/n^3 | bound 8n^3+n^2 | seconds (--count) | moves replayed |"
+echo "|---|---:|---:|---:|---:|---|"
 for n in 10 100 1000; do
-    $drv time-layers $n "$seed"
+    layers_row "$n"
 done
-
-echo "# layer length / optimum (bidirectional BFS) on random solvable boards"
-echo "# board count mean_ratio min_ratio max_ratio mean_layers mean_optimum"
-$drv ratio 3x3 1000 "$seed"
-$drv ratio 2x5 200 "$seed"
+echo
+echo "Layers length / optimum, board by board (seed $seed)"
+echo
+echo "| board | drawn (slide scramble) | boards | mean ratio | min | max | mean layers | mean optimum (method) | layers s | optimum s |"
+echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+ratio_row 3x3 "uniform solvable" bibfs --count 1000
+ratio_row 2x5 "uniform solvable" bibfs --count 200
+ratio_row 4x4 "random walk of 40 moves" ida --walk 40 --count 5

@@ -37,17 +37,39 @@ published() {
     ' tests/data/histograms.tsv
 }
 
+# derive_md BOARD CSV / derive_tex BOARD CSV: the histogram with cumulative
+# counts, provenance kept as "> " or "% " lines
+derive_md() {
+    grep '^# ' "$2" | sed 's/^# /> /'
+    echo
+    echo "| distance | count | cumulative |"
+    echo "|---:|---:|---:|"
+    grep -v '^#' "$2" | awk -F, 'NR > 1 { c += $2; printf "| %s | %s | %d |\n", $1, $2, c }'
+}
+derive_tex() {
+    grep '^# ' "$2" | sed 's/^# /% /'
+    printf '%s\n' '\begin{table}\centering'
+    printf '\\caption{Boards of the $%s\\times %s$ puzzle by distance from the goal}\n' \
+        "${1%x*}" "${1#*x}"
+    printf '%s\n' '\begin{tabular}{rrr}\toprule' 'distance & count & cumulative \\ \midrule'
+    grep -v '^#' "$2" | awk -F, 'NR > 1 { c += $2; printf "%s & %s & %d \\\\\n", $1, $2, c }'
+    printf '%s\n' '\bottomrule\end{tabular}\end{table}'
+}
+
 summary="$out/summary.csv.new"
 [ "$mode" = big ] && summary="$out/summary-big.csv.new"
 echo "board,boards,radius,antipodes,mean_distance,widest_distance,widest_count,published,match,wall_s" > "$summary"
 for b in $boards; do
     h="$out/histograms/$b"
-    "$SLIDE" bfs "$b" --threads "$threads" --format csv --provenance > "$h.csv.tmp" 2> "$h.log"
+    extra=""
+    [ "$mode" = big ] && extra="--progress --checkpoint ${CHECKPOINT_DIR:-/tmp}/slide-$b"
+    # one search per board; the other formats are derived from its CSV
+    "$SLIDE" bfs "$b" --threads "$threads" --format csv --provenance $extra \
+        > "$h.csv.tmp" 2> "$h.log"
     mv "$h.csv.tmp" "$h.csv"
-    "$SLIDE" bfs "$b" --threads "$threads" --format md --provenance > "$h.md.tmp" 2>/dev/null
-    mv "$h.md.tmp" "$h.md"
-    "$SLIDE" bfs "$b" --threads "$threads" --format tex --provenance > "$h.tex.tmp" 2>/dev/null
-    mv "$h.tex.tmp" "$h.tex"
+    grep -v '^slide: ' "$h.log" > "$h.txt"
+    derive_md "$b" "$h.csv" > "$h.md"
+    derive_tex "$b" "$h.csv" > "$h.tex"
     wall=$(sed -n 's/^wall \([0-9.]*\) s.*/\1/p' "$h.log")
     pub=$(published "$b")
     src=$(printf '%s' "$pub" | cut -f1 | sed 's/ (.*//; s/,/;/g')
@@ -80,4 +102,33 @@ fi
     cat "$summary"
 } > "${summary%.new}"
 rm -f "$summary"
+sum=${summary%.csv.new}
+
+# summary.md and summary.tex from the CSV (comments are the provenance)
+{
+    grep '^# ' "$sum.csv" | sed 's/^# /> /'
+    echo
+    echo "| board | boards | radius | antipodes | mean distance | widest layer (distance: boards) | published | agrees | wall s |"
+    echo "|---|---:|---:|---:|---:|---:|---|---|---:|"
+    grep -v '^#' "$sum.csv" | tail -n +2 | awk -F, '{
+        printf "| %s | %s | %s | %s | %s | %s: %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6, $7, $8, $9, $10 }'
+} > "$sum.md"
+{
+    grep '^# ' "$sum.csv" | sed 's/^# /% /'
+    printf '%s\n' '\begin{table}\centering' \
+        "\\caption{Sliding-tile puzzles: boards, radius (God's number), antipodes and mean distance from the standard goal, compared with the published values.}" \
+        '\begin{tabular}{lrrrrrl}\toprule' \
+        'board & boards & radius & antipodes & mean $d$ & widest layer & agrees with \\ \midrule'
+    grep -v '^#' "$sum.csv" | tail -n +2 | awk -F, '{
+        src = ($9 == "yes") ? $8 : "not published"
+        gsub(/_/, "\\_", src)
+        split($1, d, "x")
+        printf "$%s\\times %s$ & %s & %s & %s & %s & %s (%s) & %s \\\\\n", d[1], d[2], $2, $3, $4, $5, $7, $6, src }'
+    printf '%s\n' '\bottomrule\end{tabular}\end{table}'
+} > "$sum.tex"
+
+[ "$mode" = all ] && sh scripts/parity-table.sh "$out/parity.csv"
+[ "$mode" = all ] && [ -x scripts/heuristics-results.sh ] && sh scripts/heuristics-results.sh
+[ "$mode" != small ] && sh scripts/plots.sh "$out"
+[ "$mode" = all ] && sh scripts/paper-notes.sh
 echo "results: wrote $out" >&2

@@ -5,6 +5,7 @@
 #include "slide/report.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,39 @@ int cli_int(const char *option, const char *text, long lo, long hi, long *out)
     }
     *out = v;
     return 0;
+}
+
+int cli_format(const char *text, enum report_format *out)
+{
+    int k = report_format_parse(text);
+    if (k < 0) {
+        cli_fail(EXIT_USAGE, "--format must be text, csv, md or tex, not \"%s\"", text);
+        return -1;
+    }
+    *out = (enum report_format)k;
+    return 0;
+}
+
+void cli_histogram(enum report_format format, int rows, int cols, const uint64_t *hist,
+                   int radius)
+{
+    static const char *const hdr[] = {"distance", "count", "cumulative"};
+    char caption[96];
+    snprintf(caption, sizeof caption, "Boards of the %dx%d puzzle by distance from the goal",
+             rows, cols);
+    struct report_table t = {stdout, format, format == REPORT_CSV ? 2 : 3, hdr, caption, 12};
+    uint64_t cum = 0;
+    report_begin(&t);
+    for (int d = 0; d <= radius; d++) {
+        char c0[24], c1[24], c2[24];
+        cum += hist[d];
+        snprintf(c0, sizeof c0, "%d", d);
+        snprintf(c1, sizeof c1, "%" PRIu64, hist[d]);
+        snprintf(c2, sizeof c2, "%" PRIu64, cum);
+        const char *const row[] = {c0, c1, c2};
+        report_row(&t, row);
+    }
+    report_end(&t);
 }
 
 int cli_bytes(const char *option, const char *text, uint64_t *out)

@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "slide/board.h"
+#include "slide/report.h"
 
 enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2, EXIT_UNSOLVABLE = 3 };
 
@@ -23,6 +24,16 @@ int cli_fail_lib(int rc, const slide_error *err);
 
 /* Parse an integer option value in [lo, hi]; prints and returns -1 on error. */
 int cli_int(const char *option, const char *text, long lo, long hi, long *out);
+
+/* Parse --format's value (text, csv, md, tex); prints and returns -1 on error. */
+int cli_format(const char *text, enum report_format *out);
+
+/*
+ * The histogram table on stdout: columns distance, count, cumulative (CSV:
+ * distance, count), one row per distance 0..radius of hist.
+ */
+void cli_histogram(enum report_format format, int rows, int cols, const uint64_t *hist,
+                   int radius);
 
 /* Parse a byte count with an optional K, M, G or T suffix (powers of 1024). */
 int cli_bytes(const char *option, const char *text, uint64_t *out);
@@ -59,9 +70,11 @@ int cli_progress_wanted(int flag);
 #define CLI_COMMANDS(X)                                                        \
     X(bfs, "enumerate every board of RxC by two-bit BFS: histogram, radius, antipodes") \
     X(solvable, "say whether a board can reach the goal, with the parity invariant") \
-    X(solve, "an optimal solution of a board (IDA* with a chosen heuristic)")  \
+    X(solve, "solve a board: optimal (IDA*, bidirectional BFS) or layer by layer (any size)") \
     X(scramble, "random solvable boards or random walks, reproducible from a seed") \
     X(parity, "check the parity criterion against a BFS on every arrangement of RxC") \
+    X(dist, "exact distances and optimal paths of boards from a distance database") \
+    X(db, "inspect (info), check (verify) or recompress a distance database file") \
     X(heuristic, "check heuristics against the exact distance of every board of RxC")
 
 #define CLI_DECLARE(name, summary) int cmd_##name(int argc, char **argv);

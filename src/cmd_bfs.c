@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "slide/bfs.h"
 #include "slide/checkpoint.h"
+#include "slide/db.h"
 #include "slide/provenance.h"
 #include "slide/report.h"
 
@@ -22,6 +23,7 @@ static const char help[] =
     "usage: slide bfs RxC [--goal G] [--threads N] [--space compact|full]\n"
     "                 [--format text|csv|md|tex] [--progress] [--max-memory BYTES]\n"
     "                 [--checkpoint DIR] [--checkpoint-every MINUTES] [--resume DIR]\n"
+    "                 [--save FILE [--encoding 1|2|8] [--level N]]\n"
     "Breadth-first search from the goal over every board of an R x C puzzle\n"
     "(R*C <= 20), 2 bits per board.  Reports the number of boards at each\n"
     "distance, the radius (largest distance, God's number) and the antipodes\n"
@@ -70,6 +72,14 @@ static const char help[] =
     "signal number; a second signal quits at once and the previous checkpoint\n"
     "stays.  After SIGKILL, --resume loses only the work since the last\n"
     "checkpoint.\n"
+    "  --save FILE        write the distance database (see slide dist, slide db):\n"
+    "                     a gzip file (zcat FILE gives the payload), written as\n"
+    "                     FILE.tmp and renamed when complete\n"
+    "  --encoding E       1: 1 bit per board, floor(d/2) mod 2 (default);\n"
+    "                     2: 2 bits, d mod 3; 8: 1 byte, d (radius <= 254).  2 and\n"
+    "                     8 recompute the layers with a byte per board\n"
+    "  --level N          zlib level 0..9 (default 1, and 9 for encoding 8: bits\n"
+    "                     hardly compress at any level, bytes gain about 25%)\n"
     "Output (text): a line naming the board, goal and space; the table\n"
     "'distance count cumulative', one row per distance from 0; then 'boards\n"
     "reached', 'radius', 'antipodes' (count, then up to 10 boards, smallest\n"
@@ -107,6 +117,8 @@ struct bfs_args {
     double every;            /* --checkpoint-every, seconds; < 0: automatic */
     int provenance;          /* --provenance */
     char command[512];       /* the command line, for --provenance */
+    const char *save;      /* database file, or NULL */
+    struct db_save_options db;
 };
 
 /* State of one run, shared with the layer callback. */
@@ -144,13 +156,15 @@ static int parse_args(int argc, char **argv, struct bfs_args *a)
         {"checkpoint", required_argument, 0, 'c'},
         {"checkpoint-every", required_argument, 0, 'e'},
         {"resume", required_argument, 0, 'r'},
-        {0, 0, 0, 0}};
+        {"save", required_argument, 0, 'S'},   {"encoding", required_argument, 0, 'E'},
+        {"level", required_argument, 0, 'L'},  {0, 0, 0, 0}};
     long v;
     int c, k;
     slide_error err;
     memset(a, 0, sizeof *a);
     a->progress = -1;
     a->every = -1;
+    a->db.level = -1;
     optind = 1;
     while ((c = getopt_long(argc, argv, "g:t:s:f:m:h", opts, NULL)) != -1) {
         switch (c) {
@@ -182,6 +196,19 @@ static int parse_args(int argc, char **argv, struct bfs_args *a)
         case 'e':
             if (parse_minutes(optarg, &a->every))
                 return EXIT_USAGE;
+            break;
+        case 'S': a->save = optarg; break;
+        case 'E':
+            if (cli_int("--encoding", optarg, 1, 8, &v))
+                return EXIT_USAGE;
+            if (!db_encoding_name((int)v))
+                return cli_fail(EXIT_USAGE, "--encoding must be 1, 2 or 8, not %ld", v);
+            a->db.encoding = (int)v;
+            break;
+        case 'L':
+            if (cli_int("--level", optarg, 0, 9, &v))
+                return EXIT_USAGE;
+            a->db.level = (int)v;
             break;
         case 'h': fputs(help, stdout); return -1;
         default: return cli_fail(EXIT_USAGE, "see slide bfs --help");
@@ -299,29 +326,6 @@ static int save(struct run_ctx *c, const struct store *st, struct bfs_result *r,
     return SLIDE_OK;
 }
 
-static void print_table(const struct bfs_args *a, const struct bfs_result *r)
-{
-    static const char *const hdr3[] = {"distance", "count", "cumulative"};
-    static const char *const hdr2[] = {"distance", "count"};
-    char caption[96];
-    snprintf(caption, sizeof caption, "Boards of the %dx%d puzzle by distance from the goal",
-             a->rows, a->cols);
-    struct report_table t = {stdout, a->format, a->format == REPORT_CSV ? 2 : 3,
-                             a->format == REPORT_CSV ? hdr2 : hdr3, caption, 12};
-    report_begin(&t);
-    uint64_t cum = 0;
-    for (int d = 0; d <= r->radius; d++) {
-        char c0[24], c1[24], c2[24];
-        cum += r->hist[d];
-        snprintf(c0, sizeof c0, "%d", d);
-        snprintf(c1, sizeof c1, "%" PRIu64, r->hist[d]);
-        snprintf(c2, sizeof c2, "%" PRIu64, cum);
-        const char *const row[] = {c0, c1, c2};
-        report_row(&t, row);
-    }
-    report_end(&t);
-}
-
 static void print_summary(FILE *out, const char *pre, const struct space *s,
                           const struct bfs_result *r, int ok)
 {
@@ -344,6 +348,22 @@ static void print_summary(FILE *out, const char *pre, const struct space *s,
     fprintf(out, "%swall %.3f s, threads %d, peak memory %.1f MB, %.1f M boards/s\n",
             pre, r->seconds, r->threads, provenance_peak_rss() / 1e6,
             r->seconds > 0 ? (double)r->reached / r->seconds / 1e6 : 0.0);
+}
+
+/* Write the database of the finished search (--save); 0 or an exit code. */
+static int save_db(const struct bfs_args *a, const struct space *s,
+                   const struct store *st, const struct bfs_result *r)
+{
+    slide_error err;
+    uint64_t bytes = 0;
+    struct db_save_options o = a->db;
+    o.threads = a->threads;
+    int rc = db_save(a->save, s, st, r, &o, &bytes, &err);
+    if (rc)
+        return cli_fail_lib(rc, &err);
+    fprintf(stderr, "slide: saved %s: %" PRIu64 " bytes, %.4f bytes per board\n",
+            a->save, bytes, (double)bytes / (double)s->size);
+    return EXIT_OK;
 }
 
 /* Run (or continue) the search, saving checkpoints when due; exit code. */
@@ -460,7 +480,7 @@ static int report(const struct bfs_args *a, const struct board *goal,
             s->size, store_bytes_needed(s->size));
     if (a->format == REPORT_MD)
         fputc('\n', stdout);
-    print_table(a, r);
+    cli_histogram(a->format, a->rows, a->cols, r->hist, r->radius);
     if (a->format == REPORT_MD)
         fputc('\n', stdout);
     print_summary(info, pre, s, r, ok);
@@ -485,6 +505,8 @@ static int run(const struct bfs_args *a, const struct board *goal)
     struct run_ctx c = {.s = &s, .dir = a->checkpoint ? a->checkpoint : a->resume,
                         .progress = cli_progress_wanted(a->progress), .every = a->every};
     rc = search(&c, a, &st, &r);
+    if (rc == EXIT_OK && a->save)
+        rc = save_db(a, &s, &st, &r);
     store_free(&st);
     if (rc == EXIT_OK)
         rc = report(a, goal, &s, &r);

@@ -1,6 +1,7 @@
 /*
- * cmd_solve.c - `slide solve BOARD`: an optimal solution of one board (or
- * of every board on standard input), by a method chosen from a table.
+ * cmd_solve.c - `slide solve BOARD`: a solution of one board (or of every
+ * board on standard input) by a method chosen from a table: optimal by
+ * IDA* or bidirectional BFS, or constructed layer by layer for any size.
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -8,73 +9,120 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli.h"
+#include "slide/bibfs.h"
 #include "slide/ida.h"
+#include "slide/layers.h"
 #include "slide/parity.h"
 #include "slide/report.h"
 
 static const char help[] =
-    "usage: slide solve [--method M] [--h NAME] [--goal G] [--size RxC]\n"
-    "                   [--format text|csv|md|tex] [--max-nodes N] [--progress] BOARD\n"
-    "Find a shortest sequence of moves from BOARD to the goal.\n"
+    "usage: slide solve [--method ida|layers|bibfs] [--goal G] [--size RxC]\n"
+    "                   [--count | --moves | --format text|csv|md|tex]\n"
+    "                   [--h NAME] [--max-nodes N] [--progress]   (ida only)\n"
+    "                   [--max-states N]                          (bibfs only)\n"
+    "                   BOARD\n"
+    "Find a sequence of moves that takes BOARD to the goal G.  Methods:\n"
+    "  ida     (default) IDA* (Korf 1985): OPTIMAL.  Memory O(moves); time\n"
+    "          grows fast with the distance (the 15-puzzle takes seconds to\n"
+    "          minutes; far beyond that it is hopeless).  Any size.\n"
+    "  layers  layer-by-layer construction: place the top row, then the left\n"
+    "          column, recurse, turn the last 2x2 block.  NOT OPTIMAL, but any\n"
+    "          solvable board up to 1000x1000 and any goal, in time O(moves):\n"
+    "          about 2.7 n^3 moves on a random n x n board, never more than the\n"
+    "          bound of layers.h (8 n^3 + n^2 for n x n).  1000x1000 takes\n"
+    "          about 20 s and 2.7e9 moves: use --count.\n"
+    "  bibfs   bidirectional BFS (Pohl 1971): OPTIMAL, the exact distance\n"
+    "          between ANY two boards of at most 20 cells - BOARD and the goal\n"
+    "          G, which need not be the standard goal (so d(a, b) is --goal b\n"
+    "          a).  Memory about 26 bytes per board stored, capped by\n"
+    "          --max-states.\n"
     "BOARD: rows separated by / or newlines, cells by spaces or commas, the\n"
     "blank 0, _ or . (\"8 6 7/2 5 4/3 0 1\"); any size up to 1000x1000.\n"
     "BOARD - reads standard input: one board per line when the boards are\n"
     "written one per line (rows separated by /, as `slide scramble` prints\n"
     "them, or flat lists of R*C cells with --size), each solved in turn; blank\n"
     "lines and lines starting with # are skipped.  Otherwise the whole input\n"
-    "is one board (rows on separate lines).\n"
-    "  --method M     ida (default): IDA* (Korf 1985), memory O(moves)\n"
-    "  --h NAME       IDA*'s heuristic: lc (default; Manhattan + linear\n"
-    "                 conflicts, 2*(k-LIS) per row and column), manhattan,\n"
-    "                 misplaced.  All are admissible, so lengths are optimal.\n"
+    "is one board (rows on separate lines); 1-row boards, which have no /,\n"
+    "need --size 1xN to be read one per line.  A big board comes from a file\n"
+    "or a pipe: slide scramble 1000x1000 --seed 1 | slide solve --method\n"
+    "layers --count -\n"
+    "  --method M     ida, layers or bibfs (above)\n"
     "  --goal G       the goal board (default 1..n-1 in reading order, blank last)\n"
     "  --size RxC     the dimensions, for boards written as one flat list\n"
+    "  --count        print only the number of moves, one line per board\n"
+    "                 (layers then counts the moves without storing them)\n"
+    "  --moves        print only the blank moves, one line per board\n"
     "  --format F     text (default), csv, md (Markdown) or tex (booktabs)\n"
-    "  --max-nodes N  give up on a board after N node expansions\n"
-    "  --progress     one line per IDA* threshold on stderr (default on a\n"
+    "  --h NAME       (ida) the heuristic: lc (default; Manhattan + linear\n"
+    "                 conflicts, 2*(k-LIS) per row and column), manhattan,\n"
+    "                 misplaced.  All are admissible, so lengths are optimal.\n"
+    "  --max-nodes N  (ida) give up on a board after N node expansions\n"
+    "  --progress     (ida) one line per IDA* threshold on stderr (default on a\n"
     "  --no-progress  terminal); never\n"
-    "Unsolvable boards are recognised without search from the parity\n"
-    "invariant (see slide solvable); Ctrl-C stops the search and reports the\n"
-    "lower bound reached.\n"
+    "  --max-states N (bibfs) give up on a board after storing N boards\n"
+    "                 (both sides together; default 20000000, about 0.5 GB)\n"
+    "An option that the method does not use is refused.  Unsolvable boards\n"
+    "are recognised without search from the parity invariant (see slide\n"
+    "solvable).  Ctrl-C stops IDA* and reports the lower bound reached; it\n"
+    "ends the other methods at once.\n"
     "Moves are written as the direction the BLANK moves: U up, D down, L left,\n"
     "R right (U means the tile above the blank slides down into it).  The\n"
-    "same solution is also given as the tiles moved, in order.\n"
-    "Output (text), per board:\n"
-    "  board: B / goal: G / method: M, heuristic H\n"
-    "  optimal moves: L            (or 'unsolvable: <parity explanation>',\n"
-    "  blank moves: UDLR...         or 'stopped: <why>')\n"
+    "same solution is also given as the tiles moved, in order.  Every\n"
+    "solution is replayed to the goal before it is printed.\n"
+    "Output (text), per board, boards separated by an empty line:\n"
+    "  board: B / goal: G / method: M[, heuristic H]\n"
+    "  optimal moves: L              ida, bibfs\n"
+    "  moves: L (not optimal in general; bound U for RxC)     layers\n"
+    "                    (or 'unsolvable: <parity explanation>' and no more\n"
+    "                     lines, or 'stopped: <why>')\n"
+    "  blank moves: UDLR...\n"
     "  tiles moved: t1 t2 ...\n"
-    "  nodes: E expanded, N generated, I iterations, h(board) H\n"
+    "  nodes: E expanded, N generated, I iterations, h(board) H    ida\n"
+    "  nodes: E expanded, S stored                                 bibfs\n"
     "  time: S s\n"
-    "boards separated by an empty line.  csv, md and tex give one record per\n"
-    "board with the columns board,method,heuristic,status,length,blank_moves,\n"
-    "tiles_moved,expanded,generated,iterations,h_start,lower_bound,seconds;\n"
-    "status is optimal, found (a heuristic that may overestimate), unsolvable\n"
-    "or stopped; length is empty unless a solution was found; lower_bound is\n"
-    "what the search proved (the length when optimal).\n"
+    "--count and --moves print one line per board instead: the number L, or\n"
+    "the blank moves (an empty line for a board already at the goal); an\n"
+    "unsolvable or stopped board gets its 'unsolvable: ...' or 'stopped: ...'\n"
+    "line.  csv, md and tex give one record per board with the columns\n"
+    "board,method,heuristic,status,length,blank_moves,tiles_moved,expanded,\n"
+    "generated,iterations,h_start,lower_bound,seconds,stored;\n"
+    "status is optimal, found (a valid solution not proven optimal: layers),\n"
+    "unsolvable or stopped; length is empty unless a solution was found;\n"
+    "lower_bound is what the search proved (the length when optimal; empty\n"
+    "for layers).  The figures a method does not produce are empty: ida gives\n"
+    "expanded, generated, iterations and h_start, bibfs expanded and stored\n"
+    "(the boards both sides keep), layers none.  seconds is the wall time of\n"
+    "the method alone (not parsing or printing).  The text output streams a\n"
+    "solution; csv, md and tex hold each record in memory, so for solutions\n"
+    "of billions of moves (layers on big boards) use --count or --moves.\n"
     "Exit status: 0 every board solved, 1 a search stopped or failed, 2 bad\n"
     "arguments or board text, 3 a board is unsolvable.\n";
 
-/* The problem handed to a method. */
+/* The problem handed to a method.  The start is known to reach the goal
+ * (solve_one checks parity first). */
 struct solve_job {
     const struct board *start, *goal;
     const char *heuristic;
-    uint64_t max_nodes;
+    uint64_t max_nodes, max_states;
     const volatile sig_atomic_t *cancel;
     int progress;
+    int count_only; /* only the length is wanted: a method may skip the moves */
 };
 
-/* What a method found: the fields a method does not produce stay 0. */
+#define SOLVE_NONE (-1) /* a figure the method does not produce */
+
+/* What a method found: the figures it does not produce stay SOLVE_NONE. */
 struct solve_answer {
-    int length;            /* -1: none */
-    unsigned char *moves;  /* blank moves (enum move), length entries */
-    int optimal;           /* 1 if length is proven optimal */
-    int lower_bound;       /* proven lower bound on the optimum */
-    uint64_t expanded, generated;
-    int iterations, h_start;
-    double seconds;
+    uint64_t length;     /* moves of the solution (when the method succeeded) */
+    char *moves;         /* length blank moves 'U','D','L','R' + NUL (malloc'd);
+                            NULL only when job->count_only was honoured */
+    int optimal;         /* 1 if length is proven optimal */
+    char caveat[96];     /* why a solution is not optimal, for the text output */
+    int64_t lower_bound; /* proven lower bound on the optimum */
+    int64_t expanded, generated, iterations, h_start, stored;
     const char *heuristic; /* name actually used, or "" */
 };
 
@@ -83,6 +131,17 @@ static void print_threshold(int bound, uint64_t expanded, double seconds, void *
     (void)ctx;
     fprintf(stderr, "slide: threshold %d, %" PRIu64 " nodes expanded so far, %.2f s\n",
             bound, expanded, seconds);
+}
+
+/* IDA*'s enum move path as letters (SLIDE_ENOMEM). */
+static int letters_of(const unsigned char *moves, int len, char **out, slide_error *err)
+{
+    if (!(*out = malloc((size_t)len + 1)))
+        return slide_fail(err, SLIDE_ENOMEM, "out of memory for %d moves", len);
+    for (int i = 0; i < len; i++)
+        (*out)[i] = move_letter((enum move)moves[i]);
+    (*out)[len] = '\0';
+    return SLIDE_OK;
 }
 
 static int solve_ida(const struct solve_job *job, struct solve_answer *ans,
@@ -96,35 +155,99 @@ static int solve_ida(const struct solve_job *job, struct solve_answer *ans,
                             job->progress ? print_threshold : NULL, NULL};
     struct ida_result r;
     rc = ida_solve(job->start, job->goal, &h, &o, &r, err);
-    ans->length = r.length;
-    ans->moves = r.moves;
+    if (!rc)
+        rc = letters_of(r.moves, r.length, &ans->moves, err);
+    ans->length = rc ? 0 : (uint64_t)r.length;
     ans->optimal = rc == SLIDE_OK && h.admissible;
+    snprintf(ans->caveat, sizeof ans->caveat, "maybe not optimal: heuristic %s "
+             "may overestimate", h.name);
     /* IDA*'s thresholds bound the optimum only when h never overestimates */
     ans->lower_bound = !h.admissible ? 0 : rc == SLIDE_OK ? r.length : r.bound;
-    ans->expanded = r.expanded;
-    ans->generated = r.generated;
+    ans->expanded = (int64_t)r.expanded;
+    ans->generated = (int64_t)r.generated;
     ans->iterations = r.iterations;
     ans->h_start = r.h_start;
-    ans->seconds = r.seconds;
     ans->heuristic = h.name;
+    ida_result_free(&r);
     ida_heuristic_close(&h);
     return rc;
 }
 
+static int solve_layers(const struct solve_job *job, struct solve_answer *ans,
+                        slide_error *err)
+{
+    struct layers_moves m = {0};
+    m.count_only = job->count_only;
+    int rc = layers_solve(job->start, job->goal, &m, err);
+    if (!rc && !m.count_only) { /* the buffer becomes the answer's, NUL-terminated */
+        char *p = m.cap > m.len ? m.moves : realloc(m.moves, (size_t)m.len + 1);
+        if (!p)
+            rc = slide_fail(err, SLIDE_ENOMEM, "out of memory for %" PRIu64 " moves", m.len);
+        else
+            p[m.len] = '\0';
+        ans->moves = p;
+        m.moves = p ? NULL : m.moves;
+    }
+    ans->length = m.len;
+    snprintf(ans->caveat, sizeof ans->caveat, "not optimal in general; bound %" PRIu64
+             " for %dx%d", layers_bound(job->start->rows, job->start->cols),
+             job->start->rows, job->start->cols);
+    layers_moves_free(&m);
+    return rc;
+}
+
+static int solve_bibfs(const struct solve_job *job, struct solve_answer *ans,
+                       slide_error *err)
+{
+    uint64_t cap = job->max_states ? job->max_states : BIBFS_DEFAULT_MAX_STATES;
+    struct bibfs_result r;
+    int rc = bibfs_solve(job->start, job->goal, cap, &r, err);
+    ans->expanded = (int64_t)r.expanded;
+    ans->stored = (int64_t)r.states;
+    if (rc == SLIDE_ENOMEM && r.states > cap) {
+        /* the cap, not the machine, ran out: with df and db layers complete
+         * and no meeting every path is longer than df + db, and the layer in
+         * progress is counted in forward_layers + backward_layers */
+        ans->lower_bound = r.forward_layers + r.backward_layers;
+        return SLIDE_EINTR;
+    }
+    if (!rc) {
+        ans->length = (uint64_t)r.distance;
+        ans->moves = r.path;
+        ans->optimal = 1;
+        ans->lower_bound = r.distance;
+    }
+    return rc;
+}
+
 /*
- * The methods.  Each solves one board and fills the answer; SLIDE_EUNSOLVABLE
- * must come from the parity criterion, before any search.  To add a method
- * (db: descent in a distance database, layers, bibfs: bidirectional BFS),
+ * The methods.  Each solves one board that is known to reach the goal and
+ * fills the answer.  To add a method (db: descent in a distance database),
  * write its solve function above and add a row here and in the help text.
  */
+enum { TAKES_H = 1, TAKES_MAX_NODES = 2, TAKES_MAX_STATES = 4 };
+
 static const struct solve_method {
     const char *name;
     int (*solve)(const struct solve_job *job, struct solve_answer *ans,
                  slide_error *err);
+    unsigned takes;  /* the method-specific options it uses (TAKES_*) */
+    int cancelable;  /* stops on job->cancel with what it proved so far */
 } methods[] = {
-    {"ida", solve_ida},
+    {"ida", solve_ida, TAKES_H | TAKES_MAX_NODES, 1},
+    {"layers", solve_layers, 0, 0},
+    {"bibfs", solve_bibfs, TAKES_MAX_STATES, 0},
 };
 #define NMETHODS (sizeof methods / sizeof methods[0])
+
+/* The method-specific options, by their TAKES_* bit. */
+static const struct {
+    unsigned bit;
+    const char *name;
+} specific[] = {{TAKES_H, "--h"}, {TAKES_MAX_NODES, "--max-nodes"},
+                {TAKES_MAX_STATES, "--max-states"}};
+
+enum solve_output { OUT_RECORD, OUT_COUNT, OUT_MOVES };
 
 struct solve_args {
     const struct solve_method *method;
@@ -132,8 +255,10 @@ struct solve_args {
     const char *goal_text;
     int rows, cols;
     enum report_format format;
-    uint64_t max_nodes;
+    enum solve_output output;
+    uint64_t max_nodes, max_states;
     int progress;
+    unsigned given; /* the method-specific options given (TAKES_*) */
 };
 
 static const struct solve_method *method_find(const char *name)
@@ -144,13 +269,49 @@ static const struct solve_method *method_find(const char *name)
     return NULL;
 }
 
+/* The names of the methods whose `takes` has bit (all when bit is 0). */
+static void method_names(unsigned bit, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    for (size_t i = 0; i < NMETHODS; i++)
+        if (!bit || (methods[i].takes & bit))
+            snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", buf[0] ? ", " : "",
+                     methods[i].name);
+}
+
 static int method_unknown(const char *name)
 {
-    char known[256] = "";
-    for (size_t i = 0; i < NMETHODS; i++)
-        snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s",
-                 i ? ", " : "", methods[i].name);
+    char known[256];
+    method_names(0, known, sizeof known);
     return cli_fail(EXIT_USAGE, "--method must be one of %s, not \"%s\"", known, name);
+}
+
+/* Refuse an option the chosen method would silently ignore. */
+static int check_specific(const struct solve_args *a)
+{
+    for (size_t i = 0; i < sizeof specific / sizeof specific[0]; i++) {
+        if (!(a->given & specific[i].bit & ~a->method->takes))
+            continue;
+        char users[256];
+        method_names(specific[i].bit, users, sizeof users);
+        return cli_fail(EXIT_USAGE, "%s is an option of --method %s, not of %s",
+                        specific[i].name, users, a->method->name);
+    }
+    return EXIT_OK;
+}
+
+/* --count, --moves and --format csv|md|tex each choose what is printed. */
+static int set_output(struct solve_args *a, enum solve_output out, const char *opt)
+{
+    int clash = out == OUT_RECORD
+                    ? a->output != OUT_RECORD
+                    : (a->output != OUT_RECORD && a->output != out) ||
+                          a->format != REPORT_TEXT;
+    if (clash)
+        return cli_fail(EXIT_USAGE, "%s: choose one of --count, --moves and --format "
+                        "csv|md|tex (each sets what is printed)", opt);
+    a->output = out;
+    return EXIT_OK;
 }
 
 static int parse_args(int argc, char **argv, struct solve_args *a)
@@ -159,8 +320,10 @@ static int parse_args(int argc, char **argv, struct solve_args *a)
         {"method", required_argument, 0, 'M'}, {"h", required_argument, 0, 'H'},
         {"goal", required_argument, 0, 'g'},   {"size", required_argument, 0, 's'},
         {"format", required_argument, 0, 'f'}, {"max-nodes", required_argument, 0, 'n'},
-        {"progress", no_argument, 0, 'p'},     {"no-progress", no_argument, 0, 'P'},
-        {"help", no_argument, 0, 'h'},         {0, 0, 0, 0}};
+        {"max-states", required_argument, 0, 'S'}, {"count", no_argument, 0, 'c'},
+        {"moves", no_argument, 0, 'm'},        {"progress", no_argument, 0, 'p'},
+        {"no-progress", no_argument, 0, 'P'},  {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0}};
     slide_error err;
     long v;
     int c, k;
@@ -169,13 +332,13 @@ static int parse_args(int argc, char **argv, struct solve_args *a)
     a->heuristic = IDA_HEURISTIC_DEFAULT;
     a->progress = -1;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "M:H:g:s:f:n:h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "M:H:g:s:f:n:S:cmh", opts, NULL)) != -1) {
         switch (c) {
         case 'M':
             if (!(a->method = method_find(optarg)))
                 return method_unknown(optarg);
             break;
-        case 'H': a->heuristic = optarg; break;
+        case 'H': a->heuristic = optarg; a->given |= TAKES_H; break;
         case 'g': a->goal_text = optarg; break;
         case 's':
             if (board_parse_dims(optarg, &a->rows, &a->cols, &err))
@@ -184,12 +347,21 @@ static int parse_args(int argc, char **argv, struct solve_args *a)
         case 'f':
             if ((k = report_format_parse(optarg)) < 0)
                 return cli_fail(EXIT_USAGE, "--format must be text, csv, md or tex, not \"%s\"", optarg);
+            if (k != REPORT_TEXT && set_output(a, OUT_RECORD, "--format"))
+                return EXIT_USAGE;
             a->format = (enum report_format)k;
             break;
         case 'n':
-            if (cli_int("--max-nodes", optarg, 1, LONG_MAX, &v))
+        case 'S':
+            if (cli_int(c == 'n' ? "--max-nodes" : "--max-states", optarg, 1, LONG_MAX, &v))
                 return EXIT_USAGE;
-            a->max_nodes = (uint64_t)v;
+            *(c == 'n' ? &a->max_nodes : &a->max_states) = (uint64_t)v;
+            a->given |= c == 'n' ? TAKES_MAX_NODES : TAKES_MAX_STATES;
+            break;
+        case 'c':
+        case 'm':
+            if (set_output(a, c == 'c' ? OUT_COUNT : OUT_MOVES, c == 'c' ? "--count" : "--moves"))
+                return EXIT_USAGE;
             break;
         case 'p': a->progress = 1; break;
         case 'P': a->progress = 0; break;
@@ -197,7 +369,7 @@ static int parse_args(int argc, char **argv, struct solve_args *a)
         default: return cli_fail(EXIT_USAGE, "see slide solve --help");
         }
     }
-    return EXIT_OK;
+    return check_specific(a);
 }
 
 /* ---- input: one board from the arguments, or boards from stdin -------- */
@@ -326,29 +498,51 @@ static char *board_text(const struct board *b)
     return s;
 }
 
-/* The blank moves as letters, and the tiles moved, space separated. */
-static int path_texts(const struct board *start, const struct board *goal,
-                      const struct solve_answer *ans, char **letters, char **tiles,
-                      slide_error *err)
+/*
+ * Replay moves[0..len-1] (letters) from start.  With tiles != NULL, write
+ * the tile that each move slides to it, space separated; with goal != NULL,
+ * check that the moves end on goal.  Streams, so a solution of billions of
+ * moves needs no more memory than the board.  Errors: SLIDE_EINVAL (a move
+ * that leaves the board, or the wrong end: a bug of the method),
+ * SLIDE_ENOMEM.
+ */
+static int replay(const struct board *start, const struct board *goal,
+                  const char *moves, uint64_t len, FILE *tiles, slide_error *err)
 {
-    int len = ans->length > 0 ? ans->length : 0;
-    int *t = malloc(((size_t)len + 1) * sizeof *t);
-    *letters = malloc((size_t)len + 1);
-    *tiles = malloc((size_t)len * 12 + 1);
-    int rc = !t || !*letters || !*tiles
-                 ? slide_fail(err, SLIDE_ENOMEM, "out of memory printing a solution")
-                 : ida_replay(start, goal, ans->moves, len, t, err);
-    if (!rc) {
-        char *p = *tiles;
-        *p = '\0';
-        for (int i = 0; i < len; i++) {
-            (*letters)[i] = move_letter((enum move)ans->moves[i]);
-            p += sprintf(p, i ? " %d" : "%d", t[i]);
+    struct board b;
+    int rc = board_copy(&b, start, err);
+    if (rc)
+        return rc;
+    int z = board_blank(&b);
+    for (uint64_t i = 0; i < len && !rc; i++) {
+        int m = move_parse(moves[i]);
+        int to = m < 0 ? -1 : board_step(b.rows, b.cols, z, (enum move)m);
+        if (to < 0) {
+            rc = slide_fail(err, SLIDE_EINVAL, "internal error: move %" PRIu64
+                            " ('%c') of the solution is not legal", i + 1, moves[i]);
+            break;
         }
-        (*letters)[len] = '\0';
+        if (tiles)
+            fprintf(tiles, i ? " %d" : "%d", b.cells[to]);
+        board_move(&b, &z, (enum move)m);
     }
-    free(t);
+    if (!rc && goal && !board_equal(&b, goal))
+        rc = slide_fail(err, SLIDE_EINVAL, "internal error: the %" PRIu64 " moves of "
+                        "the solution do not end on the goal", len);
+    board_free(&b);
     return rc;
+}
+
+/* Every solution is replayed to the goal before it is printed: a method
+ * whose path does not get there is a bug worth a loud failure. */
+static int check_answer(const struct solve_job *job, const struct solve_answer *ans,
+                        slide_error *err)
+{
+    if (ans->moves)
+        return replay(job->start, job->goal, ans->moves, ans->length, NULL, err);
+    if (job->count_only)
+        return SLIDE_OK;
+    return slide_fail(err, SLIDE_EINVAL, "internal error: the method gave no moves");
 }
 
 static const char *status_name(int rc, const struct solve_answer *ans)
@@ -360,53 +554,145 @@ static const char *status_name(int rc, const struct solve_answer *ans)
     return ans->optimal ? "optimal" : "found";
 }
 
+/* What solve_one hands to the printers besides the answer. */
 struct printed {
-    const char *board, *goal, *method, *status, *letters, *tiles, *why;
+    const struct solve_job *job;
+    const char *board, *goal, *method, *status;
+    const char *why; /* the message when there is no solution, else NULL */
+    double seconds;
 };
 
-static void print_text(const struct printed *p, const struct solve_answer *ans)
+/* "nodes: ..." from the figures the method produced; nothing if none. */
+static void print_figures(const struct solve_answer *ans)
+{
+    const struct {
+        int64_t v;
+        const char *fmt;
+    } f[] = {{ans->expanded, "%" PRId64 " expanded"}, {ans->generated, "%" PRId64 " generated"},
+             {ans->iterations, "%" PRId64 " iterations"}, {ans->h_start, "h(board) %" PRId64},
+             {ans->stored, "%" PRId64 " stored"}};
+    int any = 0;
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
+        if (f[i].v == SOLVE_NONE)
+            continue;
+        fputs(any++ ? ", " : "nodes: ", stdout);
+        printf(f[i].fmt, f[i].v);
+    }
+    if (any)
+        putchar('\n');
+}
+
+static int print_text(const struct printed *p, const struct solve_answer *ans,
+                      slide_error *err)
 {
     printf("board: %s\ngoal: %s\nmethod: %s%s%s\n", p->board, p->goal, p->method,
            ans->heuristic[0] ? ", heuristic " : "", ans->heuristic);
-    if (p->why && strcmp(p->status, "unsolvable") == 0) {
+    if (strcmp(p->status, "unsolvable") == 0) {
         printf("%s\n", p->why); /* parity_explain's line starts "unsolvable:" */
-        return;
+        return SLIDE_OK;
     }
     if (p->why) {
         printf("stopped: %s\n", p->why);
     } else {
-        printf("%s moves: %d\n", ans->optimal ? "optimal" : "found (maybe not optimal)",
-               ans->length);
-        printf("blank moves: %s\ntiles moved: %s\n", p->letters, p->tiles);
+        if (ans->optimal)
+            printf("optimal moves: %" PRIu64 "\n", ans->length);
+        else
+            printf("moves: %" PRIu64 " (%s)\n", ans->length, ans->caveat);
+        fputs("blank moves: ", stdout);
+        fwrite(ans->moves, 1, ans->length, stdout);
+        fputs("\ntiles moved: ", stdout);
+        int rc = replay(p->job->start, NULL, ans->moves, ans->length, stdout, err);
+        putchar('\n');
+        if (rc)
+            return rc;
     }
-    printf("nodes: %" PRIu64 " expanded, %" PRIu64 " generated, %d iterations, "
-           "h(board) %d\ntime: %.3f s\n", ans->expanded, ans->generated,
-           ans->iterations, ans->h_start, ans->seconds);
+    print_figures(ans);
+    printf("time: %.3f s\n", p->seconds);
+    return SLIDE_OK;
+}
+
+/* --count and --moves: one line per board. */
+static void print_line(const struct printed *p, const struct solve_answer *ans,
+                       enum solve_output out)
+{
+    if (strcmp(p->status, "unsolvable") == 0)
+        printf("%s\n", p->why);
+    else if (p->why)
+        printf("stopped: %s\n", p->why);
+    else if (out == OUT_COUNT)
+        printf("%" PRIu64 "\n", ans->length);
+    else {
+        fwrite(ans->moves, 1, ans->length, stdout);
+        putchar('\n');
+    }
 }
 
 static const char *const columns[] = {
     "board", "method", "heuristic", "status", "length", "blank_moves", "tiles_moved",
-    "expanded", "generated", "iterations", "h_start", "lower_bound", "seconds"};
+    "expanded", "generated", "iterations", "h_start", "lower_bound", "seconds", "stored"};
 #define NCOLUMNS (int)(sizeof columns / sizeof columns[0])
 
-static void print_record(const struct report_table *t, const struct printed *p,
-                         const struct solve_answer *ans)
+/* A figure as a cell: empty when the method does not produce it. */
+static const char *figure(int64_t v, char *buf, size_t len)
 {
-    char len[16] = "", exp[24], gen[24], it[16], h0[16], lb[16] = "", sec[32];
+    if (v == SOLVE_NONE)
+        return "";
+    snprintf(buf, len, "%" PRId64, v);
+    return buf;
+}
+
+/* The tiles moved as one string (malloc'd), for a table cell. */
+static int tiles_text(const struct printed *p, const struct solve_answer *ans,
+                      char **text, slide_error *err)
+{
+    size_t size;
+    FILE *f = open_memstream(text, &size);
+    if (!f)
+        return slide_fail(err, SLIDE_ENOMEM, "out of memory printing a solution");
+    int rc = replay(p->job->start, NULL, ans->moves, ans->length, f, err);
+    if (fclose(f) && !rc)
+        rc = slide_fail(err, SLIDE_ENOMEM, "out of memory printing a solution");
+    return rc;
+}
+
+static int print_record(const struct report_table *t, const struct printed *p,
+                        const struct solve_answer *ans, slide_error *err)
+{
+    char len[24] = "", f[6][24], sec[32];
+    char *tiles = NULL;
     int solved = !p->why;
-    if (solved)
-        snprintf(len, sizeof len, "%d", ans->length);
-    if (strcmp(p->status, "unsolvable") != 0)
-        snprintf(lb, sizeof lb, "%d", ans->lower_bound);
-    snprintf(exp, sizeof exp, "%" PRIu64, ans->expanded);
-    snprintf(gen, sizeof gen, "%" PRIu64, ans->generated);
-    snprintf(it, sizeof it, "%d", ans->iterations);
-    snprintf(h0, sizeof h0, "%d", ans->h_start);
-    snprintf(sec, sizeof sec, "%.6f", ans->seconds);
+    if (solved) {
+        snprintf(len, sizeof len, "%" PRIu64, ans->length);
+        int rc = tiles_text(p, ans, &tiles, err);
+        if (rc) {
+            free(tiles);
+            return rc;
+        }
+    }
+    snprintf(sec, sizeof sec, "%.6f", p->seconds);
     const char *row[] = {p->board, p->method, ans->heuristic, p->status, len,
-                         solved ? p->letters : "", solved ? p->tiles : "", exp, gen,
-                         it, h0, lb, sec};
+                         solved ? ans->moves : "", solved ? tiles : "",
+                         figure(ans->expanded, f[0], sizeof f[0]),
+                         figure(ans->generated, f[1], sizeof f[1]),
+                         figure(ans->iterations, f[2], sizeof f[2]),
+                         figure(ans->h_start, f[3], sizeof f[3]),
+                         figure(ans->lower_bound, f[4], sizeof f[4]), sec,
+                         figure(ans->stored, f[5], sizeof f[5])};
     report_row(t, row);
+    free(tiles);
+    return SLIDE_OK;
+}
+
+/* Print the answer in the chosen form. */
+static int print_answer(const struct solve_args *a, const struct report_table *t,
+                        const struct printed *p, const struct solve_answer *ans,
+                        slide_error *err)
+{
+    if (a->output != OUT_RECORD) {
+        print_line(p, ans, a->output);
+        return SLIDE_OK;
+    }
+    return a->format == REPORT_TEXT ? print_text(p, ans, err) : print_record(t, p, ans, err);
 }
 
 /* ---- one board --------------------------------------------------------- */
@@ -417,6 +703,62 @@ static void on_sigint(int sig)
 {
     (void)sig;
     interrupted = 1;
+}
+
+/* SLIDE_EUNSOLVABLE with parity_explain's line when start cannot reach goal. */
+static int check_solvable(const struct board *start, const struct board *goal,
+                          slide_error *err)
+{
+    struct parity_report pr;
+    int rc = parity_check(start, goal, &pr, err);
+    if (rc || pr.solvable)
+        return rc;
+    char why[SLIDE_ERROR_LEN];
+    parity_explain(&pr, why, sizeof why);
+    return slide_fail(err, SLIDE_EUNSOLVABLE, "%s", why);
+}
+
+static double seconds_since(const struct timespec *t0)
+{
+    struct timespec t1;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    return (double)(t1.tv_sec - t0->tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0->tv_nsec);
+}
+
+/* Solve start (checked) and print the answer; returns an exit status. */
+static int solve_and_print(const struct solve_args *a, const struct solve_job *job,
+                           const struct report_table *t)
+{
+    struct solve_answer ans = {.lower_bound = SOLVE_NONE, .expanded = SOLVE_NONE,
+                               .generated = SOLVE_NONE, .iterations = SOLVE_NONE,
+                               .h_start = SOLVE_NONE, .stored = SOLVE_NONE,
+                               .heuristic = ""};
+    slide_error err;
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    int rc = check_solvable(job->start, job->goal, &err);
+    if (!rc)
+        rc = a->method->solve(job, &ans, &err);
+    double seconds = seconds_since(&t0);
+    char *btext = board_text(job->start), *gtext = board_text(job->goal);
+    int status;
+    if (rc == SLIDE_EINVAL || rc == SLIDE_ENOMEM || rc == SLIDE_ERANGE) {
+        status = cli_fail_lib(rc, &err);
+    } else if (!btext || !gtext) {
+        status = cli_fail(EXIT_FAIL, "out of memory");
+    } else if (!rc && check_answer(job, &ans, &err)) {
+        status = cli_fail(EXIT_FAIL, "%s", err.msg);
+    } else {
+        struct printed p = {job, btext, gtext, a->method->name, status_name(rc, &ans),
+                            rc ? err.msg : NULL, seconds};
+        status = rc == SLIDE_EUNSOLVABLE ? EXIT_UNSOLVABLE : rc ? EXIT_FAIL : EXIT_OK;
+        if (print_answer(a, t, &p, &ans, &err))
+            status = cli_fail(EXIT_FAIL, "%s", err.msg);
+    }
+    free(btext);
+    free(gtext);
+    free(ans.moves);
+    return status;
 }
 
 /* Parse, solve and print one board; returns an exit status. */
@@ -433,33 +775,10 @@ static int solve_one(const struct solve_args *a, const char *text, int lineno,
         board_free(&start);
         return EXIT_USAGE;
     }
-    struct solve_job job = {&start, &goal, a->heuristic, a->max_nodes, &interrupted,
-                            cli_progress_wanted(a->progress)};
-    struct solve_answer ans = {.length = -1, .heuristic = ""};
-    rc = a->method->solve(&job, &ans, &err);
-    char *letters = NULL, *tiles = NULL;
-    char *btext = board_text(&start), *gtext = board_text(&goal);
-    int status = EXIT_OK;
-    if (rc == SLIDE_EINVAL || rc == SLIDE_ENOMEM || rc == SLIDE_ERANGE) {
-        status = cli_fail_lib(rc, &err);
-    } else if (!btext || !gtext ||
-               (!rc && path_texts(&start, &goal, &ans, &letters, &tiles, &err))) {
-        /* a method's path that does not replay is a bug worth a loud failure */
-        status = cli_fail(EXIT_FAIL, "%s", btext && gtext ? err.msg : "out of memory");
-    } else {
-        struct printed p = {btext, gtext, a->method->name, status_name(rc, &ans),
-                            letters, tiles, rc ? err.msg : NULL};
-        if (a->format == REPORT_TEXT)
-            print_text(&p, &ans);
-        else
-            print_record(t, &p, &ans);
-        status = rc == SLIDE_EUNSOLVABLE ? EXIT_UNSOLVABLE : rc ? EXIT_FAIL : EXIT_OK;
-    }
-    free(letters);
-    free(tiles);
-    free(btext);
-    free(gtext);
-    free(ans.moves);
+    struct solve_job job = {&start, &goal, a->heuristic, a->max_nodes, a->max_states,
+                            &interrupted, cli_progress_wanted(a->progress),
+                            a->output == OUT_COUNT};
+    int status = solve_and_print(a, &job, t);
     board_free(&start);
     board_free(&goal);
     return status;
@@ -484,24 +803,26 @@ int cmd_solve(int argc, char **argv)
         board_list_free(&l);
         return rc;
     }
-    struct sigaction sa = {0};
-    sa.sa_handler = on_sigint;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    struct report_table t = {stdout, a.format, NCOLUMNS, columns,
-                             "Optimal solutions", 0};
-    if (a.format != REPORT_TEXT)
+    if (a.method->cancelable) { /* the others end at once, as usual */
+        struct sigaction sa = {0};
+        sa.sa_handler = on_sigint;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGINT, &sa, NULL);
+    }
+    struct report_table t = {stdout, a.format, NCOLUMNS, columns, "Solutions", 0};
+    int table = a.output == OUT_RECORD && a.format != REPORT_TEXT;
+    if (table)
         report_begin(&t);
     int status = EXIT_OK;
     for (int i = 0; i < l.count && !interrupted; i++) {
-        if (i && a.format == REPORT_TEXT)
+        if (i && a.output == OUT_RECORD && a.format == REPORT_TEXT)
             putchar('\n');
         int s = solve_one(&a, l.text[i], l.line[i], &t);
         status = worse(status, s);
         if (s == EXIT_USAGE)
             break;
     }
-    if (a.format != REPORT_TEXT)
+    if (table)
         report_end(&t);
     board_list_free(&l);
     rc = cli_finish_stdout();

@@ -7,35 +7,29 @@
 #include "testutil.h"
 
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
+#include "clitest.h"
 #include "slide/heuristic.h"
 
 static char tmpdir[256];
+static char *last_err; /* standard error of the last run */
 
-/* Run "$SLIDE args" with the shell; stdout into *out (malloc'd), exit status. */
+/*
+ * Run "$SLIDE args" with every "@" in args replaced by the test's
+ * temporary directory; stdout into *out (malloc'd); returns the exit status.
+ */
 static int run(const char *args, char **out)
 {
-    const char *slide = getenv("SLIDE");
-    if (!slide)
-        fail_msg("SLIDE is not set (run the tests with make test)");
-    char cmd[2048];
-    snprintf(cmd, sizeof cmd, "cd '%s' && '%s' %s 2>stderr.txt", tmpdir, slide, args);
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    size_t len = 0, cap = 1 << 16;
-    char *buf = malloc(cap);
-    size_t got;
-    while ((got = fread(buf + len, 1, cap - len - 1, p)) > 0) {
-        len += got;
-        if (len + 1 == cap)
-            buf = realloc(buf, cap *= 2);
-    }
-    buf[len] = '\0';
-    int status = pclose(p);
-    *out = buf;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    char expanded[2048];
+    size_t k = 0;
+    for (const char *p = args; *p && k + sizeof tmpdir < sizeof expanded; p++)
+        if (*p == '@')
+            k += (size_t)snprintf(expanded + k, sizeof expanded - k, "%s", tmpdir);
+        else
+            expanded[k++] = *p;
+    expanded[k] = '\0';
+    free(last_err);
+    return clitest_run(expanded, NULL, out, &last_err);
 }
 
 static char *read_file(const char *name)
@@ -70,6 +64,8 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
+    free(last_err);
+    last_err = NULL;
     char cmd[512];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
     return system(cmd) == 0 ? 0 : -1;
@@ -166,18 +162,18 @@ static void test_joint_files(void **state)
 {
     (void)state;
     char *out;
-    assert_int_equal(run("heuristic 3x3 --h lc,wd --joint j.csv --format csv", &out), 0);
+    assert_int_equal(run("heuristic 3x3 --h lc,wd --joint @/j.csv --format csv", &out), 0);
     free(out);
     check_joint("j-lc.csv", 0);
     check_joint("j-wd.csv", 0);
     assert_false(exists("j.csv"));
     assert_false(exists("j-lc.csv.tmp"));
-    assert_int_equal(run("heuristic 3x3 --h misplaced --joint one.csv --provenance", &out), 0);
+    assert_int_equal(run("heuristic 3x3 --h misplaced --joint @/one.csv --provenance", &out), 0);
     assert_memory_equal(out, "# slide ", 8);
     free(out);
     check_joint("one.csv", 1);
     /* a directory that does not exist: exit 1, nothing left behind */
-    assert_int_equal(run("heuristic 3x3 --h lc --joint nodir/j.csv", &out), 1);
+    assert_int_equal(run("heuristic 3x3 --h lc --joint @/nodir/j.csv", &out), 1);
     free(out);
     assert_false(exists("nodir"));
 }
@@ -236,10 +232,8 @@ static void test_bad_requests(void **state)
         char *out;
         int status = run(cases[i].args, &out);
         free(out);
-        char *err = read_file("stderr.txt");
-        if (status != cases[i].status || !strstr(err, cases[i].message))
-            fail_msg("%s: status %d, stderr \"%s\"", cases[i].args, status, err);
-        free(err);
+        if (status != cases[i].status || !strstr(last_err, cases[i].message))
+            fail_msg("%s: status %d, stderr \"%s\"", cases[i].args, status, last_err);
     }
 }
 

@@ -6,54 +6,21 @@
  */
 #include "testutil.h"
 
-#include <sys/wait.h>
-#include <unistd.h>
-
+#include "clitest.h"
 #include "slide/board.h"
 
-/* Run "$SLIDE args" with stdin from `input` (may be NULL); stdout into out.
- * Returns the exit status. */
+/* Run "$SLIDE args" with stdin from `input` (may be NULL); stdout into out
+ * (cut to len - 1 bytes).  Returns the exit status. */
 static int run(const char *args, const char *input, char *out, size_t len)
 {
-    const char *slide = getenv("SLIDE");
-    if (!slide)
-        fail_msg("SLIDE is not set (run the tests with make test)");
-    char in_path[] = "/tmp/slide-test-XXXXXX", cmd[4096];
-    int fd = mkstemp(in_path);
-    assert_true(fd >= 0);
-    if (input)
-        assert_int_equal(write(fd, input, strlen(input)), (ssize_t)strlen(input));
-    close(fd);
-    snprintf(cmd, sizeof cmd, "%s %s < %s 2>/dev/null", slide, args, in_path);
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    size_t got = fread(out, 1, len - 1, p);
-    out[got] = '\0';
-    int status = pclose(p);
-    unlink(in_path);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    char *got;
+    int status = clitest_run(args, input, &got, NULL);
+    snprintf(out, len, "%s", got);
+    free(got);
+    return status;
 }
 
 static char out[1 << 20], again[1 << 20];
-
-static int count_lines(const char *s)
-{
-    int n = 0;
-    for (; *s; s++)
-        n += *s == '\n';
-    return n;
-}
-
-/* Field i (0-based) of a CSV record without quoted fields, into buf. */
-static void field(const char *line, int i, char *buf, size_t len)
-{
-    while (i-- > 0)
-        line = strchr(line, ',') + 1;
-    size_t n = strcspn(line, ",\n");
-    assert_true(n < len);
-    memcpy(buf, line, n);
-    buf[n] = '\0';
-}
 
 static void test_scramble_reproducible(void **state)
 {
@@ -61,7 +28,7 @@ static void test_scramble_reproducible(void **state)
     assert_int_equal(run("scramble 4x4 --count 20 --seed 42", NULL, out, sizeof out), 0);
     assert_int_equal(run("scramble 4x4 --seed 42 --count 20", NULL, again, sizeof again), 0);
     assert_string_equal(out, again);
-    assert_int_equal(count_lines(out), 20);
+    assert_int_equal(clitest_count_lines(out), 20);
     assert_int_equal(run("scramble 4x4 --count 20 --seed 43", NULL, again, sizeof again), 0);
     assert_string_not_equal(out, again);
     assert_int_equal(run("scramble 4x4 --count 3 --seed 0x2a", NULL, again, sizeof again), 0);
@@ -92,17 +59,17 @@ static void test_solve_csv_against_bfs(void **state)
     naive_bfs(3, 3, g33, hist, 64, &set);
     assert_int_equal(run("scramble 3x3 --count 50 --seed 9", NULL, boards, sizeof boards), 0);
     assert_int_equal(run("solve - --format csv", boards, out, sizeof out), 0);
-    assert_int_equal(count_lines(out), 51);
+    assert_int_equal(clitest_count_lines(out), 51);
     assert_int_equal(strncmp(out, "board,method,heuristic,status,length,blank_moves,", 49), 0);
     const char *line = strchr(out, '\n') + 1;
     for (int i = 0; i < 50; i++, line = strchr(line, '\n') + 1) {
         char text[64], status[16], len[8], moves[64];
         struct board b, goal;
         slide_error err;
-        field(line, 0, text, sizeof text);
-        field(line, 3, status, sizeof status);
-        field(line, 4, len, sizeof len);
-        field(line, 5, moves, sizeof moves);
+        clitest_field(line, 0, text, sizeof text);
+        clitest_field(line, 3, status, sizeof status);
+        clitest_field(line, 4, len, sizeof len);
+        clitest_field(line, 5, moves, sizeof moves);
         assert_string_equal(status, "optimal");
         assert_int_equal(board_parse(text, 0, 0, &b, &err), 0);
         assert_int_equal(atoi(len), naive_lookup(&set, naive_pack(b.cells, 9)));
@@ -151,7 +118,7 @@ static void test_solve_unsolvable_and_errors(void **state)
     /* one unsolvable board among others: the others are still solved */
     assert_int_equal(run("solve - --format csv", "1 2 3/4 5 6/7 0 8\n1 2 3/4 5 6/8 7 0\n"
                          "1 2 3/4 5 6/0 7 8\n", out, sizeof out), 3);
-    assert_int_equal(count_lines(out), 4);
+    assert_int_equal(clitest_count_lines(out), 4);
     assert_non_null(strstr(out, ",unsolvable,,"));
     assert_int_equal(run("solve --h bogus '1 2/3 0'", NULL, out, sizeof out), 2);
     assert_int_equal(run("solve --method bogus '1 2/3 0'", NULL, out, sizeof out), 2);
@@ -178,7 +145,7 @@ static void test_walks_through_cli(void **state)
     const char *line = strchr(out, '\n') + 1;
     for (int i = 0; i < 5; i++, line = strchr(line, '\n') + 1) {
         char len[8];
-        field(line, 4, len, sizeof len);
+        clitest_field(line, 4, len, sizeof len);
         assert_true(atoi(len) <= 31 && atoi(len) % 2 == 1);
     }
 }

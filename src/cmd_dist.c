@@ -1,0 +1,273 @@
+/*
+ * cmd_dist.c - `slide dist --db FILE BOARD...`: exact distances (and
+ * optimal paths) from a distance database.
+ */
+#include <getopt.h>
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "slide/db.h"
+#include "slide/report.h"
+
+static const char help[] =
+    "usage: slide dist --db FILE [--goal G] [--path] [--format text|csv|md|tex]\n"
+    "                  [--threads N] [--time] BOARD... | -\n"
+    "The exact distance of each BOARD from the goal, read from a distance\n"
+    "database written by `slide bfs RxC --save FILE`.  With an encoding of 1\n"
+    "or 2 bits the distance is found by walking to the goal: from every board\n"
+    "the database names the neighbours one move closer.\n"
+    "BOARD: one board per argument, quoted (\"8 6 7/2 5 4/3 0 1\") or with\n"
+    "commas (8,6,7,2,5,4,3,0,1); - reads boards from standard input, one per\n"
+    "line (rows separated by /), skipping empty lines and lines starting #.\n"
+    "  --db FILE      the database (required)\n"
+    "  --goal G       refuse unless the database was built for goal G\n"
+    "  --path         also print an optimal solution\n"
+    "  --format F     text (default), csv, md or tex\n"
+    "  --threads N    lookups in parallel (default: all cores)\n"
+    "  --time         print the lookup rate on standard error\n"
+    "Output: a table with one row per board, in input order: columns board\n"
+    "(as \"1 2 3/4 5 6/7 8 0\"), distance (a number, or \"unsolvable\" for a\n"
+    "board of the other parity class) and, with --path, path: the moves of\n"
+    "the blank, U D L R, as one word (empty for the goal and for unsolvable\n"
+    "boards).  CSV: header board,distance[,path], one record per line.\n"
+    "Exit status: 0 done, 1 a bad or unreadable database, 2 bad arguments or\n"
+    "a board of another size or goal, 3 if some board was unsolvable.\n";
+
+#define BATCH 4096
+
+struct dist_args {
+    const char *db_path, *goal_text;
+    int path, timing, threads;
+    enum report_format format;
+};
+
+struct answer {
+    int rc;
+    int dist;
+    char *path; /* radius + 1 bytes */
+};
+
+
+static int parse_args(int argc, char **argv, struct dist_args *a)
+{
+    static const struct option opts[] = {
+        {"db", required_argument, 0, 'd'},     {"goal", required_argument, 0, 'g'},
+        {"path", no_argument, 0, 'p'},         {"format", required_argument, 0, 'f'},
+        {"threads", required_argument, 0, 't'}, {"time", no_argument, 0, 'T'},
+        {"help", no_argument, 0, 'h'},         {0, 0, 0, 0}};
+    int c;
+    long v;
+    memset(a, 0, sizeof *a);
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "d:g:pf:t:h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'd': a->db_path = optarg; break;
+        case 'g': a->goal_text = optarg; break;
+        case 'p': a->path = 1; break;
+        case 'T': a->timing = 1; break;
+        case 'f':
+            if (cli_format(optarg, &a->format))
+                return EXIT_USAGE;
+            break;
+        case 't':
+            if (cli_int("--threads", optarg, 1, 1024, &v))
+                return EXIT_USAGE;
+            a->threads = (int)v;
+            break;
+        case 'h': fputs(help, stdout); return -1;
+        default: return cli_fail(EXIT_USAGE, "see slide dist --help");
+        }
+    }
+    if (!a->db_path)
+        return cli_fail(EXIT_USAGE, "slide dist needs --db FILE (see --help)");
+    if (optind == argc)
+        return cli_fail(EXIT_USAGE, "no board given (one per argument, or - for standard input)");
+    return EXIT_OK;
+}
+
+/* Where the boards come from: the arguments, or lines of standard input. */
+struct board_source {
+    char **argv;
+    int argc, next;
+    int stdin_mode;
+    char *line;
+    size_t cap;
+    long number; /* boards read so far */
+};
+
+/* The next board text, or NULL at the end. */
+static const char *next_text(struct board_source *src)
+{
+    if (!src->stdin_mode)
+        return src->next < src->argc ? src->argv[src->next++] : NULL;
+    while (getline(&src->line, &src->cap, stdin) >= 0) {
+        char *p = src->line;
+        p += strspn(p, " \t\r\n");
+        if (*p && *p != '#')
+            return src->line;
+    }
+    return NULL;
+}
+
+/* Parse up to BATCH boards into b; returns how many, or -1 after an error. */
+static int read_batch(struct board_source *src, const struct db *db, struct board *b)
+{
+    slide_error err;
+    int n = 0;
+    const char *text;
+    while (n < BATCH && (text = next_text(src)) != NULL) {
+        src->number++;
+        int rc = board_parse(text, db->rows, db->cols, &b[n], &err);
+        if (rc) {
+            cli_fail(rc == SLIDE_ENOMEM ? EXIT_FAIL : EXIT_USAGE, "board %ld: %s",
+                     src->number, err.msg);
+            while (n > 0)
+                board_free(&b[--n]);
+            return -1;
+        }
+        n++;
+    }
+    return n;
+}
+
+static void lookup(const struct db *db, const struct board *b, int want_path,
+                   struct answer *ans, slide_error *err)
+{
+    enum move moves[DB_MAX_RADIUS + 1];
+    ans->rc = want_path ? db_path(db, b, moves, &ans->dist, err)
+                        : db_distance(db, b, &ans->dist, err);
+    ans->path[0] = '\0';
+    if (ans->rc == SLIDE_OK && want_path) {
+        for (int k = 0; k < ans->dist; k++)
+            ans->path[k] = move_letter(moves[k]);
+        ans->path[ans->dist] = '\0';
+    }
+}
+
+/* Rows of one batch; returns an exit code (0, or the first failure). */
+static int print_batch(const struct report_table *t, struct board *b, struct answer *ans,
+                       const slide_error *errs, int n, long first, int *unsolvable)
+{
+    for (int i = 0; i < n; i++) {
+        char text[256], dist[24];
+        if (ans[i].rc == SLIDE_EUNSOLVABLE) {
+            *unsolvable = 1;
+            snprintf(dist, sizeof dist, "unsolvable");
+        } else if (ans[i].rc) {
+            return cli_fail(ans[i].rc == SLIDE_EINVAL ? EXIT_USAGE : EXIT_FAIL,
+                            "board %ld: %s", first + i, errs[i].msg);
+        } else {
+            snprintf(dist, sizeof dist, "%d", ans[i].dist);
+        }
+        board_format(&b[i], text, sizeof text);
+        const char *const row[] = {text, dist, ans[i].path};
+        report_row(t, row);
+    }
+    return EXIT_OK;
+}
+
+struct run_state {
+    const struct dist_args *a;
+    struct db db;
+    struct board *boards;
+    struct answer *ans;
+    slide_error *errs;
+    double seconds;
+    long lookups;
+};
+
+static int run_batches(struct run_state *r, struct board_source *src,
+                       const struct report_table *t, int *unsolvable)
+{
+    int rc = EXIT_OK, threads = r->a->threads > 0 ? r->a->threads : omp_get_max_threads();
+    for (int n; rc == EXIT_OK && (n = read_batch(src, &r->db, r->boards)) != 0;) {
+        if (n < 0)
+            return EXIT_USAGE;
+        double t0 = omp_get_wtime();
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 16)
+        for (int i = 0; i < n; i++)
+            lookup(&r->db, &r->boards[i], r->a->path, &r->ans[i], &r->errs[i]);
+        r->seconds += omp_get_wtime() - t0;
+        r->lookups += n;
+        rc = print_batch(t, r->boards, r->ans, r->errs, n, src->number - n + 1, unsolvable);
+        for (int i = 0; i < n; i++)
+            board_free(&r->boards[i]);
+    }
+    return rc;
+}
+
+static int run(struct run_state *r, struct board_source *src)
+{
+    static const char *const hdr[] = {"board", "distance", "path"};
+    char caption[96];
+    int unsolvable = 0, width = (int)board_format(&r->db.goal, NULL, 0);
+    snprintf(caption, sizeof caption, "Exact distances from the goal of the %dx%d puzzle",
+             r->db.rows, r->db.cols);
+    struct report_table t = {stdout, r->a->format, r->a->path ? 3 : 2, hdr, caption,
+                             width > 10 ? width : 10};
+    report_begin(&t);
+    int rc = run_batches(r, src, &t, &unsolvable);
+    if (rc == EXIT_OK)
+        report_end(&t);
+    if (rc == EXIT_OK && (rc = cli_finish_stdout()) == EXIT_OK && unsolvable)
+        rc = EXIT_UNSOLVABLE;
+    if (r->a->timing)
+        fprintf(stderr, "slide: %ld lookups in %.3f s, %.0f per second\n", r->lookups,
+                r->seconds, r->seconds > 0 ? (double)r->lookups / r->seconds : 0.0);
+    return rc;
+}
+
+/* Load the database and check it against --goal; 0 or an exit code. */
+static int open_db(const struct dist_args *a, struct db *db)
+{
+    slide_error err;
+    struct board goal = {0};
+    int rc = db_load(a->db_path, a->threads, db, &err);
+    if (rc)
+        return cli_fail(EXIT_FAIL, "%s: %s", a->db_path, err.msg);
+    if (a->goal_text) {
+        if (cli_goal(a->goal_text, db->rows, db->cols, &goal))
+            rc = EXIT_USAGE;
+        else if (db_match(db, NULL, &goal, &err))
+            rc = cli_fail(EXIT_USAGE, "%s: %s", a->db_path, err.msg);
+        board_free(&goal);
+    }
+    if (rc)
+        db_free(db);
+    return rc;
+}
+
+int cmd_dist(int argc, char **argv)
+{
+    struct dist_args a;
+    struct run_state r;
+    int rc = parse_args(argc, argv, &a);
+    if (rc)
+        return rc < 0 ? EXIT_OK : rc;
+    memset(&r, 0, sizeof r);
+    r.a = &a;
+    if ((rc = open_db(&a, &r.db)) != EXIT_OK)
+        return rc;
+    struct board_source src = {argv + optind, argc - optind, 0, 0, NULL, 0, 0};
+    src.stdin_mode = src.argc == 1 && strcmp(src.argv[0], "-") == 0;
+    r.boards = calloc(BATCH, sizeof *r.boards);
+    r.ans = calloc(BATCH, sizeof *r.ans);
+    r.errs = malloc(BATCH * sizeof *r.errs);
+    char *paths = malloc((size_t)BATCH * (size_t)(r.db.radius + 1));
+    if (!r.boards || !r.ans || !r.errs || !paths) {
+        rc = cli_fail(EXIT_FAIL, "out of memory for %d lookups", BATCH);
+    } else {
+        for (int i = 0; i < BATCH; i++)
+            r.ans[i].path = paths + (size_t)i * (size_t)(r.db.radius + 1);
+        rc = run(&r, &src);
+    }
+    free(paths);
+    free(r.boards);
+    free(r.ans);
+    free(r.errs);
+    free(src.line);
+    db_free(&r.db);
+    return rc;
+}

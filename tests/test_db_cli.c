@@ -1,0 +1,315 @@
+/*
+ * test_db_cli.c - the database commands through the slide binary ($SLIDE):
+ * bfs --save, dist (every 3x3 board, paths replayed), db info / verify,
+ * the gzip claims (zcat gives the payload, tail -c +OFFSET | zcat a block
+ * on), exit codes and messages.
+ */
+#include "testutil.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "slide/db.h"
+
+static const char *slide_bin(void)
+{
+    const char *s = getenv("SLIDE");
+    if (!s)
+        fail_msg("SLIDE is not set (run through make test)");
+    return s;
+}
+
+/* Run a shell command; *out (may be NULL) receives its stdout. Returns the exit status. */
+static int sh(const char *cmd, char **out)
+{
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t len = 0, cap = 1 << 16;
+    char *buf = malloc(cap);
+    assert_non_null(buf);
+    for (size_t got; (got = fread(buf + len, 1, cap - len - 1, p)) > 0;) {
+        len += got;
+        if (len + 1 == cap) {
+            buf = realloc(buf, cap *= 2);
+            assert_non_null(buf);
+        }
+    }
+    buf[len] = '\0';
+    int st = pclose(p);
+    if (out)
+        *out = buf;
+    else
+        free(buf);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static int shf(char **out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int shf(char **out, const char *fmt, ...)
+{
+    char cmd[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    return sh(cmd, out);
+}
+
+static char dir[256];
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(dir, sizeof dir, "/tmp/slide-test-dbcli-%d", (int)getpid());
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "mkdir -p %s && %s bfs 3x3 --save %s/33.db --no-progress "
+             ">/dev/null 2>%s/save.err", dir, slide_bin(), dir, dir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "rm -rf %.400s", dir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+static void test_save_and_zcat(void **state)
+{
+    (void)state;
+    char *out;
+    struct db db, small;
+    slide_error err;
+    char path[300], p2[300];
+    snprintf(path, sizeof path, "%s/33.db", dir);
+    snprintf(p2, sizeof p2, "%s/33-small-blocks.db", dir);
+    assert_int_equal(shf(&out, "cat %s/save.err; ls %s", dir, dir), 0);
+    assert_non_null(strstr(out, "slide: saved "));
+    assert_null(strstr(out, ".tmp"));
+    free(out);
+    assert_int_equal(db_load(path, 1, &db, &err), 0);
+    /* zcat over the whole file writes exactly the payload */
+    assert_int_equal(shf(&out, "zcat %s", path), 0);
+    assert_memory_equal(out, db.payload, db.payload_bytes);
+    free(out);
+    assert_int_equal(shf(NULL, "gzip -t %s", path), 0);
+    /* with small blocks, tail -c +OFFSET | zcat streams from block k on */
+    struct db_save_options o = {0, 6, 2, 4096};
+    assert_int_equal(db_write(p2, &db, &o, NULL, &err), 0);
+    assert_int_equal(db_open(p2, &small, &err), 0);
+    assert_int_equal(small.nblocks, 6);
+    for (uint32_t k = 0; k < small.nblocks; k++) {
+        assert_int_equal(shf(&out, "tail -c +%llu %s | zcat", (unsigned long long)small.blocks[k].offset + 1, p2), 0);
+        assert_memory_equal(out, db.payload + 4096 * k, db.payload_bytes - 4096 * k);
+        free(out);
+    }
+    db_free(&small);
+    db_free(&db);
+}
+
+/* Every 3x3 board through `slide dist --path --format csv -`. */
+static void test_dist_every_board(void **state)
+{
+    (void)state;
+    struct naive_set set;
+    uint64_t hist[64];
+    struct board goal, b;
+    struct space s;
+    slide_error err;
+    char path[300], *out;
+    assert_int_equal(board_goal(&goal, 3, 3, &err), 0);
+    assert_int_equal(naive_bfs(3, 3, goal.cells, hist, 64, &set), 31);
+    assert_int_equal(space_init(&s, &goal, SPACE_COMPACT, &err), 0);
+    assert_int_equal(board_alloc(&b, 3, 3, &err), 0);
+    snprintf(path, sizeof path, "%s/boards.txt", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("# every 3x3 board\n\n", f);
+    for (uint64_t i = 0; i < s.size; i++) {
+        char text[64];
+        space_unrank(&s, i, &b);
+        board_format(&b, text, sizeof text);
+        fprintf(f, "%s\n", text);
+    }
+    assert_int_equal(fclose(f), 0);
+    board_free(&b);
+    assert_int_equal(shf(&out, "%s dist --db %s/33.db --path --format csv - < %s",
+                         slide_bin(), dir, path), 0);
+    char *line = strtok(out, "\n");
+    assert_string_equal(line, "board,distance,path");
+    uint64_t rows = 0;
+    while ((line = strtok(NULL, "\n")) != NULL) {
+        char *c1 = strchr(line, ','), *c2 = c1 ? strchr(c1 + 1, ',') : NULL;
+        assert_non_null(c2);
+        *c1 = *c2 = '\0';
+        assert_int_equal(board_parse(line, 3, 3, &b, &err), 0);
+        int d = atoi(c1 + 1), z = board_blank(&b);
+        assert_int_equal(d, naive_lookup(&set, naive_pack(b.cells, 9)));
+        assert_int_equal((int)strlen(c2 + 1), d);
+        for (const char *m = c2 + 1; *m; m++)
+            assert_int_equal(board_move(&b, &z, (enum move)move_parse(*m)), 0);
+        assert_true(board_equal(&b, &goal));
+        board_free(&b);
+        rows++;
+    }
+    assert_int_equal(rows, 181440);
+    free(out);
+    naive_free(&set);
+    board_free(&goal);
+}
+
+static void test_dist_arguments(void **state)
+{
+    (void)state;
+    char *out;
+    const char *S = slide_bin();
+    assert_int_equal(shf(&out, "%s dist --db %s/33.db '8 6 7/2 5 4/3 0 1' 1,2,3,4,5,6,7,8,0 "
+                         "--format csv", S, dir), 0);
+    assert_string_equal(out, "board,distance\n8 6 7/2 5 4/3 0 1,31\n1 2 3/4 5 6/7 8 0,0\n");
+    free(out);
+    assert_int_equal(shf(&out, "%s dist --db %s/33.db '1 2 3/4 5 6/8 7 0' --path "
+                         "--format csv", S, dir), 3);
+    assert_string_equal(out, "board,distance,path\n1 2 3/4 5 6/8 7 0,unsolvable,\n");
+    free(out);
+    assert_int_equal(shf(&out, "%s dist --db %s/33.db 1,2,3,4,5,6,7,8,0 '1 2/3 0' 2>&1",
+                         S, dir), 2);
+    assert_non_null(strstr(out, "slide: board 2: board has 4 cells, a 3x3 board needs 9"));
+    free(out);
+    assert_int_equal(shf(&out, "%s dist --db %s/33.db --goal '1 2 3/4 0 5/6 7 8' "
+                         "1,2,3,4,5,6,7,8,0 2>&1", S, dir), 2);
+    assert_non_null(strstr(out, "the database is for goal 1 2 3/4 5 6/7 8 0, not"));
+    free(out);
+    assert_int_equal(shf(&out, "%s dist 1,2,3,4,5,6,7,8,0 2>&1", S), 2);
+    assert_non_null(strstr(out, "needs --db FILE"));
+    free(out);
+    assert_int_equal(shf(&out, "%s dist --db %s/nothing.db 0,1,2 2>&1", S, dir), 1);
+    assert_non_null(strstr(out, "nothing.db: cannot open"));
+    free(out);
+}
+
+static void test_info_and_verify(void **state)
+{
+    (void)state;
+    char *out, expect[4096];
+    uint64_t pub[64];
+    const char *S = slide_bin();
+    int n = published_histogram(3, 3, "corner", pub, 64);
+    assert_int_equal(n, 32);
+    int len = snprintf(expect, sizeof expect, "distance,count\n");
+    for (int d = 0; d < n; d++)
+        len += snprintf(expect + len, sizeof expect - (size_t)len, "%d,%llu\n", d,
+                        (unsigned long long)pub[d]);
+    assert_int_equal(shf(&out, "%s db info %s/33.db --format csv 2>/dev/null", S, dir), 0);
+    assert_string_equal(out, expect);
+    free(out);
+    assert_int_equal(shf(&out, "%s db info %s/33.db", S, dir), 0);
+    assert_non_null(strstr(out, "board: 3x3, goal 1 2 3/4 5 6/7 8 0\n"));
+    assert_non_null(strstr(out, "space: compact, 181440 indexes, 181440 reachable boards\n"));
+    assert_non_null(strstr(out, "encoding: 1, 1 bit per board"));
+    assert_non_null(strstr(out, "radius: 31, antipodes: 2\n"));
+    free(out);
+    assert_int_equal(shf(&out, "%s db verify %s/33.db", S, dir), 0);
+    assert_non_null(strstr(out, "ok: "));
+    assert_non_null(strstr(out, "181440 reachable boards and 0 other indexes"));
+    free(out);
+    /* one flipped byte in the compressed payload */
+    assert_int_equal(shf(NULL, "cp %s/33.db %s/bad.db && printf 'Z' | dd of=%s/bad.db bs=1 "
+                         "seek=2000 conv=notrunc 2>/dev/null", dir, dir, dir), 0);
+    assert_int_equal(shf(&out, "%s db verify %s/bad.db 2>&1", S, dir), 1);
+    assert_non_null(strstr(out, "bad.db: block 0 "));
+    free(out);
+    assert_int_equal(shf(&out, "%s dist --db %s/bad.db 1,2,3,4,5,6,7,8,0 2>&1", S, dir), 1);
+    assert_non_null(strstr(out, "bad.db: block 0 "));
+    free(out);
+    assert_int_equal(shf(&out, "%s db check %s/33.db 2>&1", S, dir), 2);
+    free(out);
+    /* recompress: another level, the same payload (zcat) and a clean verify */
+    assert_int_equal(shf(&out, "%s db recompress %s/33.db %s/33-9.db --level 9 2>&1", S, dir,
+                         dir), 0);
+    assert_non_null(strstr(out, "slide: wrote "));
+    free(out);
+    assert_int_equal(shf(&out, "%s db info %s/33-9.db", S, dir), 0);
+    assert_non_null(strstr(out, "zlib level 9"));
+    free(out);
+    assert_int_equal(shf(NULL, "zcat %s/33.db > %s/a.raw && zcat %s/33-9.db | cmp -s - "
+                         "%s/a.raw", dir, dir, dir, dir), 0);
+    assert_int_equal(shf(NULL, "%s db verify %s/33-9.db >/dev/null", S, dir), 0);
+    assert_int_equal(shf(&out, "%s db recompress %s/bad.db %s/x.db 2>&1", S, dir, dir), 1);
+    assert_non_null(strstr(out, "bad.db: block 0 "));
+    free(out);
+}
+
+static void test_save_options(void **state)
+{
+    (void)state;
+    char *out;
+    const char *S = slide_bin();
+    assert_int_equal(shf(NULL, "%s bfs 2x3 --save %s/23.db --encoding 8 --level 9 "
+                         "--no-progress >/dev/null 2>&1", S, dir), 0);
+    assert_int_equal(shf(&out, "%s db info %s/23.db", S, dir), 0);
+    assert_non_null(strstr(out, "encoding: 8, 1 byte per board (d)"));
+    assert_non_null(strstr(out, "zlib level 9"));
+    free(out);
+    /* forty 2x3 boards from the byte encoding against the naive BFS, paths replayed */
+    struct naive_set set;
+    uint64_t hist[64];
+    struct board goal, b;
+    slide_error err;
+    assert_int_equal(board_goal(&goal, 2, 3, &err), 0);
+    assert_int_equal(naive_bfs(2, 3, goal.cells, hist, 64, &set), 21);
+    assert_int_equal(shf(NULL, "%s bfs 2x3 --space full --save %s/23f.db --no-progress "
+                         ">/dev/null 2>&1", S, dir), 0);
+    assert_int_equal(shf(&out, "%s dist --db %s/23f.db '1 2 3/5 4 0' '1 2 3/4 0 5'", S, dir), 3);
+    assert_non_null(strstr(out, "unsolvable\n"));
+    assert_non_null(strstr(out, " 1\n"));
+    free(out);
+    assert_int_equal(shf(&out, "%s dist --db %s/23.db --path --format csv - < /dev/null",
+                         S, dir), 0);
+    assert_string_equal(out, "board,distance,path\n");
+    free(out);
+    int rows = 0;
+    for (size_t i = 0; i < set.cap; i++) {
+        if (!set.keys[i])
+            continue;
+        char text[64], *c1, *c2;
+        assert_int_equal(board_alloc(&b, 2, 3, &err), 0);
+        for (int k = 0; k < 6; k++)
+            b.cells[k] = naive_cell(set.keys[i], k);
+        board_format(&b, text, sizeof text);
+        assert_int_equal(shf(&out, "%s dist --db %s/23.db '%s' --path --format csv "
+                             "| tail -n 1", S, dir, text), 0);
+        assert_non_null(c1 = strchr(out, ','));
+        assert_non_null(c2 = strchr(c1 + 1, ','));
+        assert_int_equal(atoi(c1 + 1), set.dist[i]);
+        int z = board_blank(&b), d = 0;
+        for (const char *m = c2 + 1; *m && *m != '\n'; m++, d++)
+            assert_int_equal(board_move(&b, &z, (enum move)move_parse(*m)), 0);
+        assert_int_equal(d, set.dist[i]);
+        assert_true(board_equal(&b, &goal));
+        board_free(&b);
+        free(out);
+        if (++rows == 40)
+            break; /* forty processes are enough for the command line */
+    }
+    naive_free(&set);
+    board_free(&goal);
+    assert_int_equal(shf(&out, "%s bfs 2x3 --save %s/no/such/dir.db --no-progress 2>&1 "
+                         ">/dev/null", S, dir), 1);
+    assert_non_null(strstr(out, "cannot create"));
+    free(out);
+    assert_int_equal(shf(&out, "%s bfs 2x3 --save %s/x.db --encoding 4 2>&1", S, dir), 2);
+    assert_non_null(strstr(out, "--encoding must be 1, 2 or 8"));
+    free(out);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_save_and_zcat),
+        cmocka_unit_test(test_dist_every_board),
+        cmocka_unit_test(test_dist_arguments),
+        cmocka_unit_test(test_info_and_verify),
+        cmocka_unit_test(test_save_options),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
