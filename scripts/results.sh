@@ -129,6 +129,7 @@ sum=${summary%.csv.new}
 
 [ "$mode" = all ] && sh scripts/parity-table.sh "$out/parity.csv"
 [ "$mode" = all ] && [ -x scripts/heuristics-results.sh ] && sh scripts/heuristics-results.sh
+[ "$mode" = small ] && RESULTS="$out" sh scripts/heuristics-results.sh 3x3 2x5
 [ "$mode" != small ] && sh scripts/plots.sh "$out"
 [ "$mode" = all ] && sh scripts/paper-notes.sh
 echo "results: wrote $out" >&2
