@@ -16,7 +16,7 @@ mask() {
     esac
 }
 status=0
-for f in "$tmp"/summary.csv "$tmp"/histograms/*; do
+for f in "$tmp"/summary.csv "$tmp"/histograms/* "$tmp"/heuristics-* "$tmp"/joint/*; do
     rel=${f#"$tmp"/}
     if [ ! -f "results/$rel" ]; then
         echo "results/$rel is missing (run make results)"

@@ -1,0 +1,151 @@
+/*
+ * heuristic.h - lower bounds on a board's distance from the goal, kept as
+ * the rows of one table (name, function, claims, reference): adding a
+ * heuristic is adding a row to heuristic_table in heuristic.c.
+ *
+ * Representation: a board is a cell array as in board.h - cells[k] is the
+ * tile on cell k (reading order), 0 the blank, n = rows * cols cells.  A
+ * struct heuristic is one table row bound to one (rows, cols, goal):
+ * heuristic_init precomputes what the row needs (the goal row and column of
+ * every tile, walking-distance tables) and heuristic_eval then evaluates any
+ * board of those dimensions with that goal.  After init the struct is
+ * read-only: heuristic_eval allocates nothing and may be called from any
+ * number of threads at once.
+ *
+ * Invariants of an initialised struct: goal_row[t], goal_col[t] are the row
+ * and column of tile t's goal cell for t = 1..n-1 (t = 0: the goal's blank);
+ * every heuristic is >= 0 on every board and 0 on the goal.
+ *
+ * The heuristics ("line" = a row or a column; a tile is "in its goal line"
+ * when it sits in the row of its goal cell, or in the column of it):
+ *   misplaced  tiles not on their goal cell.
+ *   manhattan  sum over tiles of |row - goal row| + |col - goal col|.
+ *   lc         manhattan + 2 (k - LIS) for every row and every column, k =
+ *              the tiles in their goal line, LIS = the longest increasing
+ *              subsequence of their goal positions along the line, in the
+ *              order they stand (Hansson, Mayer & Yung 1992, in the
+ *              "tiles that must leave the line" form).  Admissible: tiles
+ *              that stay in a line keep their order, so at least k - LIS of
+ *              them leave it and come back, 2 moves each that Manhattan does
+ *              not count; row terms count vertical moves and column terms
+ *              horizontal ones, so no move is counted twice.
+ *   lc-pairs   manhattan + 2 per pair of tiles in their goal line standing in
+ *              the wrong order - the common variant that is NOT admissible
+ *              (three tiles of a line in reversed order make 3 pairs, +6,
+ *              though moving two of them out and back costs only 4); kept
+ *              as a reference and a negative test.
+ *   wd         walking distance (Takahashi, 2002): vertical + horizontal
+ *              part.  The vertical part is the exact distance in the
+ *              relaxed puzzle whose state is the rows x rows matrix "how
+ *              many tiles of goal row j stand in row i" (the blank's row is
+ *              the one holding a tile less), where a move carries any tile
+ *              of a row next to the blank's into the blank's row; the
+ *              horizontal part is the same over columns.  A vertical move of
+ *              the real puzzle is one relaxed move of the vertical part and
+ *              leaves the horizontal state alone (and vice versa), so the
+ *              sum is admissible.  The tables come from a BFS of each
+ *              relaxed puzzle from the goal, built for the given goal and
+ *              dimensions; boards whose tables would hold more than
+ *              HEURISTIC_WD_MAX_STATES states are refused.
+ */
+#ifndef SLIDE_HEURISTIC_H
+#define SLIDE_HEURISTIC_H
+
+#include <stdint.h>
+
+#include "slide/board.h"
+#include "slide/error.h"
+
+/* Largest relaxed-puzzle table (states) wd builds for one component. */
+#define HEURISTIC_WD_MAX_STATES (1u << 22)
+/* Bits of one packed walking-distance state (count matrix). */
+#define HEURISTIC_WD_MAX_BITS 256
+
+/* What the reference proves: yes, no (known false), or not claimed. */
+enum heuristic_claim { HEURISTIC_NO = 0, HEURISTIC_YES = 1, HEURISTIC_UNKNOWN = 2 };
+
+struct heuristic;
+struct heuristic_wd;
+struct heuristic_lines;
+
+/* Value of h for a board (cells as above, the dimensions of h). */
+typedef int (*heuristic_fn)(const struct heuristic *h, const int *cells);
+
+/* One row of the table. */
+struct heuristic_def {
+    const char *name;                  /* as given to --h */
+    heuristic_fn eval;
+    /* Build the row's tables (NULL: the goal tables suffice).  Errors as
+     * heuristic_init. */
+    int (*prepare)(struct heuristic *h, slide_error *err);
+    enum heuristic_claim admissible;
+    enum heuristic_claim consistent;   /* |h(s) - h(s')| <= 1 on every move */
+    const char *summary;               /* one line for --help and reports */
+    const char *reference;             /* where the claims are proved */
+};
+
+struct heuristic {
+    const struct heuristic_def *def;
+    int rows, cols, n;
+    int *goal_row;              /* n entries, by tile */
+    int *goal_col;              /* n entries, by tile */
+    struct heuristic_lines *lines; /* lc tables for lines <= 6 cells, or NULL */
+    struct heuristic_wd *wd;    /* walking-distance tables, or NULL */
+};
+
+/* The table: *count rows, in the order --help lists them. */
+const struct heuristic_def *heuristic_table(int *count);
+
+/* The row named `name`, or NULL. */
+const struct heuristic_def *heuristic_find(const char *name);
+
+/*
+ * The names of all rows, ", "-separated, into buf (for messages and help).
+ * Returns the length the full text needs, like snprintf.
+ */
+size_t heuristic_names(char *buf, size_t len);
+
+/*
+ * Bind the row named `name` to goal (a valid board of any size up to
+ * BOARD_MAX_SIDE x BOARD_MAX_SIDE) and precompute its tables.
+ * Errors: SLIDE_EINVAL for an unknown name (the message lists the names),
+ * SLIDE_ERANGE when wd's tables for this board would be too large (the
+ * message names the component, the limit and what is allowed),
+ * SLIDE_ENOMEM.  On error h is left freed.  Release with heuristic_free.
+ */
+int heuristic_init(struct heuristic *h, const char *name,
+                   const struct board *goal, slide_error *err);
+
+/* Release what heuristic_init allocated (h may be zeroed or freed). */
+void heuristic_free(struct heuristic *h);
+
+/*
+ * h of the board `cells` (h->n entries, a valid arrangement of the same
+ * dimensions).  Allocation-free and thread-safe; O(n) for misplaced,
+ * manhattan and wd, O(n log side) for lc and lc-pairs.
+ */
+static inline int heuristic_eval(const struct heuristic *h, const int *cells)
+{
+    return h->def->eval(h, cells);
+}
+
+/*
+ * Change of the Manhattan distance when `tile` slides from cell `from` to
+ * the neighbouring cell `to` (one move): -1 or +1.  For IDA*, which keeps
+ * Manhattan incrementally.
+ */
+static inline int heuristic_manhattan_delta(const struct heuristic *h, int tile,
+                                            int from, int to)
+{
+    int gr = h->goal_row[tile], gc = h->goal_col[tile], c = h->cols;
+    int fr = from / c, fc = from % c, tr = to / c, tc = to % c;
+    int before = (fr > gr ? fr - gr : gr - fr) + (fc > gc ? fc - gc : gc - fc);
+    int after = (tr > gr ? tr - gr : gr - tr) + (tc > gc ? tc - gc : gc - tc);
+    return after - before;
+}
+
+/* Sizes of the walking-distance tables of h (0, 0 when h is not wd). */
+void heuristic_wd_states(const struct heuristic *h, uint64_t *vertical,
+                         uint64_t *horizontal);
+
+#endif

@@ -1,0 +1,622 @@
+/*
+ * heuristic.c - the heuristic table and its evaluators (heuristic.h).
+ *
+ * Every evaluator walks the board once per line it needs, keeping per-line
+ * scratch on the stack (at most BOARD_MAX_SIDE entries), so that evaluation
+ * allocates nothing and shares nothing between threads.
+ */
+#include "slide/heuristic.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- walking-distance tables ------------------------------------------- */
+
+#define WD_MAX_WORDS (HEURISTIC_WD_MAX_BITS / 64)
+#define WD_MAX_ENTRIES HEURISTIC_WD_MAX_BITS /* at least one bit per entry */
+
+/*
+ * One relaxed puzzle (one component of wd).  A state is the lines x lines
+ * matrix cnt[i][j] = tiles of class j (goal line j) standing in line i,
+ * packed entry e = i * lines + j into word e / per_word at bit
+ * (e % per_word) * bits.  States are kept in BFS order (keys, dist) with an
+ * open-addressing hash (slot[] = state index + 1, 0 empty).
+ */
+struct wd_table {
+    int lines, width;      /* lines of the board, cells per line */
+    int bits, per_word, words;
+    uint8_t word_of[WD_MAX_ENTRIES];
+    uint8_t shift_of[WD_MAX_ENTRIES];
+    uint64_t nstates, alloc;
+    uint64_t *keys;        /* nstates * words */
+    uint16_t *dist;
+    uint32_t *slot;
+    uint64_t cap;          /* slots, a power of two */
+};
+
+struct heuristic_wd {
+    struct wd_table vert, horiz;
+};
+
+static uint64_t wd_hash(const uint64_t *key, int words)
+{
+    uint64_t x = 0x243f6a8885a308d3ULL;
+    for (int w = 0; w < words; w++) {
+        x ^= key[w];
+        x *= 0x9e3779b97f4a7c15ULL;
+        x ^= x >> 29;
+    }
+    return x;
+}
+
+/* Index of the state `key`, or -1 when the table does not hold it. */
+static int64_t wd_find(const struct wd_table *t, const uint64_t *key)
+{
+    if (!t->cap)
+        return -1;
+    uint64_t i = wd_hash(key, t->words) & (t->cap - 1);
+    for (;; i = (i + 1) & (t->cap - 1)) {
+        uint32_t s = t->slot[i];
+        if (!s)
+            return -1;
+        const uint64_t *k = t->keys + (uint64_t)(s - 1) * (uint64_t)t->words;
+        int w = 0;
+        while (w < t->words && k[w] == key[w])
+            w++;
+        if (w == t->words)
+            return (int64_t)s - 1;
+    }
+}
+
+static void wd_place(struct wd_table *t, uint64_t index)
+{
+    const uint64_t *key = t->keys + index * (uint64_t)t->words;
+    uint64_t i = wd_hash(key, t->words) & (t->cap - 1);
+    while (t->slot[i])
+        i = (i + 1) & (t->cap - 1);
+    t->slot[i] = (uint32_t)(index + 1);
+}
+
+/* Keep the hash at most half full and room for one more state. */
+static int wd_grow(struct wd_table *t, slide_error *err)
+{
+    if (t->nstates == t->alloc) {
+        uint64_t a = t->alloc ? 2 * t->alloc : 1024;
+        uint64_t *k = realloc(t->keys, a * (uint64_t)t->words * sizeof *k);
+        if (k)
+            t->keys = k;
+        uint16_t *d = realloc(t->dist, a * sizeof *d);
+        if (d)
+            t->dist = d;
+        if (!k || !d)
+            return slide_fail(err, SLIDE_ENOMEM, "out of memory for a walking-distance table");
+        t->alloc = a;
+    }
+    if (2 * (t->nstates + 1) > t->cap) {
+        uint64_t cap = t->cap ? 2 * t->cap : 2048;
+        uint32_t *s = calloc(cap, sizeof *s);
+        if (!s)
+            return slide_fail(err, SLIDE_ENOMEM, "out of memory for a walking-distance table");
+        free(t->slot);
+        t->slot = s;
+        t->cap = cap;
+        for (uint64_t i = 0; i < t->nstates; i++)
+            wd_place(t, i);
+    }
+    return SLIDE_OK;
+}
+
+/* Add key at distance d unless present.  what names the component. */
+static int wd_insert(struct wd_table *t, const uint64_t *key, unsigned d,
+                     const char *what, int rows, int cols, slide_error *err)
+{
+    if (wd_find(t, key) >= 0)
+        return SLIDE_OK;
+    if (t->nstates >= HEURISTIC_WD_MAX_STATES)
+        return slide_fail(err, SLIDE_ERANGE,
+                          "wd: the %s table of a %dx%d board has more than %u states; "
+                          "wd is limited to boards whose row and column tables stay "
+                          "within that (4x4, 3x5, 2x6 and smaller, and their transposes)",
+                          what, rows, cols, HEURISTIC_WD_MAX_STATES);
+    if (d > UINT16_MAX)
+        return slide_fail(err, SLIDE_ERANGE, "wd: the %s table of a %dx%d board has "
+                          "distances beyond %d", what, rows, cols, UINT16_MAX);
+    int rc = wd_grow(t, err);
+    if (rc)
+        return rc;
+    memcpy(t->keys + t->nstates * (uint64_t)t->words, key, (size_t)t->words * sizeof *key);
+    t->dist[t->nstates] = (uint16_t)d;
+    wd_place(t, t->nstates++);
+    return SLIDE_OK;
+}
+
+static unsigned wd_get(const struct wd_table *t, const uint64_t *key, int e)
+{
+    return (unsigned)(key[t->word_of[e]] >> t->shift_of[e]) & ((1u << t->bits) - 1u);
+}
+
+static void wd_add(const struct wd_table *t, uint64_t *key, int e, int delta)
+{
+    uint64_t one = 1ULL << t->shift_of[e];
+    if (delta > 0)
+        key[t->word_of[e]] += one;
+    else
+        key[t->word_of[e]] -= one;
+}
+
+/* The line holding the blank: the one with a tile fewer than width. */
+static int wd_blank_line(const struct wd_table *t, const uint64_t *key)
+{
+    for (int i = 0; i < t->lines; i++) {
+        unsigned sum = 0;
+        for (int j = 0; j < t->lines; j++)
+            sum += wd_get(t, key, i * t->lines + j);
+        if (sum < (unsigned)t->width)
+            return i;
+    }
+    return -1;
+}
+
+/* Lay out the packing; SLIDE_ERANGE when the matrix does not fit. */
+static int wd_layout(struct wd_table *t, int lines, int width, const char *what,
+                     int rows, int cols, slide_error *err)
+{
+    memset(t, 0, sizeof *t);
+    t->lines = lines;
+    t->width = width;
+    while ((1 << t->bits) <= width)
+        t->bits++;
+    t->per_word = 64 / t->bits;
+    int entries = lines * lines;
+    if ((entries + t->per_word - 1) / t->per_word > WD_MAX_WORDS)
+        return slide_fail(err, SLIDE_ERANGE,
+                          "wd: the %s state of a %dx%d board is a %dx%d matrix of counts "
+                          "up to %d, more than %d bits; wd is limited to boards with "
+                          "few lines (4x4, 3x5, 2x6 and smaller, and their transposes)",
+                          what, rows, cols, lines, lines, width, HEURISTIC_WD_MAX_BITS);
+    t->words = (entries + t->per_word - 1) / t->per_word;
+    for (int e = 0; e < entries; e++) {
+        t->word_of[e] = (uint8_t)(e / t->per_word);
+        t->shift_of[e] = (uint8_t)((e % t->per_word) * t->bits);
+    }
+    return SLIDE_OK;
+}
+
+/*
+ * BFS of the relaxed puzzle from the goal state: line i holds the width
+ * tiles of class i, except the goal blank's line, which holds one fewer.
+ * A move carries one tile of any class from a line next to the blank's
+ * line into it (the blank's line changes).
+ */
+static int wd_build(struct wd_table *t, int blank_class, const char *what,
+                    int rows, int cols, slide_error *err)
+{
+    uint64_t key[WD_MAX_WORDS] = {0};
+    int L = t->lines;
+    for (int i = 0; i < L; i++)
+        for (int k = 0; k < t->width - (i == blank_class); k++)
+            wd_add(t, key, i * L + i, 1);
+    int rc = wd_insert(t, key, 0, what, rows, cols, err);
+    for (uint64_t head = 0; !rc && head < t->nstates; head++) {
+        memcpy(key, t->keys + head * (uint64_t)t->words, (size_t)t->words * sizeof *key);
+        unsigned d = t->dist[head];
+        int b = wd_blank_line(t, key);
+        for (int nb = b - 1; nb <= b + 1 && !rc; nb += 2) {
+            if (nb < 0 || nb >= L)
+                continue;
+            for (int j = 0; j < L && !rc; j++) {
+                if (!wd_get(t, key, nb * L + j))
+                    continue;
+                uint64_t next[WD_MAX_WORDS];
+                memcpy(next, key, sizeof next);
+                wd_add(t, next, nb * L + j, -1);
+                wd_add(t, next, b * L + j, 1);
+                rc = wd_insert(t, next, d + 1, what, rows, cols, err);
+            }
+        }
+    }
+    return rc;
+}
+
+static void wd_table_free(struct wd_table *t)
+{
+    free(t->keys);
+    free(t->dist);
+    free(t->slot);
+    memset(t, 0, sizeof *t);
+}
+
+static int prepare_wd(struct heuristic *h, slide_error *err)
+{
+    struct heuristic_wd *w = calloc(1, sizeof *w);
+    if (!w)
+        return slide_fail(err, SLIDE_ENOMEM, "out of memory for walking-distance tables");
+    h->wd = w;
+    int rc = wd_layout(&w->vert, h->rows, h->cols, "vertical (row)", h->rows, h->cols, err);
+    if (!rc)
+        rc = wd_layout(&w->horiz, h->cols, h->rows, "horizontal (column)", h->rows,
+                       h->cols, err);
+    if (!rc)
+        rc = wd_build(&w->vert, h->goal_row[0], "vertical (row)", h->rows, h->cols, err);
+    if (!rc)
+        rc = wd_build(&w->horiz, h->goal_col[0], "horizontal (column)", h->rows,
+                      h->cols, err);
+    return rc;
+}
+
+/* Distance of one component; a state missing from the table (a board that
+ * cannot reach the goal, possible only on 1-wide boards) counts 0. */
+static int wd_lookup(const struct wd_table *t, const uint64_t *key)
+{
+    int64_t i = wd_find(t, key);
+    return i < 0 ? 0 : t->dist[i];
+}
+
+static int eval_wd(const struct heuristic *h, const int *cells)
+{
+    const struct wd_table *v = &h->wd->vert, *z = &h->wd->horiz;
+    uint64_t kv[WD_MAX_WORDS] = {0}, kh[WD_MAX_WORDS] = {0};
+    int R = h->rows, C = h->cols;
+    for (int r = 0, k = 0; r < R; r++)
+        for (int c = 0; c < C; c++, k++) {
+            int t = cells[k];
+            if (!t)
+                continue;
+            int ev = r * R + h->goal_row[t], eh = c * C + h->goal_col[t];
+            kv[v->word_of[ev]] += 1ULL << v->shift_of[ev];
+            kh[z->word_of[eh]] += 1ULL << z->shift_of[eh];
+        }
+    return wd_lookup(v, kv) + wd_lookup(z, kh);
+}
+
+void heuristic_wd_states(const struct heuristic *h, uint64_t *vertical,
+                         uint64_t *horizontal)
+{
+    *vertical = h->wd ? h->wd->vert.nstates : 0;
+    *horizontal = h->wd ? h->wd->horiz.nstates : 0;
+}
+
+/* ---- misplaced, manhattan ------------------------------------------------ */
+
+static int eval_misplaced(const struct heuristic *h, const int *cells)
+{
+    int s = 0;
+    for (int r = 0, k = 0; r < h->rows; r++)
+        for (int c = 0; c < h->cols; c++, k++) {
+            int t = cells[k];
+            s += (t != 0) & ((h->goal_row[t] != r) | (h->goal_col[t] != c));
+        }
+    return s;
+}
+
+static int manhattan(const struct heuristic *h, const int *cells)
+{
+    int s = 0;
+    for (int r = 0, k = 0; r < h->rows; r++)
+        for (int c = 0; c < h->cols; c++, k++) {
+            int t = cells[k];
+            if (!t)
+                continue;
+            int dr = r - h->goal_row[t], dc = c - h->goal_col[t];
+            s += (dr < 0 ? -dr : dr) + (dc < 0 ? -dc : dc);
+        }
+    return s;
+}
+
+static int eval_manhattan(const struct heuristic *h, const int *cells)
+{
+    return manhattan(h, cells);
+}
+
+/* ---- linear conflicts ---------------------------------------------------- */
+
+/*
+ * Length of the longest strictly increasing subsequence of v[0..k-1] by
+ * patience sorting (Fredman 1975), O(k log k).  Overwrites v with the pile
+ * tops: pile lo <= i is written only after v[i] has been read.
+ */
+static int lis_length(int *v, int k)
+{
+    int len = 0;
+    for (int i = 0; i < k; i++) {
+        int x = v[i], lo = 0, hi = len;
+        while (lo < hi) {
+            int mid = (lo + hi) / 2;
+            if (v[mid] < x)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        v[lo] = x;
+        if (lo == len)
+            len++;
+    }
+    return len;
+}
+
+/* Inversions of v[0..k-1] (distinct values in [0, range)). */
+static long inversions(const int *v, int k, int range)
+{
+    long inv = 0;
+    if (k <= 64) {
+        for (int i = 0; i < k; i++)
+            for (int j = i + 1; j < k; j++)
+                inv += v[i] > v[j];
+        return inv;
+    }
+    int fen[BOARD_MAX_SIDE + 1]; /* Fenwick tree of the values seen */
+    memset(fen, 0, (size_t)(range + 1) * sizeof *fen);
+    for (int i = 0; i < k; i++) {
+        int below = 0;
+        for (int x = v[i]; x > 0; x -= x & -x)
+            below += fen[x];
+        inv += i - below; /* seen values greater than v[i] */
+        for (int x = v[i] + 1; x <= range; x += x & -x)
+            fen[x]++;
+    }
+    return inv;
+}
+
+/*
+ * The goal positions along line `line` of the tiles standing in it that
+ * belong to it, in the order they stand: rows when by_row, else columns.
+ */
+static int line_tiles(const struct heuristic *h, const int *cells, int by_row,
+                      int line, int *out)
+{
+    int k = 0;
+    if (by_row) {
+        const int *p = cells + (size_t)line * (size_t)h->cols;
+        for (int c = 0; c < h->cols; c++)
+            if (p[c] && h->goal_row[p[c]] == line)
+                out[k++] = h->goal_col[p[c]];
+    } else {
+        for (int r = 0, i = line; r < h->rows; r++, i += h->cols)
+            if (cells[i] && h->goal_col[cells[i]] == line)
+                out[k++] = h->goal_row[cells[i]];
+    }
+    return k;
+}
+
+/* Sum over every row and column of (k - LIS) or of the inverted pairs. */
+static long line_conflicts(const struct heuristic *h, const int *cells, int pairs)
+{
+    int buf[BOARD_MAX_SIDE];
+    long s = 0;
+    for (int by_row = 1; by_row >= 0; by_row--) {
+        int nlines = by_row ? h->rows : h->cols, range = by_row ? h->cols : h->rows;
+        for (int line = 0; line < nlines; line++) {
+            int k = line_tiles(h, cells, by_row, line, buf);
+            if (k < 2)
+                continue;
+            s += pairs ? inversions(buf, k, range) : k - lis_length(buf, k);
+        }
+    }
+    return s;
+}
+
+/*
+ * Boards with every line of at most LINE_TABLE_SIDE cells use tables.  A
+ * line's content is coded in base W + 1 (W = cells in the line): the digit
+ * of the cell at position p is 1 + the goal position of its tile when the
+ * tile belongs to the line, else 0, weighted (W + 1)^p.  Because the digits
+ * of distinct cells occupy distinct places, the code of a line is the sum
+ * over its cells of a per-(tile, cell) contribution, and conflicts[code]
+ * holds (k - LIS) or the inverted pairs of that content, computed once by
+ * the functions above.  Evaluation is then one pass over the cells.
+ */
+#define LINE_TABLE_SIDE 6
+
+struct heuristic_lines {
+    uint32_t *row_code, *col_code;  /* [t * n + k]: tile t on cell k */
+    int *dist;                      /* [t * n + k]: its Manhattan distance */
+    uint8_t *row_conf, *col_conf;   /* by line code */
+};
+
+static uint32_t power(uint32_t b, int e)
+{
+    uint32_t p = 1;
+    while (e-- > 0)
+        p *= b;
+    return p;
+}
+
+/* conflicts[code] for every code of a line of w cells. */
+static uint8_t *conflict_table(int w, int pairs)
+{
+    uint32_t size = power((uint32_t)w + 1, w);
+    uint8_t *tab = malloc(size);
+    if (!tab)
+        return NULL;
+    for (uint32_t code = 0; code < size; code++) {
+        int v[LINE_TABLE_SIDE], k = 0;
+        for (uint32_t x = code; x; x /= (uint32_t)w + 1)
+            if (x % ((uint32_t)w + 1))
+                v[k++] = (int)(x % ((uint32_t)w + 1)) - 1;
+        tab[code] = (uint8_t)(pairs ? inversions(v, k, w) : k - lis_length(v, k));
+    }
+    return tab;
+}
+
+static void lines_free(struct heuristic_lines *L)
+{
+    if (!L)
+        return;
+    free(L->row_code);
+    free(L->col_code);
+    free(L->dist);
+    free(L->row_conf);
+    free(L->col_conf);
+    free(L);
+}
+
+static int prepare_lines(struct heuristic *h, int pairs, slide_error *err)
+{
+    int R = h->rows, C = h->cols, n = h->n;
+    if (R > LINE_TABLE_SIDE || C > LINE_TABLE_SIDE)
+        return SLIDE_OK; /* long lines: evaluated line by line */
+    struct heuristic_lines *L = h->lines = calloc(1, sizeof *L);
+    size_t cells = (size_t)n * (size_t)n;
+    if (L) {
+        L->row_code = calloc(cells, sizeof *L->row_code);
+        L->col_code = calloc(cells, sizeof *L->col_code);
+        L->dist = calloc(cells, sizeof *L->dist);
+        L->row_conf = conflict_table(C, pairs);
+        L->col_conf = conflict_table(R, pairs);
+    }
+    if (!L || !L->row_code || !L->col_code || !L->dist || !L->row_conf || !L->col_conf)
+        return slide_fail(err, SLIDE_ENOMEM, "out of memory for the %s tables",
+                          h->def->name);
+    for (int t = 1; t < n; t++)
+        for (int k = 0; k < n; k++) {
+            int r = k / C, c = k % C, gr = h->goal_row[t], gc = h->goal_col[t];
+            size_t i = (size_t)t * (size_t)n + (size_t)k;
+            L->dist[i] = abs(r - gr) + abs(c - gc);
+            if (gr == r)
+                L->row_code[i] = (uint32_t)(gc + 1) * power((uint32_t)C + 1, c);
+            if (gc == c)
+                L->col_code[i] = (uint32_t)(gr + 1) * power((uint32_t)R + 1, r);
+        }
+    return SLIDE_OK;
+}
+
+static int prepare_lc(struct heuristic *h, slide_error *err)
+{
+    return prepare_lines(h, 0, err);
+}
+
+static int prepare_lc_pairs(struct heuristic *h, slide_error *err)
+{
+    return prepare_lines(h, 1, err);
+}
+
+/* Manhattan + 2 * conflicts from the tables (lines of <= LINE_TABLE_SIDE). */
+static int lines_by_table(const struct heuristic *h, const int *cells)
+{
+    const struct heuristic_lines *L = h->lines;
+    uint32_t rc[LINE_TABLE_SIDE] = {0}, cc[LINE_TABLE_SIDE] = {0};
+    int s = 0, n = h->n;
+    for (int r = 0, k = 0; r < h->rows; r++)
+        for (int c = 0; c < h->cols; c++, k++) {
+            size_t i = (size_t)cells[k] * (size_t)n + (size_t)k;
+            s += L->dist[i];
+            rc[r] += L->row_code[i];
+            cc[c] += L->col_code[i];
+        }
+    int conf = 0;
+    for (int r = 0; r < h->rows; r++)
+        conf += L->row_conf[rc[r]];
+    for (int c = 0; c < h->cols; c++)
+        conf += L->col_conf[cc[c]];
+    return s + 2 * conf;
+}
+
+static int eval_lc(const struct heuristic *h, const int *cells)
+{
+    if (h->lines)
+        return lines_by_table(h, cells);
+    return manhattan(h, cells) + 2 * (int)line_conflicts(h, cells, 0);
+}
+
+static int eval_lc_pairs(const struct heuristic *h, const int *cells)
+{
+    if (h->lines)
+        return lines_by_table(h, cells);
+    return manhattan(h, cells) + 2 * (int)line_conflicts(h, cells, 1);
+}
+
+/* ---- the table ----------------------------------------------------------- */
+
+static const struct heuristic_def table[] = {
+    {"misplaced", eval_misplaced, NULL, HEURISTIC_YES, HEURISTIC_YES,
+     "tiles not on their goal cell",
+     "each misplaced tile moves at least once; a move changes h by at most 1"},
+    {"manhattan", eval_manhattan, NULL, HEURISTIC_YES, HEURISTIC_YES,
+     "sum of the tiles' grid distances to their goals",
+     "a move moves one tile one cell: h changes by exactly 1"},
+    {"lc", eval_lc, prepare_lc, HEURISTIC_YES, HEURISTIC_YES,
+     "manhattan + 2 (k - LIS) per row and column",
+     "Hansson, Mayer & Yung 1992; tiles leaving their goal line (seeds, fifteen puzzle)"},
+    {"lc-pairs", eval_lc_pairs, prepare_lc_pairs, HEURISTIC_NO, HEURISTIC_UNKNOWN,
+     "manhattan + 2 per inverted pair; NOT admissible",
+     "the common variant; 3 reversed tiles count 6 but need only 4 extra moves"},
+    {"wd", eval_wd, prepare_wd, HEURISTIC_YES, HEURISTIC_YES,
+     "walking distance (Takahashi): rows + columns",
+     "Takahashi 2002; each move is one move of one relaxed puzzle"},
+};
+
+#define TABLE_LEN ((int)(sizeof table / sizeof table[0]))
+
+const struct heuristic_def *heuristic_table(int *count)
+{
+    *count = TABLE_LEN;
+    return table;
+}
+
+const struct heuristic_def *heuristic_find(const char *name)
+{
+    for (int i = 0; i < TABLE_LEN; i++)
+        if (strcmp(name, table[i].name) == 0)
+            return &table[i];
+    return NULL;
+}
+
+size_t heuristic_names(char *buf, size_t len)
+{
+    size_t need = 0;
+    for (int i = 0; i < TABLE_LEN; i++) {
+        int w = snprintf(need < len ? buf + need : NULL, need < len ? len - need : 0,
+                         "%s%s", i ? ", " : "", table[i].name);
+        need += (size_t)w;
+    }
+    if (len && need >= len)
+        buf[len - 1] = '\0';
+    return need;
+}
+
+int heuristic_init(struct heuristic *h, const char *name,
+                   const struct board *goal, slide_error *err)
+{
+    memset(h, 0, sizeof *h);
+    const struct heuristic_def *def = heuristic_find(name);
+    if (!def) {
+        char names[256];
+        heuristic_names(names, sizeof names);
+        return slide_fail(err, SLIDE_EINVAL, "unknown heuristic \"%s\" (known: %s)",
+                          name, names);
+    }
+    int n = board_cells(goal);
+    h->def = def;
+    h->rows = goal->rows;
+    h->cols = goal->cols;
+    h->n = n;
+    h->goal_row = malloc((size_t)n * sizeof *h->goal_row);
+    h->goal_col = malloc((size_t)n * sizeof *h->goal_col);
+    if (!h->goal_row || !h->goal_col) {
+        heuristic_free(h);
+        return slide_fail(err, SLIDE_ENOMEM, "out of memory for the %s heuristic of a "
+                          "%dx%d board", name, goal->rows, goal->cols);
+    }
+    for (int k = 0; k < n; k++) {
+        h->goal_row[goal->cells[k]] = k / goal->cols;
+        h->goal_col[goal->cells[k]] = k % goal->cols;
+    }
+    int rc = def->prepare ? def->prepare(h, err) : SLIDE_OK;
+    if (rc)
+        heuristic_free(h);
+    return rc;
+}
+
+void heuristic_free(struct heuristic *h)
+{
+    lines_free(h->lines);
+    if (h->wd) {
+        wd_table_free(&h->wd->vert);
+        wd_table_free(&h->wd->horiz);
+        free(h->wd);
+    }
+    free(h->goal_row);
+    free(h->goal_col);
+    memset(h, 0, sizeof *h);
+}

@@ -1,0 +1,249 @@
+/*
+ * test_heuristic_cli.c - `slide heuristic` end to end, through the binary
+ * named by $SLIDE (set by make test): the CSV record format, the joint
+ * files (names, header, sums against the published 3x3 histogram), the
+ * provenance prefix, and the exit status of bad requests.
+ */
+#include "testutil.h"
+
+#include <sys/stat.h>
+
+#include "clitest.h"
+#include "slide/heuristic.h"
+
+static char tmpdir[256];
+static char *last_err; /* standard error of the last run */
+
+/*
+ * Run "$SLIDE args" with every "@" in args replaced by the test's
+ * temporary directory; stdout into *out (malloc'd); returns the exit status.
+ */
+static int run(const char *args, char **out)
+{
+    char expanded[2048];
+    size_t k = 0;
+    for (const char *p = args; *p && k + sizeof tmpdir < sizeof expanded; p++)
+        if (*p == '@')
+            k += (size_t)snprintf(expanded + k, sizeof expanded - k, "%s", tmpdir);
+        else
+            expanded[k++] = *p;
+    expanded[k] = '\0';
+    free(last_err);
+    return clitest_run(expanded, NULL, out, &last_err);
+}
+
+static char *read_file(const char *name)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return NULL;
+    char *text = malloc(1 << 20);
+    size_t n = fread(text, 1, (1 << 20) - 1, f);
+    text[n] = '\0';
+    fclose(f);
+    return text;
+}
+
+static int exists(const char *name)
+{
+    char path[512];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+    return stat(path, &st) == 0;
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/slide-heur-cli-XXXXXX");
+    return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    free(last_err);
+    last_err = NULL;
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+static const char *header =
+    "heuristic,boards,admissible,violations,max_excess,consistent,"
+    "consistency_violations,mean_h,mean_d,mean_ratio,exact_fraction,parity_ok\n";
+
+/* lc-pairs violations on 3x3, counted here from the naive BFS. */
+static uint64_t lc_pairs_violations(void)
+{
+    struct board goal;
+    slide_error err;
+    struct heuristic h;
+    assert_int_equal(board_goal(&goal, 3, 3, &err), 0);
+    assert_int_equal(heuristic_init(&h, "lc-pairs", &goal, &err), 0);
+    uint64_t hist[64], v = 0;
+    struct naive_set set;
+    naive_bfs(3, 3, goal.cells, hist, 64, &set);
+    for (size_t s = 0; s < set.cap; s++) {
+        if (!set.keys[s])
+            continue;
+        int cells[9];
+        for (int k = 0; k < 9; k++)
+            cells[k] = naive_cell(set.keys[s], k);
+        v += heuristic_eval(&h, cells) > set.dist[s];
+    }
+    naive_free(&set);
+    heuristic_free(&h);
+    board_free(&goal);
+    return v;
+}
+
+static void test_csv(void **state)
+{
+    (void)state;
+    char *out;
+    assert_int_equal(run("heuristic 3x3 --h manhattan,lc-pairs --format csv --threads 2",
+                         &out), 0);
+    assert_memory_equal(out, header, strlen(header));
+    uint64_t pub[64], sum_d = 0;
+    int np = published_histogram(3, 3, "corner", pub, 64);
+    for (int d = 0; d < np; d++)
+        sum_d += (uint64_t)d * pub[d];
+    char mean_d[32], want[256];
+    snprintf(mean_d, sizeof mean_d, "%.6f", (double)sum_d / 181440.0);
+    /* manhattan: admissible and consistent, d - h always even */
+    char *line = out + strlen(header);
+    snprintf(want, sizeof want, "manhattan,181440,yes,0,0,yes,0,");
+    assert_memory_equal(line, want, strlen(want));
+    assert_non_null(strstr(line, mean_d));
+    char *next = strchr(line, '\n');
+    assert_non_null(next);
+    assert_memory_equal(next - 4, ",yes\n", 5);
+    snprintf(want, sizeof want, "lc-pairs,181440,no,%llu,",
+             (unsigned long long)lc_pairs_violations());
+    assert_memory_equal(next + 1, want, strlen(want));
+    assert_null(strchr(strchr(next + 1, '\n') + 1, '\n')); /* two records only */
+    free(out);
+}
+
+static void check_joint(const char *name, int with_provenance)
+{
+    char *text = read_file(name);
+    if (!text)
+        fail_msg("%s was not written", name);
+    char *p = text;
+    if (with_provenance) {
+        assert_memory_equal(p, "# slide ", 8);
+        while (*p == '#')
+            p = strchr(p, '\n') + 1;
+    }
+    assert_memory_equal(p, "distance,h,count\n", 17);
+    p += 17;
+    uint64_t rows[64] = {0}, pub[64], total = 0;
+    int d, h;
+    unsigned long long c;
+    while (sscanf(p, "%d,%d,%llu", &d, &h, &c) == 3) {
+        assert_true(d >= 0 && d < 64 && h >= 0 && c > 0);
+        rows[d] += c;
+        total += c;
+        p = strchr(p, '\n') + 1;
+    }
+    assert_int_equal(*p, '\0');
+    assert_int_equal(total, 181440);
+    int np = published_histogram(3, 3, "corner", pub, 64);
+    for (d = 0; d < np; d++)
+        assert_int_equal(rows[d], pub[d]);
+    free(text);
+}
+
+static void test_joint_files(void **state)
+{
+    (void)state;
+    char *out;
+    assert_int_equal(run("heuristic 3x3 --h lc,wd --joint @/j.csv --format csv", &out), 0);
+    free(out);
+    check_joint("j-lc.csv", 0);
+    check_joint("j-wd.csv", 0);
+    assert_false(exists("j.csv"));
+    assert_false(exists("j-lc.csv.tmp"));
+    assert_int_equal(run("heuristic 3x3 --h misplaced --joint @/one.csv --provenance", &out), 0);
+    assert_memory_equal(out, "# slide ", 8);
+    free(out);
+    check_joint("one.csv", 1);
+    /* a directory that does not exist: exit 1, nothing left behind */
+    assert_int_equal(run("heuristic 3x3 --h lc --joint @/nodir/j.csv", &out), 1);
+    free(out);
+    assert_false(exists("nodir"));
+}
+
+static void test_provenance_and_formats(void **state)
+{
+    (void)state;
+    char *out;
+    assert_int_equal(run("heuristic 2x3 --h lc --format csv --provenance", &out), 0);
+    char *p = out;
+    int lines = 0;
+    while (*p == '#') {
+        assert_memory_equal(p, "# ", 2);
+        p = strchr(p, '\n') + 1;
+        lines++;
+    }
+    assert_true(lines >= 5);
+    assert_memory_equal(p, header, strlen(header));
+    assert_memory_equal(p + strlen(header), "lc,360,yes,0,0,yes,0,", 21);
+    free(out);
+    assert_int_equal(run("heuristic 2x3 --h lc,lc-pairs", &out), 0);
+    assert_non_null(strstr(out, "admissible"));
+    assert_non_null(strstr(out, "claim consistent"));
+    free(out);
+    assert_int_equal(run("heuristic 2x3 --h lc --format md", &out), 0);
+    assert_non_null(strstr(out, "| heuristic | boards |"));
+    free(out);
+    assert_int_equal(run("heuristic 2x3 --h lc --format tex", &out), 0);
+    assert_non_null(strstr(out, "\\begin{tabular}"));
+    assert_non_null(strstr(out, "consistency\\_violations"));
+    free(out);
+    assert_int_equal(run("heuristic --help", &out), 0);
+    assert_non_null(strstr(out, "distance,h,count"));
+    assert_non_null(strstr(out, "lc-pairs"));
+    free(out);
+}
+
+static void test_bad_requests(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *args;
+        int status;
+        const char *message;
+    } cases[] = {
+        {"heuristic 3x3", 2, "name the heuristics with --h"},
+        {"heuristic 3x3 --h lc,foo", 2, "unknown heuristic \"foo\""},
+        {"heuristic 3x3 --h lc,lc", 2, "--h names lc twice"},
+        {"heuristic 5x5 --h lc", 2, "at most 20 cells"},
+        {"heuristic 3x3x --h lc", 2, "not of the form RxC"},
+        {"heuristic 3x3 --h lc --format xml", 2, "--format must be"},
+        {"heuristic 3x3 --h lc --threads 0", 2, "--threads expects"},
+        {"heuristic 3x3 --h lc --max-memory 1K", 1, "needs 45360 bytes"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *out;
+        int status = run(cases[i].args, &out);
+        free(out);
+        if (status != cases[i].status || !strstr(last_err, cases[i].message))
+            fail_msg("%s: status %d, stderr \"%s\"", cases[i].args, status, last_err);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_csv),
+        cmocka_unit_test(test_joint_files),
+        cmocka_unit_test(test_provenance_and_formats),
+        cmocka_unit_test(test_bad_requests),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
