@@ -29,8 +29,9 @@
  *              stands in its goal row, resp. column).  A vertical and a
  *              horizontal move are different moves, so the extras of rows
  *              and of columns add up.
- * Moves change h by exactly +-1 (manhattan) or by +-1 or +-3 (lc), so with
- * these two h keeps the parity of the distance and IDA*'s thresholds grow
+ * Moves change h by exactly +-1 (manhattan, and lc: see paper-notes.md,
+ * section 5), so with these two h keeps the parity of the distance and
+ * IDA*'s thresholds grow
  * by 2; misplaced changes by 0 or 1.
  *
  * Invariant: h fits in an int.  eval saturates at IDA_H_MAX (a board that
