@@ -47,7 +47,7 @@ derive_md() {
     echo
     echo "| distance | count | cumulative |"
     echo "|---:|---:|---:|"
-    grep -v '^#' "$2" | awk -F, 'NR > 1 { c += $2; printf "| %s | %s | %d |\n", $1, $2, c }'
+    grep -v '^#' "$2" | awk -F, 'NR > 1 { c += $2; printf "| %s | %s | %.0f |\n", $1, $2, c }'
 }
 derive_tex() {
     grep '^# ' "$2" | sed 's/^# /% /'
@@ -55,7 +55,7 @@ derive_tex() {
     printf '\\caption{Boards of the $%s\\times %s$ puzzle by distance from the goal}\n' \
         "${1%x*}" "${1#*x}"
     printf '%s\n' '\begin{tabular}{rrr}\toprule' 'distance & count & cumulative \\ \midrule'
-    grep -v '^#' "$2" | awk -F, 'NR > 1 { c += $2; printf "%s & %s & %d \\\\\n", $1, $2, c }'
+    grep -v '^#' "$2" | awk -F, 'NR > 1 { c += $2; printf "%s & %s & %.0f \\\\\n", $1, $2, c }'
     printf '%s\n' '\bottomrule\end{tabular}\end{table}'
 }
 
@@ -93,7 +93,7 @@ for b in $boards; do
                 match_ = (n == r + 1) ? "yes" : "NO"
                 for (i = 1; i <= n; i++) if (p[i] != c[i - 1]) match_ = "NO"
             }
-            printf "%s,%d,%d,%d,%.6f,%d,%d,%s,%s,%s\n", b, total, r, c[r], sum / total,
+            printf "%s,%.0f,%d,%.0f,%.6f,%d,%.0f,%s,%s,%s\n", b, total, r, c[r], sum / total,
                    wd, wc, (src == "" ? "-" : src), match_, wall
         }' >> "$summary"
     rm -f "$h.log"
