@@ -199,3 +199,12 @@ const char *cli_provenance_prefix(int format)
 {
     return format == REPORT_TEX ? "% " : format == REPORT_MD ? "> " : "# ";
 }
+
+int cli_threads(const char *text, int *out)
+{
+    long v;
+    if (cli_int("--threads", text, 1, 1024, &v))
+        return -1;
+    *out = (int)v;
+    return 0;
+}

@@ -28,6 +28,9 @@ int cli_int(const char *option, const char *text, long lo, long hi, long *out);
 /* Parse --format's value (text, csv, md, tex); prints and returns -1 on error. */
 int cli_format(const char *text, enum report_format *out);
 
+/* Parse --threads (1..1024); prints and returns -1 on error. */
+int cli_threads(const char *text, int *out);
+
 /*
  * The histogram table on stdout: columns distance, count, cumulative (CSV:
  * distance, count), one row per distance 0..radius of hist.

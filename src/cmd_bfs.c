@@ -170,9 +170,8 @@ static int parse_args(int argc, char **argv, struct bfs_args *a)
         switch (c) {
         case 'g': a->goal_text = optarg; break;
         case 't':
-            if (cli_int("--threads", optarg, 1, 1024, &v))
+            if (cli_threads(optarg, &a->threads))
                 return EXIT_USAGE;
-            a->threads = (int)v;
             break;
         case 's':
             if ((k = space_kind_parse(optarg)) < 0)
@@ -180,9 +179,8 @@ static int parse_args(int argc, char **argv, struct bfs_args *a)
             a->kind = (enum space_kind)k;
             break;
         case 'f':
-            if ((k = report_format_parse(optarg)) < 0)
-                return cli_fail(EXIT_USAGE, "--format must be text, csv, md or tex, not \"%s\"", optarg);
-            a->format = (enum report_format)k;
+            if (cli_format(optarg, &a->format))
+                return EXIT_USAGE;
             break;
         case 'p': a->progress = 1; break;
         case 'P': a->progress = 0; break;

@@ -68,9 +68,8 @@ static int parse_args(int argc, char **argv, struct db_args *a)
                 return EXIT_USAGE;
             break;
         case 't':
-            if (cli_int("--threads", optarg, 1, 1024, &v))
+            if (cli_threads(optarg, &a->threads))
                 return EXIT_USAGE;
-            a->threads = (int)v;
             break;
         case 'l':
             if (cli_int("--level", optarg, 0, 9, &v))

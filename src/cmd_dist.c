@@ -58,7 +58,6 @@ static int parse_args(int argc, char **argv, struct dist_args *a)
         {"threads", required_argument, 0, 't'}, {"time", no_argument, 0, 'T'},
         {"help", no_argument, 0, 'h'},         {0, 0, 0, 0}};
     int c;
-    long v;
     memset(a, 0, sizeof *a);
     optind = 1;
     while ((c = getopt_long(argc, argv, "d:g:pf:t:h", opts, NULL)) != -1) {
@@ -72,9 +71,8 @@ static int parse_args(int argc, char **argv, struct dist_args *a)
                 return EXIT_USAGE;
             break;
         case 't':
-            if (cli_int("--threads", optarg, 1, 1024, &v))
+            if (cli_threads(optarg, &a->threads))
                 return EXIT_USAGE;
-            a->threads = (int)v;
             break;
         case 'h': fputs(help, stdout); return -1;
         default: return cli_fail(EXIT_USAGE, "see slide dist --help");

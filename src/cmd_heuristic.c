@@ -99,8 +99,7 @@ static int parse_args(int argc, char **argv, struct heur_args *a)
         {"provenance", no_argument, 0, 'P'},     {"progress", no_argument, 0, 'p'},
         {"no-progress", no_argument, 0, 'q'},    {"max-memory", required_argument, 0, 'm'},
         {"help", no_argument, 0, 'h'},           {0, 0, 0, 0}};
-    long v;
-    int c, k;
+    int c;
     slide_error err;
     memset(a, 0, sizeof *a);
     a->progress = -1;
@@ -111,14 +110,12 @@ static int parse_args(int argc, char **argv, struct heur_args *a)
         case 'g': a->goal_text = optarg; break;
         case 'j': a->joint = optarg; break;
         case 't':
-            if (cli_int("--threads", optarg, 1, 1024, &v))
+            if (cli_threads(optarg, &a->threads))
                 return EXIT_USAGE;
-            a->threads = (int)v;
             break;
         case 'f':
-            if ((k = report_format_parse(optarg)) < 0)
-                return cli_fail(EXIT_USAGE, "--format must be text, csv, md or tex, not \"%s\"", optarg);
-            a->format = (enum report_format)k;
+            if (cli_format(optarg, &a->format))
+                return EXIT_USAGE;
             break;
         case 'P': a->provenance = 1; break;
         case 'p': a->progress = 1; break;

@@ -60,8 +60,7 @@ static int parse_args(int argc, char **argv, struct parity_args *a)
         {"format", required_argument, 0, 'f'},     {"provenance", no_argument, 0, 'p'},
         {"max-memory", required_argument, 0, 'm'}, {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
-    long v;
-    int c, k;
+    int c;
     slide_error err;
     memset(a, 0, sizeof *a);
     optind = 1;
@@ -69,14 +68,12 @@ static int parse_args(int argc, char **argv, struct parity_args *a)
         switch (c) {
         case 'g': a->goal_text = optarg; break;
         case 't':
-            if (cli_int("--threads", optarg, 1, 1024, &v))
+            if (cli_threads(optarg, &a->threads))
                 return EXIT_USAGE;
-            a->threads = (int)v;
             break;
         case 'f':
-            if ((k = report_format_parse(optarg)) < 0)
-                return cli_fail(EXIT_USAGE, "--format must be text, csv, md or tex, not \"%s\"", optarg);
-            a->format = (enum report_format)k;
+            if (cli_format(optarg, &a->format))
+                return EXIT_USAGE;
             break;
         case 'p': a->provenance = 1; break;
         case 'm':
