@@ -124,6 +124,15 @@ static void test_published(void **state)
     check_published(5, 2, 9, "corner");
 }
 
+/* 2x6 (239,500,800 boards, ~7 s): the only board of this test with six
+ * columns, so the six-column rotation of the fast neighbour code is
+ * checked against published numbers too. */
+static void test_published_2x6(void **state)
+{
+    (void)state;
+    check_published(2, 6, 11, "corner");
+}
+
 /* The published 3x3 antipodes for the standard goal. */
 static void test_antipodes(void **state)
 {
@@ -279,7 +288,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_naive_small),  cmocka_unit_test(test_naive_3x3_2x5),
-        cmocka_unit_test(test_published),    cmocka_unit_test(test_antipodes),
+        cmocka_unit_test(test_published),    cmocka_unit_test(test_published_2x6),
+        cmocka_unit_test(test_antipodes),
         cmocka_unit_test(test_deterministic), cmocka_unit_test(test_layer_visits),
         cmocka_unit_test(test_stop_resume),  cmocka_unit_test(test_bad_store),
     };
