@@ -26,17 +26,7 @@ static int sh(const char *cmd, char **out)
 {
     FILE *p = popen(cmd, "r");
     assert_non_null(p);
-    size_t len = 0, cap = 1 << 16;
-    char *buf = malloc(cap);
-    assert_non_null(buf);
-    for (size_t got; (got = fread(buf + len, 1, cap - len - 1, p)) > 0;) {
-        len += got;
-        if (len + 1 == cap) {
-            buf = realloc(buf, cap *= 2);
-            assert_non_null(buf);
-        }
-    }
-    buf[len] = '\0';
+    char *buf = clitest_slurp(p);
     int st = pclose(p);
     if (out)
         *out = buf;
