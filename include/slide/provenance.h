@@ -25,7 +25,11 @@ unsigned long long provenance_peak_rss(void);
 /*
  * Write the provenance block, each line starting with `prefix` ("# " for
  * CSV and text, "% " for LaTeX, "<!-- " is not used: Markdown gets "> ").
- * threads and wall_seconds describe the run (wall < 0: not shown).
+ * Lines: tool version and commit; command; compiler and flags; host (CPU
+ * model, online cores, physical memory in GiB) and threads; date (UTC);
+ * and, when wall_seconds >= 0, the wall time with this process's user and
+ * system CPU time and peak RSS so far (getrusage), so a reader can tell a
+ * run that had its cores from one that shared them.
  */
 void provenance_write(FILE *out, const char *prefix, const char *command,
                       int threads, double wall_seconds);
