@@ -36,6 +36,9 @@
  * parallelism: a locked fetch_and waits for its cache miss, a prefetch
  * does not, so the misses of a whole batch overlap). */
 #define BATCH 64
+/* Positions at the end of t whose arrangements are tabulated (struct tail). */
+#define TAIL_MAX 5
+#define TAIL_ROWS 120 /* TAIL_MAX! */
 /* Lex ranks to advance incrementally before unranking from scratch. */
 #define MAX_JUMP 5040
 
@@ -83,12 +86,15 @@ static void masks_init(struct masks *mk, const struct space *s)
 struct worker {
     const struct space *s;
     const struct masks *mk;
+    const struct tail *tail;
     int have;                       /* base holds block h */
     uint64_t h;
     struct perm base;               /* lexicographically first t of block h */
     struct perm other;              /* compact: base with the last two swapped */
     int other_ok;                   /* other is up to date */
     int base_parity;
+    uint8_t tail_set[TAIL_MAX];     /* tiles of base's tail, increasing */
+    unsigned tail_r;                /* base.lex mod tail->rows */
     uint8_t *flags;                 /* chunk flags (one byte per chunk) */
     uint8_t mark_flag;              /* flag set on a chunk gaining frontier */
     uint64_t pending[BATCH];        /* neighbours prefetched, not yet marked */
@@ -172,17 +178,96 @@ static void perm_advance(struct perm *p, uint64_t diff, int m)
     p->lex += diff;
 }
 
+/*
+ * The last TAIL_MAX positions of t in lex order: lex mod k! is the rank of
+ * their arrangement among the k tiles there, so moving between ranks with
+ * the same higher digits only permutes those k tiles.  Row r of the table
+ * gives, for each of the k positions, which of the k tiles (in increasing
+ * order) goes there and its Lehmer digit.  A dense layer moves between
+ * nearby blocks nearly every time, so most moves become k table reads
+ * instead of a mixed-radix carry and a rebuild.
+ */
+struct tail {
+    int k;                           /* tail length, 0: table not used */
+    unsigned rows;                   /* k! */
+    uint8_t pick[TAIL_ROWS][TAIL_MAX];
+    uint8_t digit[TAIL_ROWS][TAIL_MAX];
+    uint8_t dsum[TAIL_ROWS];
+};
+
+static void tail_init(struct tail *tl, int m)
+{
+    memset(tl, 0, sizeof *tl);
+    if (m < 3)
+        return; /* too short to matter */
+    tl->k = m < TAIL_MAX ? m : TAIL_MAX;
+    tl->rows = (unsigned)fact[tl->k];
+    for (unsigned r = 0; r < tl->rows; r++) {
+        struct perm p = {.lex = r};
+        perm_unrank(&p, tl->k);
+        for (int j = 0; j < tl->k; j++) {
+            tl->pick[r][j] = p.t[j];
+            tl->digit[r][j] = p.d[j];
+        }
+        tl->dsum[r] = (uint8_t)p.dsum;
+    }
+}
+
+/* Everything a pass reads besides the store, built once per search. */
+struct tables {
+    struct masks mk;
+    struct tail tail;
+};
+
+/* Re-read the tail of w->base after a move that was not by the table. */
+static void tail_load(struct worker *w)
+{
+    const struct tail *tl = w->tail;
+    int b = w->s->m - tl->k;
+    uint32_t set = 0;
+    for (int j = b; j < w->s->m; j++)
+        set |= 1u << w->base.t[j];
+    for (int j = 0; j < tl->k; j++) {
+        w->tail_set[j] = (uint8_t)__builtin_ctz(set);
+        set &= set - 1;
+    }
+    w->tail_r = (unsigned)(w->base.lex % tl->rows);
+}
+
+/* Move w->base forward by diff lex ranks within its tail: the caller has
+ * checked that tail_r + diff < rows. */
+static inline void tail_move(struct worker *w, uint64_t diff)
+{
+    const struct tail *tl = w->tail;
+    unsigned r = w->tail_r + (unsigned)diff;
+    int b = w->s->m - tl->k;
+    for (int j = 0; j < tl->k; j++) {
+        w->base.t[b + j] = w->tail_set[tl->pick[r][j]];
+        w->base.d[b + j] = tl->digit[r][j];
+    }
+    w->base.dsum = w->base.dsum - tl->dsum[w->tail_r] + tl->dsum[r];
+    w->base.lex += diff;
+    w->tail_r = r;
+}
+
 /* Make w->base the t of block h (lexicographically smaller of the pair). */
 static void worker_move(struct worker *w, uint64_t h)
 {
     const struct space *s = w->s;
     int m = s->m, compact = s->kind == SPACE_COMPACT && m >= 2;
     uint64_t lex = compact ? 2 * h : h;
-    if (w->have && h > w->h && lex - w->base.lex <= MAX_JUMP) {
-        perm_advance(&w->base, lex - w->base.lex, m);
+    if (w->have && h > w->h && w->tail->k &&
+        lex - w->base.lex < w->tail->rows - w->tail_r) {
+        tail_move(w, lex - w->base.lex);
     } else {
-        w->base.lex = lex;
-        perm_unrank(&w->base, m);
+        if (w->have && h > w->h && lex - w->base.lex <= MAX_JUMP) {
+            perm_advance(&w->base, lex - w->base.lex, m);
+        } else {
+            w->base.lex = lex;
+            perm_unrank(&w->base, m);
+        }
+        if (w->tail->k)
+            tail_load(w);
     }
     w->base_parity = (int)(w->base.dsum & 1u);
     w->other_ok = 0;
@@ -551,7 +636,7 @@ static int pass_chunk(struct worker *w, struct store *st, enum pass kind,
 
 /* One parallel pass over the flagged chunks; returns the boards newly
  * marked. */
-static uint64_t run_pass(const struct space *s, const struct masks *mk,
+static uint64_t run_pass(const struct space *s, const struct tables *tb,
                          struct store *st, uint8_t *flags, int threads,
                          enum pass kind, int colour, unsigned depth_bit,
                          struct bfs_result *r)
@@ -563,7 +648,7 @@ static uint64_t run_pass(const struct space *s, const struct masks *mk,
     uint8_t need = pass_needs(kind, colour);
 #pragma omp parallel num_threads(threads) reduction(+ : found)
     {
-        struct worker w = {.s = s, .mk = mk, .flags = flags,
+        struct worker w = {.s = s, .mk = &tb->mk, .tail = &tb->tail, .flags = flags,
                            .mark_flag = FLAG_FRONTIER(1 - colour)};
 #pragma omp for schedule(dynamic, 2)
         for (int64_t ch = 0; ch < nchunks; ch++) {
@@ -650,8 +735,9 @@ static int bfs_layers(const struct space *s, struct store *st, uint8_t *flags,
 {
     int threads = o->threads > 0 ? o->threads : omp_get_max_threads();
     double start = omp_get_wtime() - r->seconds;
-    struct masks mk;
-    masks_init(&mk, s);
+    struct tables tb;
+    masks_init(&tb.mk, s);
+    tail_init(&tb.tail, s->m);
     r->threads = threads;
     while (!r->complete) {
         int d = r->radius, colour = d & 1;
@@ -660,10 +746,10 @@ static int bfs_layers(const struct space *s, struct store *st, uint8_t *flags,
         int back = want_backward(s, o, r, d);
         uint64_t found;
         if (back) {
-            found = run_pass(s, &mk, st, flags, threads, PASS_BACKWARD, colour, bit, r);
-            run_pass(s, &mk, st, flags, threads, PASS_CLOSE, colour, bit, r);
+            found = run_pass(s, &tb, st, flags, threads, PASS_BACKWARD, colour, bit, r);
+            run_pass(s, &tb, st, flags, threads, PASS_CLOSE, colour, bit, r);
         } else {
-            found = run_pass(s, &mk, st, flags, threads, PASS_FORWARD, colour, bit, r);
+            found = run_pass(s, &tb, st, flags, threads, PASS_FORWARD, colour, bit, r);
         }
         double t1 = omp_get_wtime();
         r->seconds = t1 - start;
