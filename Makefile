@@ -26,7 +26,11 @@ ZLIB_LIBS   := $(shell pkg-config --libs zlib 2>/dev/null || echo -lz)
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 ALL_CFLAGS  := $(BASE_CFLAGS) $(ZLIB_CFLAGS) $(CFLAGS) $(SAN_FLAGS)
 LDLIBS      := $(ZLIB_LIBS) -lm
-GIT_COMMIT  := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+# The commit in provenance blocks; "-dirty" when the code (src, include, the
+# Makefile) differs from it - regenerated results or edited docs do not count.
+GIT_COMMIT  := $(shell if c=$$(git rev-parse --short HEAD 2>/dev/null); then \
+                 [ -z "$$(git status --porcelain -- src include Makefile 2>/dev/null)" ] || c="$$c-dirty"; \
+                 echo "$$c"; else echo unknown; fi)
 
 LIB_SRC  := $(filter-out src/main.c src/cli.c src/cmd_%.c,$(wildcard src/*.c))
 CLI_SRC  := src/main.c src/cli.c $(wildcard src/cmd_*.c)
