@@ -103,6 +103,10 @@ for b in $boards; do
             printf "%s,%.0f,%d,%.0f,%.6f,%d,%.0f,%s,%s,%s\n", b, total, r, c[r], sum / total,
                    wd, wc, (src == "" ? "-" : src), match_, wall
         }' >> "$summary"
+    # a big run keeps its progress log (layer times, checkpoints) beside it
+    if [ "$mode" = big ] && grep -q '^slide: distance' "$h.log"; then
+        grep '^slide: ' "$h.log" > "$h.progress.txt"
+    fi
     rm -f "$h.log"
 done
 if grep -q ',NO,' "$summary"; then
