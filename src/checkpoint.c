@@ -215,8 +215,9 @@ static int check_disk(const char *dir, const struct paths *p, uint64_t need,
         avail += (uint64_t)sb.st_size;
     if (need > avail)
         return slide_fail(err, SLIDE_ENOMEM,
-                          "a checkpoint in %s needs %" PRIu64 " bytes (%.2f GB) of "
-                          "disk but only %" PRIu64 " bytes (%.2f GB) are free",
+                          "checkpoints in %s need %" PRIu64 " bytes (%.2f GB) of "
+                          "free disk (room for the store being written beside the "
+                          "last one) but only %" PRIu64 " bytes (%.2f GB) are free",
                           dir, need, (double)need / 1e9, avail, (double)avail / 1e9);
     return SLIDE_OK;
 }
@@ -234,7 +235,12 @@ int checkpoint_prepare(const char *dir, const struct space *s, slide_error *err)
         return slide_fail(err, SLIDE_EIO, "checkpoint path %s is not a directory", dir);
     if (access(dir, W_OK | X_OK) != 0)
         return io_fail(err, "write into checkpoint directory", dir);
-    return check_disk(dir, &p, store_bytes_needed(s->size) + CHECKPOINT_STATE_RESERVE, err);
+    /* Every save after the first writes store.tmp beside the last store, so
+     * a run needs room for two stores; a store already there holds one. */
+    uint64_t one = store_bytes_needed(s->size), need = 2 * one + CHECKPOINT_STATE_RESERVE;
+    if (stat(p.store, &sb) == 0 && S_ISREG(sb.st_mode))
+        need -= (uint64_t)sb.st_size < one ? (uint64_t)sb.st_size : one;
+    return check_disk(dir, &p, need, err);
 }
 
 /* The goal of s as board text ("1 2 3/4 5 6/7 8 0"). */

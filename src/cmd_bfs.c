@@ -7,6 +7,7 @@
 #include <math.h>
 #include <omp.h>
 #include <signal.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -69,8 +70,9 @@ static const char help[] =
     "                     A complete checkpoint just prints its result\n"
     "SIGINT or SIGTERM (with a checkpoint directory): the search stops at the\n"
     "end of the current layer, saves a checkpoint and exits with 128 + the\n"
-    "signal number; a second signal quits at once and the previous checkpoint\n"
-    "stays.  After SIGKILL, --resume loses only the work since the last\n"
+    "signal number; a second signal (a second or more later; an immediate copy,\n"
+    "as timeout(1) sends, counts as the same) quits at once and the previous\n"
+    "checkpoint stays.  After SIGKILL, --resume loses only the work since the last\n"
     "checkpoint.\n"
     "  --save FILE        write the distance database (see slide dist, slide db):\n"
     "                     a gzip file (zcat FILE gives the payload), written as\n"
@@ -129,6 +131,7 @@ struct run_ctx {
     double every;          /* as bfs_args.every */
     double last_save;      /* clock at the start of the last save (or the run) */
     double save_seconds;   /* how long the last save took */
+    int final_save_failed; /* the result is complete but not checkpointed */
     uint64_t win_count[ETA_WINDOW];
     double win_seconds[ETA_WINDOW];
     int nwin;
@@ -284,24 +287,54 @@ static int on_layer(const struct bfs_layer *L, void *ctx)
     return c->dir && (stop_signal || checkpoint_due(c));
 }
 
+/* Seconds on the monotonic clock (async-signal-safe). */
+static double monotonic_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static volatile sig_atomic_t signal_newline; /* stderr is a terminal */
+static double first_signal_at;
+
+/*
+ * The first SIGINT/SIGTERM asks for a checkpoint at the end of the layer; a
+ * later one quits at once.  A copy arriving within a second of the first is
+ * taken as the same request: timeout(1) and process-group kills deliver the
+ * signal twice, and quitting then would lose the checkpoint asked for.
+ */
 static void on_signal(int sig)
 {
-    static const char msg[] = "\nslide: stopping at the end of this layer to save a "
+    static const char msg[] = "slide: stopping at the end of this layer to save a "
                               "checkpoint (signal again to quit without saving)\n";
+    if (stop_signal) {
+        if (monotonic_seconds() - first_signal_at < 1.0)
+            return;
+        signal(sig, SIG_DFL);
+        raise(sig);
+        return;
+    }
     stop_signal = sig;
-    if (write(STDERR_FILENO, msg, sizeof msg - 1) < 0) {
+    first_signal_at = monotonic_seconds();
+    /* a newline ends the "^C" a terminal echoes */
+    if ((signal_newline && write(STDERR_FILENO, "\n", 1) < 0) ||
+        write(STDERR_FILENO, msg, sizeof msg - 1) < 0) {
         /* nothing to do: the flag is what matters */
     }
 }
 
-/* SIGINT and SIGTERM stop at a layer boundary; a second one kills. */
+/* SIGINT and SIGTERM stop at a layer boundary; a later one kills. */
 static void catch_signals(void)
 {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
-    sa.sa_flags = SA_RESETHAND | SA_RESTART;
+    sa.sa_flags = SA_RESTART;
     sigemptyset(&sa.sa_mask);
+    sigaddset(&sa.sa_mask, SIGINT); /* one handler at a time */
+    sigaddset(&sa.sa_mask, SIGTERM);
+    signal_newline = isatty(STDERR_FILENO);
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
 }
@@ -391,9 +424,12 @@ static int search(struct run_ctx *c, const struct bfs_args *a, struct store *st,
                             c->dir, c->dir);
         rc = bfs_resume(c->s, st, &o, r, &err);
     }
-    if (rc == SLIDE_OK && c->dir && !done && (rc = save(c, st, r, &err)))
-        return cli_fail(EXIT_FAIL, "the search finished but its final checkpoint "
-                        "was not saved: %s", err.msg);
+    if (rc == SLIDE_OK && c->dir && !done && save(c, st, r, &err)) {
+        /* the result is complete: report it, then fail (run does) */
+        fprintf(stderr, "slide: the search finished but its final checkpoint was "
+                "not saved: %s\n", err.msg);
+        c->final_save_failed = 1;
+    }
     /* a signal during the last layer or the final save: the result is complete */
     return rc ? cli_fail_lib(rc, &err) : EXIT_OK;
 }
@@ -498,18 +534,27 @@ static int run(const struct bfs_args *a, const struct board *goal)
     int rc = space_init(&s, goal, a->kind, &err);
     if (rc)
         return cli_fail_lib(rc, &err);
+    /* a database that cannot be written is refused before the search */
+    if (a->save && (rc = db_check_path(a->save, &err)))
+        return cli_fail_lib(rc, &err);
     if ((rc = start(a, &s, &st, &r)))
         return rc;
     struct run_ctx c = {.s = &s, .dir = a->checkpoint ? a->checkpoint : a->resume,
                         .progress = cli_progress_wanted(a->progress), .every = a->every};
     rc = search(&c, a, &st, &r);
-    if (rc == EXIT_OK && a->save)
-        rc = save_db(a, &s, &st, &r);
+    /* a finished search is reported even when saving it failed: the
+     * histogram may have taken hours; the exit status still says failure */
+    int saved = c.final_save_failed ? EXIT_FAIL : EXIT_OK;
+    if (rc == EXIT_OK && a->save) {
+        int db_rc = save_db(a, &s, &st, &r);
+        if (db_rc)
+            saved = db_rc;
+    }
     store_free(&st);
     if (rc == EXIT_OK)
         rc = report(a, goal, &s, &r);
     bfs_result_free(&r);
-    return rc;
+    return rc ? rc : saved;
 }
 
 int cmd_bfs(int argc, char **argv)

@@ -282,6 +282,32 @@ static int write_header(struct writer *w, const struct db *db, slide_error *err)
     return ok ? SLIDE_OK : write_fail(w, err);
 }
 
+int db_check_path(const char *path, slide_error *err)
+{
+    struct stat sb;
+    size_t plen = strlen(path);
+    char *tmp = malloc(plen + 5);
+    if (!tmp)
+        return slide_fail(err, SLIDE_ENOMEM, "out of memory for a file name");
+    memcpy(tmp, path, plen);
+    memcpy(tmp + plen, ".tmp", 5);
+    int rc = SLIDE_OK;
+    if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+        rc = slide_fail(err, SLIDE_EIO, "cannot save the database as %s: it is a "
+                        "directory", path);
+    } else {
+        int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0644);
+        if (fd >= 0) {
+            close(fd);
+            unlink(tmp);
+        } else if (errno != EEXIST || access(tmp, W_OK) != 0) {
+            rc = slide_fail(err, SLIDE_EIO, "cannot create %s: %s", tmp, strerror(errno));
+        }
+    }
+    free(tmp);
+    return rc;
+}
+
 /* Write header placeholder, blocks, then the header; close and rename. */
 static int write_file(const char *path, struct db *db, fill_fn fill, const void *ctx,
                       int threads, uint64_t *file_bytes, slide_error *err)

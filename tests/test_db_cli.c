@@ -283,9 +283,16 @@ static void test_save_options(void **state)
     }
     naive_free(&set);
     board_free(&goal);
-    assert_int_equal(shf(&out, "%s bfs 2x3 --save %s/no/such/dir.db --no-progress 2>&1 "
+    /* refused before the search: no layer is reported */
+    assert_int_equal(shf(&out, "%s bfs 2x3 --save %s/no/such/dir.db --progress 2>&1 "
                          ">/dev/null", S, dir), 1);
     assert_non_null(strstr(out, "cannot create"));
+    assert_null(strstr(out, "distance"));
+    assert_int_equal(clitest_count_lines(out), 1);
+    free(out);
+    assert_int_equal(shf(&out, "%s bfs 2x3 --save %s --progress 2>&1 >/dev/null", S, dir), 1);
+    assert_non_null(strstr(out, "it is a directory"));
+    assert_null(strstr(out, "distance"));
     free(out);
     assert_int_equal(shf(&out, "%s bfs 2x3 --save %s/x.db --encoding 4 2>&1", S, dir), 2);
     assert_non_null(strstr(out, "--encoding must be 1, 2 or 8"));

@@ -55,9 +55,10 @@ uint32_t checkpoint_crc32(const void *p, size_t len);
 
 /*
  * Make dir ready to receive checkpoints of space s: create it if missing
- * (its parent must exist) and check that its file system has room for one
- * more checkpoint (store bytes + CHECKPOINT_STATE_RESERVE; a leftover
- * store.tmp counts as free).  Errors: SLIDE_EIO (cannot create or not a
+ * (its parent must exist) and check that its file system has room for the
+ * checkpoints of a whole run: two stores (each save after the first writes
+ * store.tmp beside the last store) + CHECKPOINT_STATE_RESERVE, less the size
+ * of a store already in dir; a leftover store.tmp counts as free.  Errors: SLIDE_EIO (cannot create or not a
  * directory), SLIDE_ENOMEM naming the bytes needed and the bytes free.
  */
 int checkpoint_prepare(const char *dir, const struct space *s, slide_error *err);

@@ -127,6 +127,14 @@ struct db_save_options {
 const char *db_encoding_name(int encoding);
 
 /*
+ * Check, before a long search, that db_save could create path.tmp and
+ * rename it to path: path.tmp is created and removed again (a leftover one
+ * is left alone if writable), and path must not be a directory.
+ * Errors: SLIDE_EIO naming the file and the system error.
+ */
+int db_check_path(const char *path, slide_error *err);
+
+/*
  * Write the database of a finished search to path (via path.tmp, renamed
  * when complete and closed; on any failure the .tmp is removed and nothing
  * is left at path).  s, st, r: the space, the store and the result of a
