@@ -53,7 +53,7 @@ run() {
         -v s="$states" -v ref="$ref" 'BEGIN {
         rate = w > 0 ? s / w : 0
         printf "| %s | %s | %s | %.3f | %.1f M | %.1f | %.1f | %.2fx |\n", b, p, t, w,
-               rate / 1e6, r / 1024, r * 8192 / s, (ref > 0 ? w / ref : 1)
+               rate / 1e6, r * 1024 / 1e6, r * 8192 / s, (ref > 0 ? w / ref : 1)
     }'
 }
 

@@ -14,7 +14,7 @@ fi
 [ -z "$missing" ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "slide: installing$missing with apt-get" >&2
-    # apt-get update only when the package lists are missing or stale
+    # refresh the package lists first: a fresh image may have none
     apt-get update -qq >&2 || true
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing >&2 && exit 0
     echo "slide: apt-get could not install$missing" >&2
