@@ -208,3 +208,31 @@ int cli_threads(const char *text, int *out)
     *out = (int)v;
     return 0;
 }
+
+int cli_bad_option(const char *cmd, int argc, char **argv, const char *shortopts,
+                   const struct option *longopts)
+{
+    const char *word = optind > 0 && optind <= argc ? argv[optind - 1] : "";
+    if (strncmp(word, "--", 2) == 0) {
+        size_t len = strcspn(word + 2, "=");
+        for (const struct option *o = longopts; o && o->name; o++) {
+            if (strlen(o->name) != len || strncmp(o->name, word + 2, len) != 0)
+                continue;
+            if (o->has_arg == no_argument && word[2 + len] == '=')
+                return cli_fail(EXIT_USAGE, "option --%s takes no value (see slide %s "
+                                "--help)", o->name, cmd);
+            if (o->has_arg == required_argument && optind == argc && !word[2 + len])
+                return cli_fail(EXIT_USAGE, "option --%s needs a value (see slide %s "
+                                "--help)", o->name, cmd);
+        }
+        if (!optopt)
+            return cli_fail(EXIT_USAGE, "unknown option %.*s (see slide %s --help)",
+                            (int)(len + 2), word, cmd);
+    }
+    if (optopt > 0 && optopt < 128 && optopt != ':' && strchr(shortopts, optopt))
+        return cli_fail(EXIT_USAGE, "option -%c needs a value (see slide %s --help)",
+                        optopt, cmd);
+    if (optopt > 0 && optopt < 128)
+        return cli_fail(EXIT_USAGE, "unknown option -%c (see slide %s --help)", optopt, cmd);
+    return cli_fail(EXIT_USAGE, "unknown option %s (see slide %s --help)", word, cmd);
+}

@@ -7,6 +7,7 @@
 #ifndef SLIDE_CLI_H
 #define SLIDE_CLI_H
 
+#include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -21,6 +22,15 @@ int cli_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)
 /* Print "slide: <err>" for a library error and return EXIT_USAGE for input
  * errors (SLIDE_EINVAL, SLIDE_ERANGE) or EXIT_FAIL for the rest. */
 int cli_fail_lib(int rc, const slide_error *err);
+
+/*
+ * After getopt_long returned '?' (opterr is 0, set by main): one line naming
+ * the unknown option, the option that needs a value or the one that takes
+ * none, and the command's --help; returns EXIT_USAGE.  cmd is the command's
+ * name, shortopts and longopts what was given to getopt_long.
+ */
+int cli_bad_option(const char *cmd, int argc, char **argv, const char *shortopts,
+                   const struct option *longopts);
 
 /* Parse an integer option value in [lo, hi]; prints and returns -1 on error. */
 int cli_int(const char *option, const char *text, long lo, long hi, long *out);

@@ -213,7 +213,7 @@ static int parse_args(int argc, char **argv, struct bfs_args *a)
             a->db.level = (int)v;
             break;
         case 'h': fputs(help, stdout); return -1;
-        default: return cli_fail(EXIT_USAGE, "see slide bfs --help");
+        default: return cli_bad_option("bfs", argc, argv, "g:t:s:f:m:h", opts);
         }
     }
     if (argc - optind != 1)

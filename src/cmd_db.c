@@ -77,7 +77,7 @@ static int parse_args(int argc, char **argv, struct db_args *a)
             a->level = (int)v;
             break;
         case 'h': fputs(help, stdout); return -1;
-        default: return cli_fail(EXIT_USAGE, "see slide db --help");
+        default: return cli_bad_option("db", argc, argv, "f:t:l:h", opts);
         }
     }
     int args = argc - optind;

@@ -75,7 +75,7 @@ static int parse_args(int argc, char **argv, struct dist_args *a)
                 return EXIT_USAGE;
             break;
         case 'h': fputs(help, stdout); return -1;
-        default: return cli_fail(EXIT_USAGE, "see slide dist --help");
+        default: return cli_bad_option("dist", argc, argv, "d:g:pf:t:h", opts);
         }
     }
     if (!a->db_path)

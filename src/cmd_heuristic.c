@@ -125,7 +125,7 @@ static int parse_args(int argc, char **argv, struct heur_args *a)
                 return EXIT_USAGE;
             break;
         case 'h': print_help(); return -1;
-        default: return cli_fail(EXIT_USAGE, "see slide heuristic --help");
+        default: return cli_bad_option("heuristic", argc, argv, "g:j:t:f:m:h", opts);
         }
     }
     if (argc - optind != 1)

@@ -81,7 +81,7 @@ static int parse_args(int argc, char **argv, struct parity_args *a)
                 return EXIT_USAGE;
             break;
         case 'h': fputs(help, stdout); return -1;
-        default: return cli_fail(EXIT_USAGE, "see slide parity --help");
+        default: return cli_bad_option("parity", argc, argv, "g:t:f:m:h", opts);
         }
     }
     if (argc - optind != 1)

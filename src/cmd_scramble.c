@@ -87,7 +87,7 @@ static int parse_args(int argc, char **argv, struct scramble_args *a)
             break;
         case 'g': a->goal_text = optarg; break;
         case 'h': fputs(help, stdout); return -1;
-        default: return cli_fail(EXIT_USAGE, "see slide scramble --help");
+        default: return cli_bad_option("scramble", argc, argv, "n:w:s:g:h", opts);
         }
     }
     if (argc - optind != 1)

@@ -40,7 +40,7 @@ int cmd_solvable(int argc, char **argv)
                 return cli_fail(EXIT_USAGE, "--size: %s", err.msg);
             break;
         case 'h': fputs(help, stdout); return EXIT_OK;
-        default: return cli_fail(EXIT_USAGE, "see slide solvable --help");
+        default: return cli_bad_option("solvable", argc, argv, "g:s:h", opts);
         }
     }
     struct board b = {0}, goal = {0};

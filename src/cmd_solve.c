@@ -459,7 +459,7 @@ static int parse_args(int argc, char **argv, struct solve_args *a)
         case 'p': a->progress = 1; break;
         case 'P': a->progress = 0; break;
         case 'h': fputs(help, stdout); return -1;
-        default: return cli_fail(EXIT_USAGE, "see slide solve --help");
+        default: return cli_bad_option("solve", argc, argv, "M:H:g:s:f:n:S:cmhd:", opts);
         }
     }
     if (!a->method)

@@ -1,6 +1,7 @@
 /*
  * main.c - the slide command: dispatch to a subcommand (src/cmd_*.c).
  */
+#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -49,6 +50,7 @@ int main(int argc, char **argv)
                provenance_commit(), provenance_compiler());
         return EXIT_OK;
     }
+    opterr = 0; /* the commands report option errors themselves, in one line */
     for (size_t i = 0; i < NCOMMANDS; i++)
         if (!strcmp(argv[1], commands[i].name))
             return commands[i].run(argc - 1, argv + 1);

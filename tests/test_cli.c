@@ -84,6 +84,28 @@ static void test_bfs_errors(void **state)
     expect("frobnicate", 2, "unknown command \"frobnicate\"");
 }
 
+/* Option errors: one line each, slide's prefix, the command's --help. */
+static void test_option_errors(void **state)
+{
+    (void)state;
+    static const char *const cases[][2] = {
+        {"bfs -3x3", "slide: unknown option -3 (see slide bfs --help)\n"},
+        {"bfs 3x3 --frobnicate", "slide: unknown option --frobnicate (see slide bfs --help)\n"},
+        {"bfs 3x3 --threads", "slide: option --threads needs a value (see slide bfs --help)\n"},
+        {"bfs 3x3 -t", "slide: option -t needs a value (see slide bfs --help)\n"},
+        {"bfs 3x3 --progress=yes", "slide: option --progress takes no value (see slide bfs --help)\n"},
+        {"solve -q 1,2,3,4,5,6,7,8,0", "slide: unknown option -q (see slide solve --help)\n"},
+        {"dist --db", "slide: option --db needs a value (see slide dist --help)\n"},
+        {"scramble 3x3 --nope", "slide: unknown option --nope (see slide scramble --help)\n"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int got = slide(cases[i][0], 1);
+        if (got != 2 || strcmp(out, cases[i][1]) != 0)
+            fail_msg("slide %s: exit %d, output \"%s\", wanted exit 2 and \"%s\"",
+                     cases[i][0], got, out, cases[i][1]);
+    }
+}
+
 static void test_solvable(void **state)
 {
     (void)state;
@@ -114,7 +136,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bfs_csv),    cmocka_unit_test(test_bfs_text),
-        cmocka_unit_test(test_bfs_errors), cmocka_unit_test(test_solvable),
+        cmocka_unit_test(test_bfs_errors), cmocka_unit_test(test_option_errors),
+        cmocka_unit_test(test_solvable),
         cmocka_unit_test(test_help_version),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
