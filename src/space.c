@@ -35,7 +35,8 @@ int space_init(struct space *s, const struct board *goal, enum space_kind kind,
         s->need_parity[z] = (uint8_t)(((s->cols - 1) * dr) & 1);
     }
     uint64_t mf = rank_factorial(s->m);
-    s->blocks = kind == SPACE_FULL ? mf : (s->m >= 2 ? mf / 2 : 1);
+    /* a path graph reaches only the goal order of its tiles: one block */
+    s->blocks = kind == SPACE_FULL ? mf : (s->m >= 2 && !s->path_graph ? mf / 2 : 1);
     s->size = s->blocks * (uint64_t)n;
     s->reachable = s->path_graph ? (uint64_t)n : rank_factorial(n) / 2;
     return SLIDE_OK;
@@ -71,7 +72,15 @@ int space_contains(const struct space *s, const struct board *b)
 {
     uint8_t t[SPACE_MAX_CELLS];
     int z = space_split(s, b, t);
-    return s->kind == SPACE_FULL || rank_parity(t, s->m) == s->need_parity[z];
+    if (s->kind == SPACE_FULL)
+        return 1;
+    if (s->path_graph) {
+        for (int k = 0; k < s->m; k++)
+            if (t[k] != k)
+                return 0;
+        return 1;
+    }
+    return rank_parity(t, s->m) == s->need_parity[z];
 }
 
 uint64_t space_index_tz(const struct space *s, const uint8_t *t, int z)

@@ -10,8 +10,9 @@
  *                  the parity criterion (parity.h): t's parity must equal
  *                  need_parity[z] = (C-1) * |row(z) - row(z_goal)| mod 2.
  *                  size = n * m!/2 = (RC)!/2 for R, C >= 2 - every index is
- *                  a solvable board.  (1-row/1-column boards: the space still
- *                  has n * m!/2 indexes, but only n of them are reachable.)
+ *                  a solvable board.  1-row/1-column boards (paths) reach only
+ *                  the goal order of their tiles, so their compact space is
+ *                  that one t: index = z, size = n.
  *   full space:    index = lex_rank(t) * n + z over all (RC)! arrangements.
  *
  * Why (t, z) and not a rank of all n cells: the blank's cell is index % n, so
@@ -48,7 +49,7 @@ struct space {
     int index_of[SPACE_MAX_CELLS + 1];  /* tile label -> goal t index */
     uint8_t colour[SPACE_MAX_CELLS];
     uint8_t need_parity[SPACE_MAX_CELLS]; /* compact space: parity of t at z */
-    uint64_t blocks;       /* number of t values: m!/2 (compact) or m! */
+    uint64_t blocks;       /* number of t values: m!/2 (compact; 1 on a path) or m! */
     uint64_t size;         /* blocks * n */
     uint64_t reachable;    /* boards that can reach the goal: (RC)!/2, or n */
 };
@@ -71,7 +72,8 @@ int space_kind_parse(const char *name);
  */
 int space_split(const struct space *s, const struct board *b, uint8_t *t);
 
-/* 1 if board b belongs to the space (always, for the full space). */
+/* 1 if board b belongs to the space (always, for the full space; on a path,
+ * only with its tiles in goal order). */
 int space_contains(const struct space *s, const struct board *b);
 
 /* Index of board b; precondition: space_contains(s, b). */
