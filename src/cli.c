@@ -209,26 +209,59 @@ int cli_threads(const char *text, int *out)
     return 0;
 }
 
+/* The long options that `name` (len characters) names: an exact match, or
+ * every option it abbreviates.  Returns how many; *hit the first. */
+static int long_matches(const struct option *longopts, const char *name, size_t len,
+                        const struct option **hit)
+{
+    int n = 0;
+    *hit = NULL;
+    for (const struct option *o = longopts; o && o->name; o++) {
+        if (strncmp(o->name, name, len) != 0)
+            continue;
+        if (strlen(o->name) == len) {
+            *hit = o;
+            return 1;
+        }
+        if (!n++)
+            *hit = o;
+    }
+    return n;
+}
+
+/* The message for a bad long option word ("--name" or "--name=value"). */
+static int bad_long(const char *cmd, int argc, const char *word,
+                    const struct option *longopts)
+{
+    size_t len = strcspn(word + 2, "=");
+    const struct option *o;
+    int n = len ? long_matches(longopts, word + 2, len, &o) : 0;
+    if (n > 1)
+        return cli_fail(EXIT_USAGE, "option %.*s is ambiguous: it abbreviates several "
+                        "options (see slide %s --help)", (int)(len + 2), word, cmd);
+    if (n == 0)
+        return cli_fail(EXIT_USAGE, "unknown option %.*s (see slide %s --help)",
+                        (int)(len ? len + 2 : strlen(word)), word, cmd);
+    if (o->has_arg == no_argument && word[2 + len] == '=')
+        return cli_fail(EXIT_USAGE, "option --%s takes no value (see slide %s --help)",
+                        o->name, cmd);
+    if (o->has_arg == required_argument && optind == argc && !word[2 + len])
+        return cli_fail(EXIT_USAGE, "option --%s needs a value (see slide %s --help)",
+                        o->name, cmd);
+    return cli_fail(EXIT_USAGE, "option --%s is misused (see slide %s --help)", o->name,
+                    cmd);
+}
+
 int cli_bad_option(const char *cmd, int argc, char **argv, const char *shortopts,
                    const struct option *longopts)
 {
     const char *word = optind > 0 && optind <= argc ? argv[optind - 1] : "";
-    if (strncmp(word, "--", 2) == 0) {
-        size_t len = strcspn(word + 2, "=");
-        for (const struct option *o = longopts; o && o->name; o++) {
-            if (strlen(o->name) != len || strncmp(o->name, word + 2, len) != 0)
-                continue;
-            if (o->has_arg == no_argument && word[2 + len] == '=')
-                return cli_fail(EXIT_USAGE, "option --%s takes no value (see slide %s "
-                                "--help)", o->name, cmd);
-            if (o->has_arg == required_argument && optind == argc && !word[2 + len])
-                return cli_fail(EXIT_USAGE, "option --%s needs a value (see slide %s "
-                                "--help)", o->name, cmd);
-        }
-        if (!optopt)
-            return cli_fail(EXIT_USAGE, "unknown option %.*s (see slide %s --help)",
-                            (int)(len + 2), word, cmd);
-    }
+    /* an error inside a cluster of short options leaves optind on it */
+    const char *next = optind < argc ? argv[optind] : "";
+    int in_cluster = optopt > 0 && optopt < 128 && next[0] == '-' && next[1] &&
+                     next[1] != '-' && strchr(next + 1, optopt);
+    if (!in_cluster && strncmp(word, "--", 2) == 0 && word[2])
+        return bad_long(cmd, argc, word, longopts);
     if (optopt > 0 && optopt < 128 && optopt != ':' && strchr(shortopts, optopt))
         return cli_fail(EXIT_USAGE, "option -%c needs a value (see slide %s --help)",
                         optopt, cmd);

@@ -292,9 +292,16 @@ int db_check_path(const char *path, slide_error *err)
     memcpy(tmp, path, plen);
     memcpy(tmp + plen, ".tmp", 5);
     int rc = SLIDE_OK;
-    if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
-        rc = slide_fail(err, SLIDE_EIO, "cannot save the database as %s: it is a "
-                        "directory", path);
+    if (!*path) {
+        rc = slide_fail(err, SLIDE_EIO, "cannot save the database: the file name is empty");
+    } else if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+        /* the file is renamed over path: a device or FIFO would be replaced */
+        rc = slide_fail(err, SLIDE_EIO, "cannot save the database as %s: it is %s, "
+                        "not a regular file", path,
+                        S_ISDIR(sb.st_mode) ? "a directory" : "a special file");
+    } else if (stat(tmp, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+        rc = slide_fail(err, SLIDE_EIO, "cannot create %s: it exists and is not a "
+                        "regular file", tmp);
     } else {
         int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0644);
         if (fd >= 0) {
@@ -312,6 +319,9 @@ int db_check_path(const char *path, slide_error *err)
 static int write_file(const char *path, struct db *db, fill_fn fill, const void *ctx,
                       int threads, uint64_t *file_bytes, slide_error *err)
 {
+    int rc = db_check_path(path, err);
+    if (rc)
+        return rc;
     size_t plen = strlen(path);
     char *tmp = malloc(plen + 5);
     db->blocks = calloc(db->nblocks, sizeof *db->blocks);
@@ -323,7 +333,7 @@ static int write_file(const char *path, struct db *db, fill_fn fill, const void 
     memcpy(tmp + plen, ".tmp", 5);
     struct writer w = {fopen(tmp, "wb"), tmp, threads > 0 ? threads : omp_get_max_threads(),
                        fill, ctx};
-    int rc = SLIDE_OK;
+    rc = SLIDE_OK;
     uint64_t hm = DB_HEADER_MEMBER(record_len(db->radius, db->nblocks));
     if (!w.f) {
         rc = slide_fail(err, SLIDE_EIO, "cannot create %s: %s", tmp, strerror(errno));

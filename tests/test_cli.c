@@ -97,6 +97,13 @@ static void test_option_errors(void **state)
         {"solve -q 1,2,3,4,5,6,7,8,0", "slide: unknown option -q (see slide solve --help)\n"},
         {"dist --db", "slide: option --db needs a value (see slide dist --help)\n"},
         {"scramble 3x3 --nope", "slide: unknown option --nope (see slide scramble --help)\n"},
+        /* abbreviations name the option they abbreviate */
+        {"bfs 2x3 --prog=1", "slide: option --progress takes no value (see slide bfs --help)\n"},
+        {"bfs 2x3 --thr", "slide: option --threads needs a value (see slide bfs --help)\n"},
+        {"bfs 2x3 --pro", "slide: option --pro is ambiguous: it abbreviates several options "
+                          "(see slide bfs --help)\n"},
+        {"bfs --progress -3x3", "slide: unknown option -3 (see slide bfs --help)\n"},
+        {"bfs 2x3 --=x", "slide: unknown option --=x (see slide bfs --help)\n"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         int got = slide(cases[i][0], 1);

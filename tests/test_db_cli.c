@@ -6,6 +6,8 @@
  */
 #include "testutil.h"
 
+#include <sys/stat.h>
+
 #include "clitest.h"
 
 #include <sys/wait.h>
@@ -293,6 +295,28 @@ static void test_save_options(void **state)
     assert_int_equal(shf(&out, "%s bfs 2x3 --save %s --progress 2>&1 >/dev/null", S, dir), 1);
     assert_non_null(strstr(out, "it is a directory"));
     assert_null(strstr(out, "distance"));
+    free(out);
+    /* a FIFO (like a device) would be replaced by the rename: refused, kept */
+    char fifo[600], tmpdir[600];
+    struct stat sb;
+    snprintf(fifo, sizeof fifo, "%s/fifo", dir);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    assert_int_equal(shf(&out, "%s bfs 2x3 --save %s 2>&1 >/dev/null", S, fifo), 1);
+    assert_non_null(strstr(out, "it is a special file, not a regular file"));
+    free(out);
+    assert_int_equal(stat(fifo, &sb), 0);
+    assert_true(S_ISFIFO(sb.st_mode));
+    assert_int_equal(shf(&out, "%s bfs 2x3 --save '' 2>&1 >/dev/null", S), 1);
+    assert_non_null(strstr(out, "the file name is empty"));
+    free(out);
+    snprintf(tmpdir, sizeof tmpdir, "%s/t.db.tmp", dir);
+    assert_int_equal(mkdir(tmpdir, 0755), 0);
+    assert_int_equal(shf(&out, "%s bfs 2x3 --save %s/t.db --progress 2>&1 >/dev/null", S, dir), 1);
+    assert_non_null(strstr(out, "t.db.tmp: it exists and is not a regular file"));
+    assert_null(strstr(out, "distance"));
+    free(out);
+    assert_int_equal(shf(&out, "%s db recompress %s/23.db %s 2>&1", S, dir, fifo), 1);
+    assert_non_null(strstr(out, "not a regular file"));
     free(out);
     assert_int_equal(shf(&out, "%s bfs 2x3 --save %s/x.db --encoding 4 2>&1", S, dir), 2);
     assert_non_null(strstr(out, "--encoding must be 1, 2 or 8"));

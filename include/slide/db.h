@@ -129,7 +129,10 @@ const char *db_encoding_name(int encoding);
 /*
  * Check, before a long search, that db_save could create path.tmp and
  * rename it to path: path.tmp is created and removed again (a leftover one
- * is left alone if writable), and path must not be a directory.
+ * is left alone if it is a writable regular file); path, if it exists,
+ * must be a regular file - never a directory, device or FIFO, which the
+ * rename would replace - and the name must not be empty.  db_save and
+ * db_write make the same check before writing.
  * Errors: SLIDE_EIO naming the file and the system error.
  */
 int db_check_path(const char *path, slide_error *err);
