@@ -44,22 +44,6 @@ static int closer(const struct db *db, unsigned v)
     return (int)((v + m - 1) % m);
 }
 
-/*
- * The parity theorem (parity.h) on the (t, z) form: on a path graph only
- * the goal order of the tiles is reachable; otherwise t's parity must be
- * need_parity[z].
- */
-static int reachable_tz(const struct space *s, const uint8_t *t, int z)
-{
-    if (s->path_graph) {
-        for (int k = 0; k < s->m; k++)
-            if (t[k] != k)
-                return 0;
-        return 1;
-    }
-    return rank_parity(t, s->m) == s->need_parity[z];
-}
-
 int db_match(const struct db *db, const struct board *b, const struct board *goal,
              slide_error *err)
 {
@@ -166,7 +150,7 @@ static int walk(const struct db *db, const struct board *b, enum move *moves, in
     if (rc)
         return rc;
     k.z = space_split(&db->space, b, k.t);
-    if (!reachable_tz(&db->space, k.t, k.z))
+    if (!space_reachable_tz(&db->space, k.t, k.z))
         return slide_fail(err, SLIDE_EUNSOLVABLE, "the board cannot reach the goal (its "
                           "tiles have the other parity)");
     k.i = space_index_tz(&db->space, k.t, k.z);
@@ -271,7 +255,7 @@ static void check_block(const struct db *db, uint64_t h, struct db_verify_report
             space_untz(s, i, t[p]);
             have[p] = 1;
             if (s->kind == SPACE_FULL || s->path_graph)
-                reach[p] = reachable_tz(s, t[p], z);
+                reach[p] = space_reachable_tz(s, t[p], z);
         }
         if (!reach[p]) {
             rep->unreachable++;

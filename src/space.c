@@ -68,12 +68,8 @@ int space_split(const struct space *s, const struct board *b, uint8_t *t)
     return z;
 }
 
-int space_contains(const struct space *s, const struct board *b)
+int space_reachable_tz(const struct space *s, const uint8_t *t, int z)
 {
-    uint8_t t[SPACE_MAX_CELLS];
-    int z = space_split(s, b, t);
-    if (s->kind == SPACE_FULL)
-        return 1;
     if (s->path_graph) {
         for (int k = 0; k < s->m; k++)
             if (t[k] != k)
@@ -81,6 +77,13 @@ int space_contains(const struct space *s, const struct board *b)
         return 1;
     }
     return rank_parity(t, s->m) == s->need_parity[z];
+}
+
+int space_contains(const struct space *s, const struct board *b)
+{
+    uint8_t t[SPACE_MAX_CELLS];
+    int z = space_split(s, b, t);
+    return s->kind == SPACE_FULL || space_reachable_tz(s, t, z);
 }
 
 uint64_t space_index_tz(const struct space *s, const uint8_t *t, int z)

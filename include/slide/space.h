@@ -72,8 +72,15 @@ int space_kind_parse(const char *name);
  */
 int space_split(const struct space *s, const struct board *b, uint8_t *t);
 
-/* 1 if board b belongs to the space (always, for the full space; on a path,
- * only with its tiles in goal order). */
+/*
+ * 1 if the board (t, z) can reach the goal: the parity theorem (parity.h) on
+ * the (t, z) form - t's parity must be need_parity[z] - or, on a path graph,
+ * where tiles never pass each other, t must be the goal order 0..m-1.
+ */
+int space_reachable_tz(const struct space *s, const uint8_t *t, int z);
+
+/* 1 if board b belongs to the space: always for the full space, else
+ * space_reachable_tz of its (t, z) form. */
 int space_contains(const struct space *s, const struct board *b);
 
 /* Index of board b; precondition: space_contains(s, b). */
