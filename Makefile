@@ -20,7 +20,7 @@ SAN_FLAGS ?=
 # -march=native is left out on purpose; -mpopcnt (x86-64-v2, every x86 CPU since
 # 2008) makes the rank hot path use one instruction instead of a libgcc call.
 ARCH_CFLAGS := $(if $(filter x86_64,$(shell uname -m)),-mpopcnt,)
-BASE_CFLAGS := $(ARCH_CFLAGS) -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -fopenmp -Iinclude -Isrc
+BASE_CFLAGS := $(ARCH_CFLAGS) -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -fopenmp -Iinclude
 ZLIB_CFLAGS := $(shell pkg-config --cflags zlib 2>/dev/null)
 ZLIB_LIBS   := $(shell pkg-config --libs zlib 2>/dev/null || echo -lz)
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
@@ -32,8 +32,11 @@ GIT_COMMIT  := $(shell if c=$$(git rev-parse --short HEAD 2>/dev/null); then \
                  [ -z "$$(git status --porcelain -- src include Makefile 2>/dev/null)" ] || c="$$c-dirty"; \
                  echo "$$c"; else echo unknown; fi)
 
-LIB_SRC  := $(filter-out src/main.c src/cli.c src/cmd_%.c,$(wildcard src/*.c))
-CLI_SRC  := src/main.c src/cli.c $(wildcard src/cmd_*.c)
+# src/ has one folder per layer (scripts/check-layers.sh lists them lowest
+# first and fails when a file includes a header of a higher layer); every
+# folder but src/cli/ goes into the library.
+LIB_SRC  := $(filter-out src/cli/%,$(wildcard src/*/*.c))
+CLI_SRC  := $(wildcard src/cli/*.c)
 LIB_OBJ  := $(LIB_SRC:src/%.c=$(BUILD)/obj/%.o)
 CLI_OBJ  := $(CLI_SRC:src/%.c=$(BUILD)/obj/%.o)
 # Tests run lowest layer first, so the first failure names the lowest broken module.
@@ -56,10 +59,12 @@ check-test-deps:
 deps:
 	@sh scripts/deps.sh all
 
-$(BUILD)/obj/%.o: src/%.c $(wildcard include/slide/*.h) $(wildcard src/*.h) | $(BUILD)/obj
+$(BUILD)/obj/%.o: src/%.c $(wildcard include/slide/*.h) $(wildcard src/*/*.h)
+	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-$(BUILD)/obj/provenance.o: src/provenance.c include/slide/provenance.h .git-commit | $(BUILD)/obj
+$(BUILD)/obj/core/provenance.o: src/core/provenance.c include/slide/provenance.h .git-commit
+	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -DSLIDE_VERSION='"$(VERSION)"' -DSLIDE_COMMIT='"$(GIT_COMMIT)"' \
 	  -DSLIDE_CFLAGS_USED='"$(strip $(CFLAGS) $(SAN_FLAGS))"' -c -o $@ $<
 
@@ -78,13 +83,14 @@ $(BUILD)/tests/%: tests/%.c $(wildcard tests/*.h) $(BUILD)/libslide.a | $(BUILD)
 	$(CC) $(ALL_CFLAGS) -DTEST_DATA_DIR='"$(CURDIR)/tests/data"' -o $@ $< \
 	  $(BUILD)/libslide.a $(CMOCKA_LIBS) $(LDLIBS)
 
-$(BUILD)/obj $(BUILD)/tests:
+$(BUILD)/tests:
 	@mkdir -p $@
 
 run: all
 	$(BUILD)/slide bfs 3x3
 
 test: check-test-deps all $(TEST_BIN)
+	@sh scripts/check-layers.sh --self-test && sh scripts/check-layers.sh
 	@SLIDE=$(CURDIR)/$(BUILD)/slide sh scripts/run-tests.sh $(TEST_BIN)
 
 asan:

@@ -19,9 +19,9 @@ command -v "$cc" >/dev/null 2>&1 || {
 }
 make -s all
 mkdir -p $out/corpus/db $out/corpus/board $out/crashes
-flags="-std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -fopenmp -Iinclude -Isrc -Itests/fuzz
+flags="-std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -fopenmp -Iinclude -Itests/fuzz
        -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
-lib=$(ls src/*.c | grep -v -e 'src/main.c' -e 'src/cli.c' -e 'src/cmd_')
+lib=$(ls src/*/*.c | grep -v '^src/cli/')
 # shellcheck disable=SC2086
 $cc $flags -o $out/fuzz_db tests/fuzz/fuzz_db.c $lib -lz -lm
 # shellcheck disable=SC2086
