@@ -82,6 +82,8 @@ static void test_bfs_errors(void **state)
     expect("bfs 3x3 --goal '1 2 3/4 5 6/7 8 8'", 2, "goal: tile 8 appears twice");
     expect("bfs 2x2 --goal '1 2 3/4 5 6/7 8 0'", 2, "board has 9 cells, a 2x2 board needs 4");
     expect("frobnicate", 2, "unknown command \"frobnicate\"");
+    expect("bfs --resume ''", 1, "slide: the checkpoint directory name is empty");
+    expect("bfs 2x3 --checkpoint ''", 1, "slide: the checkpoint directory name is empty");
 }
 
 /* Option errors: one line each, slide's prefix, the command's --help. */
