@@ -3,6 +3,7 @@
  */
 #include "cli.h"
 #include "slide/report.h"
+#include "slide/store.h"
 
 #include <assert.h>
 #include <errno.h>
@@ -27,6 +28,27 @@ int cli_fail_lib(int rc, const slide_error *err)
 {
     int code = rc == SLIDE_EINVAL || rc == SLIDE_ERANGE ? EXIT_USAGE : EXIT_FAIL;
     return cli_fail(code, "%s", err->msg);
+}
+
+/* 1 if msg holds path as a word (after a space or at the start, before a
+ * space, ':', ',' or the end). */
+static int names_path(const char *msg, const char *path)
+{
+    size_t n = strlen(path);
+    for (const char *q = msg; n && (q = strstr(q, path)); q++) {
+        char after = q[n];
+        if ((q == msg || q[-1] == ' ') &&
+            (after == '\0' || after == ' ' || after == ':' || after == ','))
+            return 1;
+    }
+    return 0;
+}
+
+int cli_fail_file(int code, const char *path, const slide_error *err)
+{
+    if (names_path(err->msg, path))
+        return cli_fail(code, "%s", err->msg);
+    return cli_fail(code, "%s: %s", path, err->msg);
 }
 
 int cli_int(const char *option, const char *text, long lo, long hi, long *out)
@@ -97,6 +119,18 @@ int cli_bytes(const char *option, const char *text, uint64_t *out)
         return -1;
     }
     *out = (uint64_t)v << shift;
+    return 0;
+}
+
+int cli_max_memory(const char *text, uint64_t *out)
+{
+    if (cli_bytes("--max-memory", text, out))
+        return -1;
+    uint64_t avail = store_memory_available(0);
+    if (avail && *out > avail)
+        fprintf(stderr, "slide: warning: --max-memory %s is more than the %" PRIu64
+                " bytes (%.2f GB) available now (MemAvailable); the limit used is %" PRIu64
+                " bytes\n", text, avail, avail / 1e9, avail);
     return 0;
 }
 

@@ -201,7 +201,7 @@ static int take_option(int c, const char *v, void *ctx)
     case 'p': a->progress = 1; return EXIT_OK;
     case 'P': a->progress = 0; return EXIT_OK;
     case 'V': a->provenance = 1; return EXIT_OK;
-    case 'm': return cli_bytes("--max-memory", v, &a->max_memory) ? EXIT_USAGE : EXIT_OK;
+    case 'm': return cli_max_memory(v, &a->max_memory) ? EXIT_USAGE : EXIT_OK;
     case 'c': a->checkpoint = v; return EXIT_OK;
     case 'r': a->resume = v; return EXIT_OK;
     case 'e': return parse_minutes(v, &a->every) ? EXIT_USAGE : EXIT_OK;

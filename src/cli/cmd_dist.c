@@ -227,12 +227,12 @@ static int open_db(const struct dist_args *a, struct db *db)
     struct board goal = {0};
     int rc = db_load(a->db_path, a->threads, db, &err);
     if (rc)
-        return cli_fail(EXIT_FAIL, "%s: %s", a->db_path, err.msg);
+        return cli_fail_file(EXIT_FAIL, a->db_path, &err);
     if (a->goal_text) {
         if (cli_goal(a->goal_text, db->rows, db->cols, &goal))
             rc = EXIT_USAGE;
         else if (db_match(db, NULL, &goal, &err))
-            rc = cli_fail(EXIT_USAGE, "%s: %s", a->db_path, err.msg);
+            rc = cli_fail_file(EXIT_USAGE, a->db_path, &err);
         board_free(&goal);
     }
     if (rc)

@@ -39,7 +39,8 @@ static const char help[] =
     "  bibfs   bidirectional BFS (Pohl 1971): OPTIMAL, the exact distance\n"
     "          between ANY two boards of at most 20 cells - BOARD and the goal\n"
     "          G, which need not be the standard goal (so d(a, b) is --goal b\n"
-    "          a).  Memory about 26 bytes per board stored, capped by\n"
+    "          a).  Memory up to 36 bytes per board stored (9-byte hash slots\n"
+    "          kept between a quarter and half full), capped by\n"
     "          --max-states.\n"
     "  db      descent in a distance database (--db FILE, written by slide bfs\n"
     "          RxC --goal G --save FILE): OPTIMAL, in microseconds per board,\n"
@@ -74,7 +75,8 @@ static const char help[] =
     "  --progress     (ida) one line per IDA* threshold on stderr (default on a\n"
     "  --no-progress  terminal); never\n"
     "  --max-states N (bibfs) give up on a board after storing N boards\n"
-    "                 (both sides together; default 20000000, about 0.5 GB)\n"
+    "                 (both sides together; default 20000000: up to 0.72 GB\n"
+    "                 of hash slots, and half again while a set doubles)\n"
     "  --db FILE      (db) the distance database; alone it means db where the\n"
     "                 file covers the board, else ida (above)\n"
     "An option that the method does not use is refused.  Unsolvable boards\n"
@@ -933,7 +935,7 @@ int cmd_solve(int argc, char **argv)
     slide_error err;
     if (a.db_path && db_load(a.db_path, 0, &r.db, &err)) {
         db_free(&r.db);
-        return cli_fail(EXIT_FAIL, "%s: %s", a.db_path, err.msg);
+        return cli_fail_file(EXIT_FAIL, a.db_path, &err);
     }
     if ((rc = read_boards(p.nargs, p.args, &a, &l))) {
         board_list_free(&l);
