@@ -54,6 +54,10 @@ static void test_parse_syntaxes(void **state)
     parse_err("5", 0, 0, "a 1x1 board has no tiles, only the blank");
     parse_err("0", 2, 2, "board has 1 cell, a 2x2 board needs 4");
     parse_err("1 2/0", 0, 0, "row 2 has 1 cell but row 1 has 2");
+    /* a Princeton-style size header is named as such */
+    parse_err("3\n1 2 3\n4 5 6\n7 8 0\n", 0, 0,
+              "a first line with a single number looks like a size header; remove it "
+              "or use --size");
     parse_ok("1 2 3/4 5 6/7 8 0", 3, 3, 3, 3, g33);
     static const int g23[] = {4, 5, 0, 1, 2, 3};
     parse_ok("4 5 0/1 2 3", 0, 0, 2, 3, g23);

@@ -32,15 +32,19 @@ static int teardown(void **state)
 }
 
 /* `timeout 20 $SLIDE 2>&1 args` (stderr reaches the pipe even when args
- * redirect stdout), "@" in args replaced by the scratch directory; output
+ * redirect stdout), "@" in args replaced by the scratch directory ("@@" by
+ * '@' and the directory); output
  * into out (at most len bytes); returns the exit status. */
 static int run(const char *args, char *out, size_t len)
 {
     char expanded[1024], cmd[1400];
     size_t k = 0;
     for (const char *p = args; *p && k + sizeof dir < sizeof expanded; p++)
-        k += *p == '@' ? (size_t)snprintf(expanded + k, sizeof expanded - k, "%s", dir)
-                       : (size_t)(expanded[k] = *p, 1);
+        if (p[0] == '@' && p[1] == '@') /* "@@": a literal '@' before the directory */
+            expanded[k++] = '@';
+        else
+            k += *p == '@' ? (size_t)snprintf(expanded + k, sizeof expanded - k, "%s", dir)
+                           : (size_t)(expanded[k] = *p, 1);
     expanded[k] = '\0';
     snprintf(cmd, sizeof cmd, "timeout 20 %s 2>&1 %s", getenv("SLIDE"), expanded);
     FILE *p = popen(cmd, "r");
@@ -135,12 +139,89 @@ static void test_help_output(void **state)
                  prefix, out);
 }
 
+/* Write text to the scratch file name (in dir). */
+static void scratch_file(const char *name, const char *text)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    test_write_file(path, text, strlen(text));
+}
+
+/* Reading many boards: comments everywhere, --keep-going, one numbering
+ * ("line N") for solve and dist, no partial table on a refusal. */
+static void test_many_boards(void **state)
+{
+    (void)state;
+    char out[8192];
+    scratch_file("one.txt", "# my board\n1 2 3\n4 5 6\n7 0 8\n");
+    expect("solve --count - < @/one.txt", 0, "1\n");
+    scratch_file("list.txt", "# boards\n1 2/0 3\n\n1 2/3 0 0\n0 1/3 2\n");
+    /* strict: refused before anything is printed, naming the line */
+    assert_int_equal(run("solve --count - < @/list.txt", out, sizeof out), 2);
+    assert_string_equal(out, "slide: line 4: row 2 has 3 cells but row 1 has 2\n");
+    assert_int_equal(run("solve --format csv - < @/list.txt", out, sizeof out), 2);
+    assert_string_equal(out, "slide: line 4: row 2 has 3 cells but row 1 has 2\n");
+    assert_int_equal(run("dist --db @/22.db --format md - < @/list.txt", out, sizeof out), 2);
+    assert_string_equal(out, "slide: line 4: row 2 has 3 cells but row 1 has 2\n");
+    /* --keep-going: the same line reported, the others done, exit 2 */
+    assert_int_equal(run("solve --count --keep-going - < @/list.txt", out, sizeof out), 2);
+    assert_non_null(strstr(out, "slide: line 4: row 2 has 3 cells but row 1 has 2\n"));
+    assert_int_equal(run("solve --count --keep-going - < @/list.txt 2>/dev/null", out,
+                         sizeof out), 2);
+    assert_string_equal(out, "1\n2\n"); /* by hand: L; R then D */
+    assert_int_equal(run("dist --db @/22.db --format csv --keep-going - < @/list.txt", out,
+                         sizeof out), 2);
+    assert_non_null(strstr(out, "slide: line 4: row 2 has 3 cells but row 1 has 2\n"));
+    assert_non_null(strstr(out, "board,distance\n1 2/0 3,1\n0 1/3 2,2\n"));
+    /* a size header, and empty cells or rows */
+    scratch_file("princeton.txt", "3\n1 2 3\n4 5 6\n7 8 0\n");
+    expect("solve - < @/princeton.txt", 2,
+           "slide: a first line with a single number looks like a size header; remove it "
+           "or use --size");
+    expect("solvable 1,,2/3,0", 2, "empty cell in row 1 after 1 cell");
+    expect("solvable '3//4'", 2, "empty row 2");
+}
+
+/* --goal @FILE and --goal -, for goals past the argument length limit:
+ * a 200x200 goal (a shifted blank) and a board one move from it. */
+static void test_goal_from_file(void **state)
+{
+    (void)state;
+    int n = 200;
+    size_t cap = (size_t)n * n * 7 + 16;
+    char *goal = malloc(cap), *board = malloc(cap);
+    size_t g = 0, b = 0;
+    for (int k = 0; k < n * n; k++) {
+        /* goal: blank first, then 1..n*n-1; board: blank and tile 1 swapped */
+        int gv = k, bv = k == 0 ? 1 : k == 1 ? 0 : k;
+        char sep = k == 0 ? '\0' : k % n == 0 ? '/' : ' ';
+        if (sep) {
+            goal[g++] = sep;
+            board[b++] = sep;
+        }
+        g += (size_t)snprintf(goal + g, cap - g, "%d", gv);
+        b += (size_t)snprintf(board + b, cap - b, "%d", bv);
+    }
+    goal[g] = board[b] = '\0';
+    scratch_file("goal200.txt", goal);
+    scratch_file("board200.txt", board);
+    expect("solvable --goal @@/goal200.txt @@/board200.txt", 0, "solvable");
+    expect("solve --method layers --count --goal @@/goal200.txt @@/board200.txt", 0, "\n");
+    expect("solve --method layers --count --goal - @@/board200.txt < @/goal200.txt", 0, "\n");
+    expect("solve --goal - - < @/goal200.txt", 2, "standard input is read once");
+    expect("solvable --goal @@/nonexist.txt '1 2/3 0'", 2, "cannot open");
+    free(goal);
+    free(board);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_inputs_not_regular),
         cmocka_unit_test(test_messages),
         cmocka_unit_test(test_help_output),
+        cmocka_unit_test(test_many_boards),
+        cmocka_unit_test(test_goal_from_file),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -181,14 +181,24 @@ int cli_max_memory(const char *text, uint64_t *out);
 int cli_bytes(const char *option, const char *text, uint64_t *out);
 
 /*
- * The one BOARD of command cmd: argv[0] (argc must be 1), or "-" for
- * standard input.  rows/cols (0 = infer) as for board_parse.  Prints the
+ * The one BOARD of command cmd: argv[0] (argc must be 1), "-" for
+ * standard input or "@FILE" (cli_read_text).  rows/cols (0 = infer) as for board_parse.  Prints the
  * error (several words: "takes one BOARD (got N); quote it ...") and
  * returns non-zero on failure.
  */
 int cli_board(const char *cmd, int argc, char **argv, int rows, int cols, struct board *b);
 
-/* The goal: text (may be NULL for the standard goal) of size rows x cols. */
+/*
+ * The text an argument names (malloc'd), for BOARD and --goal: "-" is
+ * standard input (readable once in a process: a second "-" is refused),
+ * "@FILE" the whole of FILE (a regular file), anything else the argument
+ * itself.  what ("the board", "the goal") names it in messages.  NULL after
+ * printing why.
+ */
+char *cli_read_text(const char *arg, const char *what);
+
+/* The goal: text (may be NULL for the standard goal; "-" and "@FILE" as
+ * cli_read_text) of size rows x cols. */
 int cli_goal(const char *text, int rows, int cols, struct board *goal);
 
 /* Read all of a stream into a NUL-terminated buffer (NULL on failure). */

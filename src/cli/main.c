@@ -30,6 +30,8 @@ static void usage(FILE *out)
           "Boards are written row by row, rows separated by / or newlines, cells\n"
           "by spaces or commas, the blank as 0, _ or .: \"1 2 3/4 5 6/7 8 0\".\n"
           "The standard goal has tiles 1..n-1 in reading order and the blank last.\n"
+          "A BOARD or --goal G written - is read from standard input (once), and\n"
+          "@FILE from FILE: boards of any size, past the argument length limit.\n"
           "Data goes to standard output, messages and progress to standard error.\n"
           "Long options are written in full; an option given twice, or one that\n"
           "the request does not use, is refused.\n"

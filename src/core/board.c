@@ -121,6 +121,9 @@ static int end_row(struct parse_state *s, slide_error *err)
     s->nrows++;
     if (s->nrows == 1)
         s->row_len = s->cur;
+    else if (s->nrows == 2 && s->row_len == 1 && s->cur > 1)
+        return slide_fail(err, SLIDE_EINVAL, "a first line with a single number looks "
+                          "like a size header; remove it or use --size");
     else if (s->cur != s->row_len)
         return slide_fail(err, SLIDE_EINVAL, "row %d has %zu cell%s but row 1 has %zu",
                           s->nrows, s->cur, s->cur == 1 ? "" : "s", s->row_len);
