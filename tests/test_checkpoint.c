@@ -494,7 +494,19 @@ static void test_lock(void **state)
     int status;
     assert_int_equal(waitpid(pid, &status, 0), pid);
     assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-    assert_int_equal(checkpoint_lock(dir, &lk, &err), 0); /* free again */
+    /* free again; a dead run's temporaries go, other files stay */
+    char stale[128], stale2[128], keep[128];
+    path_in(stale, sizeof stale, dir, ".store.0123456789abcdef.tmp");
+    path_in(stale2, sizeof stale2, dir, ".state.tmp.0123456789abcdef.tmp");
+    path_in(keep, sizeof keep, dir, "keep.txt");
+    test_write_file(stale, "x", 1);
+    test_write_file(stale2, "x", 1);
+    test_write_file(keep, "x", 1);
+    assert_int_equal(checkpoint_lock(dir, &lk, &err), 0);
+    assert_int_equal(access(stale, F_OK), -1);
+    assert_int_equal(access(stale2, F_OK), -1);
+    assert_int_equal(access(keep, F_OK), 0);
+    unlink(keep);
     checkpoint_unlock(&lk);
     /* a missing directory, and a link planted as the lock file */
     path_in(path, sizeof path, dir, "none");

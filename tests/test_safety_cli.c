@@ -110,6 +110,10 @@ static void test_messages(void **state)
     expect("parity 1000x1000", 2, "1000000! > 2^64");
     expect("parity 1x12", 2, "only 12 of its 12! = 479001600 arrangements are reachable");
     expect("solvable 5", 2, "a 1x1 board has no tiles, only the blank");
+    /* 1x1: singulars */
+    expect("bfs 1x1", 0, "compact space of 1 index (8 bytes at 2 bits)");
+    expect("parity 1x1", 0, "all 1 arrangement (full space)");
+    expect("parity 1x1", 0, "only n = 1 arrangement can be reachable");
 }
 
 /* --help and --version check that standard output took them, like every

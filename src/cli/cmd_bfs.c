@@ -588,9 +588,9 @@ static int report(const struct bfs_args *a, const struct board *goal,
         provenance_write(stdout, cli_provenance_prefix(a->format), a->command,
                          r->threads, r->seconds);
     const char *pre = a->format == REPORT_TEX ? "% " : a->format == REPORT_MD ? "- " : "";
-    fprintf(info, "%sboard %dx%d, goal %s, %s space of %" PRIu64 " indexes (%" PRIu64
+    fprintf(info, "%sboard %dx%d, goal %s, %s space of %" PRIu64 " index%s (%" PRIu64
             " bytes at 2 bits)\n", pre, a->rows, a->cols, gtext, space_kind_name(s->kind),
-            s->size, store_bytes_needed(s->size));
+            s->size, s->size == 1 ? "" : "es", store_bytes_needed(s->size));
     if (a->format == REPORT_MD)
         fputc('\n', stdout);
     cli_histogram(a->format, a->rows, a->cols, r->hist, r->radius);

@@ -152,13 +152,14 @@ static void print_text(const struct board *goal, const struct theorem_result *r)
     char gtext[128];
     board_format(goal, gtext, sizeof gtext);
     uint64_t expect = r->path_graph ? (uint64_t)(r->rows * r->cols) : r->arrangements / 2;
-    printf("board %dx%d, goal %s: all %" PRIu64 " arrangements (full space)\n", r->rows,
-           r->cols, gtext, r->arrangements);
+    printf("board %dx%d, goal %s: all %" PRIu64 " arrangement%s (full space)\n", r->rows,
+           r->cols, gtext, r->arrangements, r->arrangements == 1 ? "" : "s");
     if (r->path_graph)
         printf("note: a %dx%d board is a path, so the theorem's hypothesis R, C >= 2 fails:\n"
-               "note: tiles never pass each other, only n = %d arrangements can be reachable,\n"
+               "note: tiles never pass each other, only n = %d arrangement%s can be "
+               "reachable,\n"
                "note: and the criterion checked is parity.h's path rule, tiles in goal order\n",
-               r->rows, r->cols, r->rows * r->cols);
+               r->rows, r->cols, r->rows * r->cols, r->rows * r->cols == 1 ? "" : "s");
     printf("arrangements:   %" PRIu64 "\n", r->arrangements);
     printf("reachable:      %" PRIu64 " (by BFS from the goal; %s = %" PRIu64 ")\n",
            r->reachable, r->path_graph ? "n" : "(RC)!/2", expect);

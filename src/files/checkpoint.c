@@ -20,6 +20,7 @@
 #define _DEFAULT_SOURCE /* flock(2) */
 #include "slide/checkpoint.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -800,6 +801,27 @@ static long lock_holder(int fd)
     return strtol(buf, NULL, 10);
 }
 
+/*
+ * Temporaries of a run that died without removing them (SIGKILL, power
+ * loss): atomic_file names them ".store.<hex>.tmp" and ".state.tmp.<hex>.tmp";
+ * under the lock no live run owns one, so they go.
+ */
+static void remove_stale(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t n = strlen(e->d_name);
+        int ours = (!strncmp(e->d_name, ".store.", 7) || !strncmp(e->d_name, ".state.tmp.", 11)) &&
+                   n > 4 && !strcmp(e->d_name + n - 4, ".tmp");
+        char path[PATH_MAX];
+        if (ours && (size_t)snprintf(path, sizeof path, "%s/%s", dir, e->d_name) < sizeof path)
+            unlink(path);
+    }
+    closedir(d);
+}
+
 int checkpoint_lock(const char *dir, struct checkpoint_lock *lk, slide_error *err)
 {
     char path[PATH_MAX];
@@ -838,6 +860,7 @@ int checkpoint_lock(const char *dir, struct checkpoint_lock *lk, slide_error *er
         return slide_fail(err, SLIDE_EIO, "cannot write %s: %s", path, strerror(e));
     }
     lk->fd = fd;
+    remove_stale(dir);
     return SLIDE_OK;
 }
 
