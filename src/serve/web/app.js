@@ -213,13 +213,9 @@ function showVerdict({ status, data }) {
   } else {
     s.textContent = data.solvable ? 'Solvable.' : 'Unsolvable, provably: no search needed.';
     s.className = data.solvable ? 'good' : 'bad';
-    const rule = data.width_rule === 'odd'
-      ? `The width ${data.cols} is odd, so the number of inversions alone decides.`
-      : data.width_rule === 'even'
-        ? `The width ${data.cols} is even, so inversions plus the blank's row distance decide.`
-        : 'A single row or column: the tiles can never pass each other.';
-    // the engine's own line carries the numbers: inversions, rows, the sum
-    why.textContent = `${rule} In numbers: ${data.explanation.replace(/^(un)?solvable: /, '')}.`;
+    // the engine's own line: the width rule, then the numbers behind it
+    const words = data.explanation.replace(/^(un)?solvable: /, '');
+    why.textContent = words.charAt(0).toUpperCase() + words.slice(1) + '.';
   }
   v.dataset.solvable = status === 200 ? String(data.solvable) : '';
   v.append(s, why);
@@ -264,6 +260,12 @@ function drawHistogram(here) {
                                 'data-distance': d });
     bar.append(svgEl('title', {}, `distance ${d}: ${count.toLocaleString('en')} boards`));
     svg.append(bar);
+    if (d === here) { // a marker, since the layers near the goal are too thin to see
+      const x = L + (d + 0.5) * bw;
+      svg.append(svgEl('line', { x1: x, y1: T, x2: x, y2: H - B, class: 'marker' }));
+      svg.append(svgEl('text', { x: x + (d < h.radius / 2 ? 4 : -4), y: T + 10, class: 'marker-label',
+                                 'text-anchor': d < h.radius / 2 ? 'start' : 'end' }, `your board: d = ${d}`));
+    }
     if (d % 5 === 0 || d === h.radius)
       svg.append(svgEl('text', { x: L + (d + 0.5) * bw, y: H - B + 14, 'text-anchor': 'middle' }, d));
   });
@@ -302,19 +304,34 @@ async function solve() {
   if (data.status === 'stopped') {
     figures.push(`stopped: ${data.reason}`);
     if (data.expanded !== null) figures.push(`${data.expanded.toLocaleString('en')} nodes`);
-    figures.push(`${data.seconds.toFixed(3)} s`);
+    figures.push(duration(data.seconds));
     setStatus(figures.join(' | '), true);
     return;
   }
   figures.push(data.optimal ? `optimal, ${data.length} moves` : `${data.length} moves (not optimal)`);
   if (data.expanded !== null) figures.push(`${data.expanded.toLocaleString('en')} nodes`);
-  figures.push(`${(data.seconds * 1000).toFixed(1)} ms`);
+  figures.push(duration(data.seconds));
   const line = figures.join(' | ');
   setStatus(line);
   $('status').dataset.length = String(data.length);
   $('status').dataset.method = data.method;
   startAnimation(data.moves, line);
   drawSolutionChart(start, data);
+}
+
+function duration(s) {
+  if (s < 1e-3) return `${(s * 1e6).toFixed(0)} \u00b5s`;
+  if (s < 1) return `${(s * 1e3).toFixed(1)} ms`;
+  return `${s.toFixed(2)} s`;
+}
+
+// The animation's position on the chart of h and d.
+function markChart(i) {
+  const line = document.getElementById('hd-now');
+  if (!line || !state.chartX) return;
+  const x = state.chartX(i).toFixed(1);
+  line.setAttribute('x1', x);
+  line.setAttribute('x2', x);
 }
 
 function speed() { return Number($('speed').value); }
@@ -341,6 +358,8 @@ function advance() {
   if (a.i < a.moves.length) {
     applyMove(a.moves[a.i++]);
     renderBoard();
+    if (a.i < a.moves.length) refresh(); // the distance and its layer, live
+    markChart(a.i);
   }
   if (a.i >= a.moves.length) finishAnimation();
 }
@@ -396,7 +415,7 @@ async function drawSolutionChart(start, sol) {
   });
   const svg = $('hd-chart');
   svg.textContent = '';
-  const W = 640, H = 240, L = 40, B = 26, T = 10, R = 110;
+  const W = 640, H = 240, L = 40, B = 26, T = 10, R = 140;
   const n = data.path.length - 1;
   const max = Math.max(1, ...Object.values(series).flat());
   const x = (i) => L + (W - L - R) * (n ? i / n : 0);
@@ -417,6 +436,9 @@ async function drawSolutionChart(start, sol) {
                                stroke: COLOURS[name] || '#333', 'stroke-width': 3 }));
     svg.append(svgEl('text', { x: W - R + 34, y: ly }, name === 'd' ? 'd (exact)' : name));
   }
+  state.chartX = x;
+  svg.append(svgEl('line', { id: 'hd-now', x1: x(0), y1: T, x2: x(0), y2: H - B, class: 'marker' }));
+  markChart(state.anim ? state.anim.i : 0);
   $('hd-caption').textContent = `h of each heuristic and the exact distance d along the ` +
     `${n}-move solution; h never exceeds d for an admissible heuristic.`;
   $('hd-figure').hidden = false;
