@@ -31,11 +31,16 @@
 #include "slide/serve.h"
 #include "slide/serve_pool.h"
 
+struct serve_eval_cache;
+
 struct serve_api {
     const struct serve_limits *limits;
     const struct db *dbs;   /* borrowed */
     int ndbs;
     struct serve_pool *pool;
+    /* the heuristics bound to the last few goals (built once: wd's tables
+     * take up to half a second); NULL until the first /api/eval */
+    struct serve_eval_cache *cache;
 };
 
 struct serve_reply {
@@ -52,6 +57,12 @@ struct serve_reply {
  * parse and parse_error says why.  Fills reply (free reply->body).
  * Thread-safe: any number of requests may be answered at once.
  */
+/* Make what answering requests needs (the heuristic cache) in api, whose
+ * other fields are set.  Errors: SLIDE_ENOMEM.  Release with
+ * serve_api_free after the last request. */
+int serve_api_init(struct serve_api *api, slide_error *err);
+void serve_api_free(struct serve_api *api);
+
 void serve_api_handle(struct serve_api *api, const char *method, const char *path,
                       json_t *fields, const char *parse_error, struct serve_reply *reply);
 

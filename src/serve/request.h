@@ -60,6 +60,10 @@ json_t *json_board(const struct board *b);
 const struct db *serve_db_for(const struct serve_api *api, const struct board *b,
                               const struct board *goal);
 
+/* The heuristic cache of /api/eval (serve_api.h); errors: SLIDE_ENOMEM. */
+int serve_eval_cache_new(struct serve_eval_cache **out, slide_error *err);
+void serve_eval_cache_free(struct serve_eval_cache *c);
+
 /* The endpoints. */
 void serve_solve(struct serve_api *api, json_t *f, struct serve_reply *r);
 void serve_eval(struct serve_api *api, json_t *f, struct serve_reply *r);

@@ -302,13 +302,16 @@ int serve_start(const struct serve_config *cfg, struct serve **out, slide_error 
     s->limits = cfg->limits;
     pthread_mutex_init(&s->lock, NULL);
     pthread_cond_init(&s->idle, NULL);
-    s->api = (struct serve_api){&s->limits, cfg->dbs, cfg->ndbs, &s->pool};
+    s->api = (struct serve_api){&s->limits, cfg->dbs, cfg->ndbs, &s->pool, NULL};
     json_object_seed(0); /* before any thread makes a JSON object */
     rc = serve_pool_init(&s->pool, cfg->limits.searches, err);
+    if (!rc)
+        rc = serve_api_init(&s->api, err);
     if (!rc)
         rc = listen_on(s, cfg, err);
     if (rc) {
         serve_pool_free(&s->pool);
+        serve_api_free(&s->api);
         pthread_cond_destroy(&s->idle);
         pthread_mutex_destroy(&s->lock);
         free(s);
@@ -337,6 +340,7 @@ void serve_stop(struct serve *s)
     if (listener != MHD_INVALID_SOCKET)
         close(listener);
     serve_pool_free(&s->pool);
+    serve_api_free(&s->api);
     pthread_cond_destroy(&s->idle);
     pthread_mutex_destroy(&s->lock);
     free(s);

@@ -159,6 +159,17 @@ static const struct route {
     {"/api/scramble", "POST", scramble},  {"/api/eval", "POST", serve_eval},
 };
 
+int serve_api_init(struct serve_api *api, slide_error *err)
+{
+    return serve_eval_cache_new(&api->cache, err);
+}
+
+void serve_api_free(struct serve_api *api)
+{
+    serve_eval_cache_free(api->cache);
+    api->cache = NULL;
+}
+
 void serve_api_handle(struct serve_api *api, const char *method, const char *path,
                       json_t *fields, const char *parse_error, struct serve_reply *reply)
 {
