@@ -257,7 +257,15 @@ static void test_load(void **state)
            files0, files1, files2, rss1, rss2);
     assert_int_equal(files1, files0);
     assert_int_equal(files2, files0);
+#ifndef __SANITIZE_ADDRESS__
     assert_true(rss2 - rss1 < 4096); /* the second round leaves no growth */
+#else
+    /* AddressSanitizer holds freed memory in quarantine, so the resident
+     * size grows by design; its leak check at exit (a non-zero exit status
+     * below) stands in for this bound */
+    (void)rss1;
+    (void)rss2;
+#endif
     assert_true(elapsed() < LOAD_SECONDS);
     assert_int_equal(http_request(port, "GET", "/api/info", NULL, 0, &a), 200);
     http_answer_free(&a);

@@ -207,6 +207,6 @@ int cmd_serve(int argc, char **argv)
         return rc < 0 ? EXIT_OK : rc;
     return cli_fail(EXIT_FAIL, "this slide was built without the web server: install "
                                "libmicrohttpd-dev and libjansson-dev (make deps), then "
-                               "make clean && make");
+                               "run make again");
 }
 #endif
