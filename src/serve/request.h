@@ -45,9 +45,10 @@ int req_size(const struct serve_api *api, json_t *f, int *rows, int *cols,
              struct serve_reply *r);
 
 /* The "board" (required) and "goal" (optional) fields, parsed, within the
- * server's side limit; free both with board_free (also after an error). */
-int req_board(const struct serve_api *api, json_t *f, struct board *b, struct board *goal,
-              struct serve_reply *r);
+ * server's side limit unless any_side (then any size board.h accepts; the
+ * body limit bounds it); free both with board_free (also after an error). */
+int req_board(const struct serve_api *api, json_t *f, int any_side, struct board *b,
+              struct board *goal, struct serve_reply *r);
 
 /* The goal field for a board of rows x cols (default: the standard goal). */
 int req_goal(json_t *f, int rows, int cols, struct board *goal, struct serve_reply *r);

@@ -65,7 +65,7 @@ static void solvable(struct serve_api *api, json_t *f, struct serve_reply *r)
     struct parity_report p;
     slide_error err;
     char why[SLIDE_ERROR_LEN];
-    if (req_fields(f, fields, r) || req_board(api, f, &b, &goal, r)) {
+    if (req_fields(f, fields, r) || req_board(api, f, 1, &b, &goal, r)) {
     } else if (parity_check(&b, &goal, &p, &err)) {
         reply_error(r, 400, "%s", err.msg);
     } else {

@@ -146,10 +146,8 @@ int req_seed(json_t *f, const char *name, uint64_t *out, int *given, struct serv
     return 0;
 }
 
-static int check_side(const struct serve_api *api, int rows, int cols, const char *what,
-                      struct serve_reply *r)
+static int check_side(int m, int rows, int cols, const char *what, struct serve_reply *r)
 {
-    int m = api->limits->max_side;
     if (rows <= m && cols <= m)
         return 0;
     reply_error(r, 400, "%s is %dx%d; slide serve takes boards up to %dx%d (the command "
@@ -169,7 +167,7 @@ int req_size(const struct serve_api *api, json_t *f, int *rows, int *cols,
         reply_error(r, 400, "size: %s", err.msg);
         return -1;
     }
-    return check_side(api, *rows, *cols, "the size", r);
+    return check_side(api->limits->max_side, *rows, *cols, "the size", r);
 }
 
 int req_goal(json_t *f, int rows, int cols, struct board *goal, struct serve_reply *r)
@@ -187,8 +185,8 @@ int req_goal(json_t *f, int rows, int cols, struct board *goal, struct serve_rep
     return 0;
 }
 
-int req_board(const struct serve_api *api, json_t *f, struct board *b, struct board *goal,
-              struct serve_reply *r)
+int req_board(const struct serve_api *api, json_t *f, int any_side, struct board *b,
+              struct board *goal, struct serve_reply *r)
 {
     const char *text;
     slide_error err;
@@ -201,7 +199,7 @@ int req_board(const struct serve_api *api, json_t *f, struct board *b, struct bo
         reply_error(r, rc == SLIDE_ENOMEM ? 500 : 400, "%s", err.msg);
         return -1;
     }
-    if (check_side(api, b->rows, b->cols, "the board", r))
+    if (!any_side && check_side(api->limits->max_side, b->rows, b->cols, "the board", r))
         return -1;
     return req_goal(f, b->rows, b->cols, goal, r);
 }

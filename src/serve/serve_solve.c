@@ -286,7 +286,7 @@ void serve_solve(struct serve_api *api, json_t *f, struct serve_reply *r)
     static const char *const fields[] = {"board", "goal", "method", "heuristic",
                                          "max_nodes", "max_seconds", NULL};
     struct board b = {0}, goal = {0};
-    if (!req_fields(f, fields, r) && !req_board(api, f, &b, &goal, r))
+    if (!req_fields(f, fields, r) && !req_board(api, f, 0, &b, &goal, r))
         solve_board(api, f, &b, &goal, r);
     board_free(&b);
     board_free(&goal);
