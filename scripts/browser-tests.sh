@@ -23,7 +23,8 @@ if [ ! -f "$dir/node_modules/puppeteer-core/package.json" ]; then
     (cd "$dir" && PUPPETEER_SKIP_DOWNLOAD=1 npm ci --no-audit --no-fund --silent >/dev/null 2>&1) ||
         skip "npm could not install puppeteer-core (no network?)"
 fi
+slide=${SLIDE:-$(pwd)/build/slide}
 shots=${SHOTS:-build/browser-shots}
 mkdir -p "$shots"
 shots=$(cd "$shots" && pwd)
-cd "$dir" && SLIDE=$SLIDE CHROMIUM=$chromium SHOTS=$shots timeout 600 node serve.test.mjs
+cd "$dir" && SLIDE=$slide CHROMIUM=$chromium SHOTS=$shots timeout 600 node serve.test.mjs

@@ -150,6 +150,49 @@ const tests = {
     check((await text(page, '#status')).includes('nodes'), 'no node count in the status line');
   },
 
+  async 'labels a layer-by-layer solution not optimal'(page) {
+    await choose(page, 5, 5);
+    await page.$eval('#seed', (e) => { e.value = '5'; });
+    await page.click('#scramble');
+    await page.waitForFunction(() => document.getElementById('status').textContent.includes('seed 5'));
+    await page.select('#method', 'layers');
+    await page.$eval('#speed', (e) => { e.value = '30'; });
+    await page.click('#solve');
+    await page.waitForFunction(() => document.getElementById('status').dataset.method === 'layers');
+    const s = await text(page, '#status');
+    check(s.includes('(not optimal)') && !s.includes('optimal,'), `status: ${s}`);
+    await page.click('#pause'); // pause, then two single steps
+    const before = Number(await text(page, '#move-count'));
+    await page.click('#step');
+    await page.click('#step');
+    check(Number(await text(page, '#move-count')) === before + 2, 'Step did not advance by one move each');
+    await page.select('#method', 'auto');
+  },
+
+  async 'is usable with the keyboard and labelled for screen readers'(page) {
+    await choose(page, 3, 3);
+    const unnamed = await page.$$eval('button, select, input', (els) => els.filter((e) => {
+      const name = e.getAttribute('aria-label') || (e.labels && e.labels.length && e.labels[0].textContent)
+        || e.textContent;
+      return !name || !name.trim();
+    }).map((e) => e.id || e.outerHTML.slice(0, 40)));
+    check(unnamed.length === 0, `controls without a name: ${unnamed}`);
+    const live = await page.$$eval('[aria-live]', (els) => els.map((e) => e.id));
+    check(live.includes('verdict') && live.includes('status'), `live regions: ${live}`);
+    await page.focus('#loyd');
+    let focused = '';
+    for (let i = 0; i < 3 && !focused.startsWith('tile'); i++) {
+      await page.keyboard.press('Tab');
+      focused = await page.evaluate(() => (document.activeElement.classList.contains('tile')
+        ? 'tile ' + document.activeElement.dataset.tile : document.activeElement.id));
+    }
+    check(focused.startsWith('tile'), `Tab did not reach a tile (${focused})`);
+    const outline = await page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle);
+    check(outline !== 'none', 'the focused tile shows no outline');
+    const label = await page.evaluate(() => document.activeElement.getAttribute('aria-label'));
+    check(/^Tile \d, row \d, column \d$/.test(label), `tile label: ${label}`);
+  },
+
   async 'draws the 3x3 histogram with the board\'s layer'(page) {
     await choose(page, 3, 3);
     await page.click('#board .tile[data-tile="6"]');

@@ -334,6 +334,16 @@ function markChart(i) {
   line.setAttribute('x2', x);
 }
 
+// A new board: the last solution's status and chart no longer apply.
+function forgetSolution(status) {
+  setStatus(status);
+  delete $('status').dataset.length;
+  delete $('status').dataset.method;
+  $('hd-figure').hidden = true;
+  $('hd-chart').textContent = '';
+  state.chartX = null;
+}
+
 function speed() { return Number($('speed').value); }
 
 function startAnimation(moves, line) {
@@ -378,6 +388,7 @@ function stopAnimation() {
   if (a && a.timer) clearTimeout(a.timer);
   state.anim = null;
   $('pause').disabled = true;
+  $('pause').textContent = 'Pause';
   $('step').disabled = true;
   delete $('status').dataset.done;
 }
@@ -439,8 +450,11 @@ async function drawSolutionChart(start, sol) {
   state.chartX = x;
   svg.append(svgEl('line', { id: 'hd-now', x1: x(0), y1: T, x2: x(0), y2: H - B, class: 'marker' }));
   markChart(state.anim ? state.anim.i : 0);
-  $('hd-caption').textContent = `h of each heuristic and the exact distance d along the ` +
-    `${n}-move solution; h never exceeds d for an admissible heuristic.`;
+  $('hd-caption').textContent = series.d
+    ? `h of each heuristic and the exact distance d along the ${n}-move solution; ` +
+      'h never exceeds d for an admissible heuristic.'
+    : `h of each heuristic along the ${n}-move solution (not optimal, and no database ` +
+      'for this size: the exact distance is not known).';
   $('hd-figure').hidden = false;
 }
 
@@ -455,6 +469,7 @@ async function newSize(cells) {
   state.cells = cells || state.goal.slice();
   state.moves = 0;
   $('board').textContent = '';
+  forgetSolution('Ready.');
   renderBoard();
   await loadHistogram();
   await refresh();
@@ -473,6 +488,7 @@ async function scramble(walk) {
   stopAnimation();
   state.cells = parseBoard(data.board);
   state.moves = 0;
+  forgetSolution('');
   setStatus(`Scrambled (${walk ? `random walk of ${data.walk} moves` : 'uniform'}, seed ${data.seed}).`);
   renderBoard();
   await refresh();
