@@ -11,7 +11,7 @@ skip() {
     exit 0
 }
 [ "${HAVE_SERVE:-0}" = 1 ] ||
-    skip "slide was built without the web server (apt-get install libmicrohttpd-dev libjansson-dev)"
+    skip "slide was built without the web server, so were its API and load tests (apt-get install libmicrohttpd-dev libjansson-dev, then make test)"
 chromium=${CHROMIUM:-$(command -v chromium || command -v chromium-browser || true)}
 [ -n "$chromium" ] || skip "no chromium (apt-get install chromium)"
 command -v node >/dev/null 2>&1 || skip "no node (apt-get install nodejs npm)"

@@ -149,19 +149,12 @@ static int wait_for_signal(const sigset_t *set)
     return sig;
 }
 
-static int run(const struct serve_args *a, struct db *dbs)
+static int run(const struct serve_args *a, struct db *dbs, const sigset_t *set)
 {
     struct serve_config cfg = {a->bind, (int)a->port, serve_default_limits(), dbs, a->ndbs};
     cfg.limits.searches = (int)a->threads;
     cfg.limits.max_nodes = (uint64_t)a->max_nodes;
     cfg.limits.max_seconds = a->max_seconds;
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
-    /* the server's threads inherit the mask, so only sigwait sees them */
-    pthread_sigmask(SIG_BLOCK, &set, NULL);
-    signal(SIGPIPE, SIG_IGN);
     struct serve *s;
     slide_error err;
     int rc = serve_start(&cfg, &s, &err);
@@ -173,7 +166,7 @@ static int run(const struct serve_args *a, struct db *dbs)
     fprintf(stderr, "slide: serving the page at that address%s; Ctrl-C stops\n",
             strcmp(a->bind, "127.0.0.1") && strcmp(a->bind, "::1")
                 ? " (open to the network: bound to a non-loopback address)" : "");
-    int sig = wait_for_signal(&set);
+    int sig = wait_for_signal(set);
     serve_stop(s);
     fprintf(stderr, "slide: %s received, server stopped\n", sig == SIGTERM ? "SIGTERM" : "SIGINT");
     return EXIT_OK;
@@ -185,6 +178,14 @@ int cmd_serve(int argc, char **argv)
     int rc = parse_args(argc, argv, &a);
     if (rc)
         return rc < 0 ? EXIT_OK : rc;
+    /* blocked before any thread starts (OpenMP's while loading, the
+     * server's): every thread inherits the mask, so only sigwait sees them */
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &set, NULL);
+    signal(SIGPIPE, SIG_IGN);
     struct db dbs[SERVE_MAX_DBS];
     memset(dbs, 0, sizeof dbs);
     slide_error err;
@@ -193,7 +194,7 @@ int cmd_serve(int argc, char **argv)
         if (db_load(a.db_paths[i], 0, &dbs[i], &err))
             status = cli_fail(EXIT_FAIL, "%s: %s", a.db_paths[i], err.msg);
     if (status == EXIT_OK)
-        status = run(&a, dbs);
+        status = run(&a, dbs, &set);
     for (int i = 0; i < a.ndbs; i++)
         db_free(&dbs[i]);
     return status;
