@@ -56,7 +56,8 @@ async function boardIs(page, want) {
                              { timeout: 5000 }, want);
 }
 
-async function choose(page, rows, cols) {
+async function choose(page, rows, cols, goal = 'last') {
+  await page.select('#goal', goal);
   await page.select('#rows', String(rows));
   await page.select('#cols', String(cols));
   await page.waitForFunction((r, c) => document.getElementById('board').dataset.goal
@@ -148,6 +149,18 @@ const tests = {
     const sol = await solveAndCheck(page, url, 30);
     check(sol.method === 'ida' && sol.heuristic === 'lc', `method ${sol.method}`);
     check((await text(page, '#status')).includes('nodes'), 'no node count in the status line');
+  },
+
+  async 'solves towards the other goal (blank first)'(page, url) {
+    await choose(page, 3, 3, 'first');
+    await page.waitForFunction(() => document.getElementById('board').dataset.goal === '0 1 2/3 4 5/6 7 8');
+    check(!(await page.$eval('#hist-note', (e) => e.hidden)), 'the database of the other goal was used');
+    await page.$eval('#seed', (e) => { e.value = '3'; });
+    await page.$eval('#walk', (e) => { e.value = '25'; });
+    await page.click('#walk-scramble');
+    await page.waitForFunction(() => document.getElementById('status').textContent.includes('seed 3'));
+    const sol = await solveAndCheck(page, url, 30);
+    check(sol.method === 'ida', `auto chose ${sol.method} for a goal no database covers`);
   },
 
   async 'labels a layer-by-layer solution not optimal'(page) {
