@@ -631,6 +631,37 @@ static void test_bind_errors(void **state)
     assert_int_equal(serve_start(&cfg, &s, &err), SLIDE_EINVAL);
 }
 
+/* The command's own errors: one line, exit status 2 (bad arguments) or 1
+ * (a database that cannot be read). */
+static void test_cli_errors(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *args;
+        int status;
+        const char *error;
+    } cases[] = {
+        {"serve --thr 2", 2, "slide: unknown option --thr"},
+        {"serve --port 1 --port 2", 2, "slide: option --port is given twice"},
+        {"serve --port 70000", 2, "slide: --port expects a whole number from 0 to 65535"},
+        {"serve --threads 0", 2, "slide: --threads expects a whole number from 1 to 64"},
+        {"serve --max-seconds 0", 2, "slide: --max-seconds expects a number of seconds"},
+        {"serve --max-nodes x", 2, "slide: --max-nodes expects a whole number"},
+        {"serve extra", 2, "slide: serve takes no arguments, not \"extra\""},
+        {"serve --port 0 --bind localhost", 2, "slide: bind address \"localhost\" is not an IP"},
+        {"serve --port 0 --db /nonexistent/x.db", 1, "slide: /nonexistent/x.db: "},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *out, *err;
+        int rc = clitest_run(cases[i].args, NULL, &out, &err);
+        if (rc != cases[i].status || strncmp(err, cases[i].error, strlen(cases[i].error)) ||
+            clitest_count_lines(err) != 1)
+            fail_msg("slide %s: status %d, stderr %s", cases[i].args, rc, err);
+        free(out);
+        free(err);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -649,6 +680,7 @@ int main(void)
         cmocka_unit_test(test_page),
         cmocka_unit_test(test_pool_and_stop),
         cmocka_unit_test(test_bind_errors),
+        cmocka_unit_test(test_cli_errors),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -2,7 +2,6 @@
  * cmd_serve.c - `slide serve`: the board in a web page, served by slide
  * itself (serve.h), with a JSON API (serve_api.h).
  */
-#include <getopt.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +13,7 @@
 #endif
 
 static const char help[] =
-    "usage: slide serve [--bind ADDR] [--port N] [--db FILE ...] [--threads N]\n"
+    "usage: slide serve [--bind ADDR] [--port N] [--db FILE...] [--threads N]\n"
     "                   [--max-nodes N] [--max-seconds S]\n"
     "Serve a web page to play, check and solve boards, with the engine behind\n"
     "it: the parity verdict in words, optimal solutions animated, the exact\n"
@@ -25,9 +24,10 @@ static const char help[] =
     "  --bind ADDR      the IP address to listen on (default 127.0.0.1, this\n"
     "                   machine only; 0.0.0.0 or :: opens it to the network)\n"
     "  --port N         the TCP port (default 8080; 0 picks a free one)\n"
-    "  --db FILE        a distance database (slide bfs RxC --save FILE), up to\n"
-    "                   16; its size gets exact distances, descent solutions\n"
-    "                   and the histogram\n"
+    "  --db FILE...     distance databases (slide bfs RxC --save FILE), up to\n"
+    "                   16, as the words after --db (--db a.db b.db); their\n"
+    "                   sizes get exact distances, descent solutions and the\n"
+    "                   histogram\n"
     "  --threads N      searches that may run at once (1..64, default 2); a\n"
     "                   solve request beyond that gets 503 with Retry-After: 1\n"
     "  --max-nodes N    IDA* expansions per search (default 200000000)\n"
@@ -102,40 +102,48 @@ static int parse_nodes(const char *text, long long *out)
     return 0;
 }
 
-/* Returns 0, an exit status, or -1 after --help. */
+static const struct cli_option serve_options[] = {
+    {"bind", 'b', CLI_VALUE, 'b', 0, NULL, NULL},
+    {"port", 'p', CLI_VALUE, 'p', 0, NULL, NULL},
+    {"db", 'd', CLI_VALUE, 'd', 0, NULL, NULL},
+    {"threads", 't', CLI_VALUE, 't', 0, NULL, NULL},
+    {"max-nodes", 0, CLI_VALUE, 'n', 0, NULL, NULL},
+    {"max-seconds", 0, CLI_VALUE, 's', 0, NULL, NULL},
+    {"help", 'h', CLI_FLAG, 'h', 0, NULL, NULL},
+    {0}};
+
+static int take(int id, const char *value, void *ctx)
+{
+    struct serve_args *a = ctx;
+    switch (id) {
+    case 'b': a->bind = value; return EXIT_OK;
+    case 'p': return cli_int("--port", value, 0, 65535, &a->port) ? EXIT_USAGE : EXIT_OK;
+    case 't': return cli_int("--threads", value, 1, 64, &a->threads) ? EXIT_USAGE : EXIT_OK;
+    case 'n': return parse_nodes(value, &a->max_nodes) ? EXIT_USAGE : EXIT_OK;
+    case 's': return parse_seconds(value, &a->max_seconds) ? EXIT_USAGE : EXIT_OK;
+    case 'd': a->db_paths[a->ndbs++] = value; return EXIT_OK;
+    default: return EXIT_USAGE;
+    }
+}
+
+/* Returns 0, an exit status, or -1 after --help.  --db FILE may be followed
+ * by more database files: the words that are not options. */
 static int parse_args(int argc, char **argv, struct serve_args *a)
 {
-    static const struct option opts[] = {
-        {"bind", required_argument, 0, 'b'},      {"port", required_argument, 0, 'p'},
-        {"db", required_argument, 0, 'd'},        {"threads", required_argument, 0, 't'},
-        {"max-nodes", required_argument, 0, 'n'}, {"max-seconds", required_argument, 0, 's'},
-        {"help", no_argument, 0, 'h'},            {0, 0, 0, 0}};
-    static const char shortopts[] = "b:p:d:t:n:s:h";
     *a = (struct serve_args){"127.0.0.1", 8080, 2, 200000000LL, 10.0, {0}, 0};
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
-        int bad = 0;
-        switch (c) {
-        case 'b': a->bind = optarg; break;
-        case 'p': bad = cli_int("--port", optarg, 0, 65535, &a->port); break;
-        case 't': bad = cli_int("--threads", optarg, 1, 64, &a->threads); break;
-        case 'n': bad = parse_nodes(optarg, &a->max_nodes); break;
-        case 's': bad = parse_seconds(optarg, &a->max_seconds); break;
-        case 'd':
-            if (a->ndbs == SERVE_MAX_DBS)
-                return cli_fail(EXIT_USAGE, "--db: at most %d databases", SERVE_MAX_DBS);
-            a->db_paths[a->ndbs++] = optarg;
-            break;
-        case 'h': fputs(help, stdout); return -1;
-        default: return cli_bad_option("serve", argc, argv, shortopts, opts);
-        }
-        if (bad)
-            return EXIT_USAGE;
-    }
-    if (optind < argc)
-        return cli_fail(EXIT_USAGE, "serve takes no arguments, not \"%s\" (see slide serve "
-                                    "--help)", argv[optind]);
+    struct cli_parse p;
+    cli_parse_init(&p, "serve", serve_options, argc, argv);
+    int rc = cli_parse_options(&p, help, take, a);
+    if (rc)
+        return rc;
+    if (p.nargs && !a->ndbs)
+        return cli_fail(EXIT_USAGE, "serve takes no arguments, not \"%s\" (database files "
+                                    "follow --db; see slide serve --help)", p.args[0]);
+    if (a->ndbs + p.nargs > SERVE_MAX_DBS)
+        return cli_fail(EXIT_USAGE, "--db: at most %d databases, not %d", SERVE_MAX_DBS,
+                        a->ndbs + p.nargs);
+    for (int i = 0; i < p.nargs; i++)
+        a->db_paths[a->ndbs++] = p.args[i];
     return 0;
 }
 
