@@ -204,7 +204,7 @@ static int parse_args(int argc, char **argv, struct bfs_args *a)
         case 'E':
             if (cli_int("--encoding", optarg, 1, 8, &v))
                 return EXIT_USAGE;
-            if (!db_encoding_name((int)v))
+            if (!db_encoding_name((int)v) || v == DB_ENC_NIBBLE)
                 return cli_fail(EXIT_USAGE, "--encoding must be 1, 2 or 8, not %ld", v);
             a->db.encoding = (int)v;
             break;

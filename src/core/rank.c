@@ -74,3 +74,53 @@ int rank_parity(const uint8_t *perm, int len)
     rank_lex(perm, len, &p);
     return p;
 }
+
+uint64_t rank_kperm_count(int n, int k)
+{
+    uint64_t c = 1;
+    for (int i = 0; i < k; i++) {
+        if (c > UINT64_MAX / (uint64_t)(n - i))
+            return 0;
+        c *= (uint64_t)(n - i);
+    }
+    return c;
+}
+
+uint64_t rank_kperm(const uint8_t *pos, int k, int n)
+{
+    uint32_t seen = 0;
+    uint64_t r = 0;
+    for (int i = 0; i < k; i++) {
+        unsigned v = pos[i];
+        unsigned d = v - (unsigned)__builtin_popcount(seen & ((1u << v) - 1u));
+        r = r * (uint64_t)(n - i) + d;
+        seen |= 1u << v;
+    }
+    return r;
+}
+
+void rank_unkperm(uint64_t r, int k, int n, uint8_t *pos)
+{
+    unsigned digit[RANK_KPERM_MAX_N];
+    if (r <= UINT32_MAX) { /* 32-bit division is several times faster */
+        uint32_t r32 = (uint32_t)r;
+        for (int i = k - 1; i >= 0; i--) {
+            digit[i] = r32 % (uint32_t)(n - i);
+            r32 /= (uint32_t)(n - i);
+        }
+    } else {
+        for (int i = k - 1; i >= 0; i--) {
+            digit[i] = (unsigned)(r % (uint64_t)(n - i));
+            r /= (uint64_t)(n - i);
+        }
+    }
+    uint32_t avail = (1u << n) - 1u;
+    for (int i = 0; i < k; i++) {
+        uint32_t x = avail;
+        for (unsigned j = 0; j < digit[i]; j++)
+            x &= x - 1; /* drop the digit[i] smallest free cells */
+        unsigned v = (unsigned)__builtin_ctz(x);
+        avail &= ~(1u << v);
+        pos[i] = (uint8_t)v;
+    }
+}
