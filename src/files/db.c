@@ -692,8 +692,7 @@ static int decode_scalars(const uint8_t *rec, struct db *db, slide_error *err)
     int enc_ok = pdb ? enc == DB_ENC_NIBBLE || enc == DB_ENC_BYTE
                      : enc != DB_ENC_NIBBLE && db_encoding_name((int)enc);
     if (!enc_ok)
-        return BAD("header names encoding %u (1, 2 or 8; 4 or 8 for a pattern "
-                       "database)", enc);
+        return BAD("header names encoding %u (%s)", enc, pdb ? "4 or 8" : "1, 2 or 8");
     if (level > 9)
         return BAD("header names zlib level %u (0..9)", level);
     if (radius > (enc == DB_ENC_BIT ? (uint32_t)DB_MAX_RADIUS : enc == DB_ENC_NIBBLE ? 14u
