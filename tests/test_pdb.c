@@ -3,11 +3,14 @@
  * independent truths: the exact distance of every board from the plain
  * hash-set BFS of testutil.h (admissibility; consistency on every edge for
  * a plain table; an overlapping partition caught overestimating), IDA* with the tables
- * against those distances (every 3x3 board, paths replayed), samples of 3x4
+ * against those distances (every 3x3 board, paths replayed; IDA* with wd
+ * on a sample), samples of 3x4
  * against bidirectional BFS, the file round trip and its corruption checks,
  * and the verifier catching a wrong value.
  */
 #include "testutil.h"
+
+#include "clitest.h"
 
 #include <unistd.h>
 
@@ -245,6 +248,41 @@ static void test_ida_samples_3x4(void **state)
     pdb_set_free(&s);
 }
 
+/* IDA* with walking distance (--h wd) on every 37th 3x3 board and on a
+ * 2x5 sample: the length equals the plain BFS distance. */
+static void test_ida_wd(void **state)
+{
+    (void)state;
+    struct naive_set set;
+    uint64_t hist[64];
+    int goal9[9] = {1, 2, 3, 4, 5, 6, 7, 8, 0};
+    naive_bfs(3, 3, goal9, hist, 64, &set);
+    struct board goal, b;
+    struct ida_heuristic h;
+    slide_error err;
+    assert_int_equal(board_goal(&goal, 3, 3, &err), 0);
+    assert_int_equal(board_alloc(&b, 3, 3, &err), 0);
+    assert_int_equal(ida_heuristic_open(&h, "wd", &goal, &err), 0);
+    assert_true(h.admissible);
+    int checked = 0;
+    for (size_t i = 0; i < set.cap; i += 37) {
+        if (!set.keys[i])
+            continue;
+        for (int c = 0; c < 9; c++)
+            b.cells[c] = naive_cell(set.keys[i], c);
+        struct ida_result r;
+        assert_int_equal(ida_solve(&b, &goal, &h, NULL, &r, &err), 0);
+        assert_int_equal(r.length, set.dist[i]);
+        ida_result_free(&r);
+        checked++;
+    }
+    assert_true(checked > 1000);
+    ida_heuristic_close(&h);
+    board_free(&b);
+    board_free(&goal);
+    naive_free(&set);
+}
+
 static void test_reflect_refused(void **state)
 {
     (void)state;
@@ -319,16 +357,14 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    return system(cmd) == 0 ? 0 : -1;
+    return clitest_remove_dir(dir);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sweeps_3x3_2x5),  cmocka_unit_test(test_ida_every_3x3),
-        cmocka_unit_test(test_ida_samples_3x4), cmocka_unit_test(test_reflect_refused),
+        cmocka_unit_test(test_ida_samples_3x4), cmocka_unit_test(test_reflect_refused), cmocka_unit_test(test_ida_wd),
         cmocka_unit_test(test_file_and_verify),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -98,19 +98,22 @@ static void free_cells(const struct pattern *pat, uint32_t occ, uint8_t *fc)
         fc[j] = (uint8_t)__builtin_ctz(x);
 }
 
-/* Mark (q, blank at cell c) next, for the placement pos with occ. */
-static inline void mark(struct build *b, const uint8_t *pos, uint32_t occ, int c)
-{
-    uint64_t q = rank_kperm(pos, b->pat->k, b->pat->n);
-    store_mark(&b->st, q * (uint64_t)b->f + (uint64_t)pattern_free_rank(occ, c));
-}
+/* Most moves from one placement's states: f blank cells, 4 moves each. */
+#define MAX_TARGETS (PATTERN_MAX_CELLS * MOVE_COUNT)
 
-/* Pass 1 for placement p: expand its current states, then close them. */
+/*
+ * Pass 1 for placement p: expand its current states, then close them.  The
+ * targets are ranked first and prefetched, then marked: the marks are
+ * random accesses to a big array, and prefetching them together lets the
+ * memory system serve several misses at once.
+ */
 static void expand(struct build *b, uint64_t p, uint64_t cur)
 {
     const struct pattern *pat = b->pat;
     uint8_t pos[PATTERN_MAX_TILES], fc[PATTERN_MAX_CELLS];
     int8_t at[PATTERN_MAX_CELLS];
+    uint64_t target[MAX_TARGETS], f = (uint64_t)b->f;
+    int nt = 0;
     rank_unkperm(p, pat->k, pat->n, pos);
     uint32_t occ = pattern_occupied(pat, pos);
     free_cells(pat, occ, fc);
@@ -120,20 +123,25 @@ static void expand(struct build *b, uint64_t p, uint64_t cur)
     for (uint64_t m = cur; m; m &= m - 1) {
         int z = fc[__builtin_ctzll(m) / 2];
         for (uint32_t nb = pat->nbr[z]; nb; nb &= nb - 1) {
-            int c = __builtin_ctz(nb);
-            if (at[c] < 0) {
-                if (b->kind == PDB_PLAIN) /* the blank moves among free cells */
-                    store_mark(&b->st, p * (uint64_t)b->f +
-                                           (uint64_t)pattern_free_rank(occ, c));
-                continue;
+            int c = __builtin_ctz(nb), i = at[c];
+            uint64_t t;
+            if (i < 0) {
+                if (b->kind != PDB_PLAIN)
+                    continue; /* a free move: the region closure covers it */
+                t = p * f + (uint64_t)pattern_free_rank(occ, c);
+            } else { /* tile i slides from c into the blank's cell z */
+                pos[i] = (uint8_t)z;
+                t = rank_kperm(pos, pat->k, pat->n) * f +
+                    (uint64_t)pattern_free_rank(occ ^ (1u << c) ^ (1u << z), c);
+                pos[i] = (uint8_t)c;
             }
-            int i = at[c]; /* tile i slides from c into the blank's cell z */
-            pos[i] = (uint8_t)z;
-            mark(b, pos, occ ^ (1u << c) ^ (1u << z), c);
-            pos[i] = (uint8_t)c;
+            __builtin_prefetch(&b->st.words[t >> 5], 1, 0);
+            target[nt++] = t;
         }
     }
-    block_xor(&b->st, p * (uint64_t)b->f, b->f, cur); /* 01 -> 00 */
+    for (int j = 0; j < nt; j++)
+        store_mark(&b->st, target[j]);
+    block_xor(&b->st, p * f, b->f, cur); /* 01 -> 00 */
 }
 
 /* Additive: the entries (bit 2j) of the blank regions holding next ones. */

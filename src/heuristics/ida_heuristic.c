@@ -5,6 +5,7 @@
  */
 #include "slide/ida_heuristic.h"
 
+#include "slide/heuristic.h"
 #include "slide/pdb.h"
 
 #include <stdint.h>
@@ -229,10 +230,14 @@ const char *ida_heuristic_summary(int i)
     return i >= 0 && i < NROWS ? rows[i].summary : NULL;
 }
 
+static int open_wd(struct ida_heuristic *h, const struct board *goal, slide_error *err);
+
 int ida_heuristic_open(struct ida_heuristic *h, const char *name,
                        const struct board *goal, slide_error *err)
 {
     memset(h, 0, sizeof *h);
+    if (strcmp(name, "wd") == 0)
+        return open_wd(h, goal, err);
     int i = 0;
     while (i < NROWS && strcmp(rows[i].name, name) != 0)
         i++;
@@ -241,7 +246,8 @@ int ida_heuristic_open(struct ida_heuristic *h, const char *name,
         for (int j = 0; j < NROWS; j++)
             snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s",
                      j ? ", " : "", rows[j].name);
-        return slide_fail(err, SLIDE_EINVAL, "unknown heuristic \"%s\" (known: %s)",
+        return slide_fail(err, SLIDE_EINVAL, "unknown heuristic \"%s\" (known: %s, wd, "
+                          "pdb:FILE+FILE..., max(NAME,pdb:FILE+...))",
                           name, known);
     }
     struct goal_map *g = goal_map_new(goal);
@@ -254,6 +260,40 @@ int ida_heuristic_open(struct ida_heuristic *h, const char *name,
     h->eval = rows[i].eval;
     h->step = rows[i].step;
     h->release = goal_map_free;
+    return SLIDE_OK;
+}
+
+/* ---- walking distance (heuristic.h's wd, evaluated in full) ---------------- */
+
+static int wd_eval(void *ctx, const struct board *b)
+{
+    return heuristic_eval(ctx, b->cells);
+}
+
+static void wd_release(void *ctx)
+{
+    if (ctx) {
+        heuristic_free(ctx);
+        free(ctx);
+    }
+}
+
+/* wd's tables are built for this goal (heuristic_init), and h is their sum. */
+static int open_wd(struct ida_heuristic *h, const struct board *goal, slide_error *err)
+{
+    struct heuristic *w = calloc(1, sizeof *w);
+    if (!w)
+        return slide_fail(err, SLIDE_ENOMEM, "out of memory for the wd heuristic");
+    int rc = heuristic_init(w, "wd", goal, err);
+    if (rc) {
+        free(w);
+        return rc;
+    }
+    h->name = "wd";
+    h->admissible = 1;
+    h->ctx = w;
+    h->eval = wd_eval;
+    h->release = wd_release;
     return SLIDE_OK;
 }
 
