@@ -6,6 +6,8 @@
 #   make asan       the tests under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make bench      speed and memory figures with baselines, and the solvers'
 #                   figures (make bench-solvers alone; not a test)
+#   make bench-pdb  Korf's 100 instances with pattern databases (builds the
+#                   5-5-5, 6-6-3 and 7-8 tables in build/pdb; minutes)
 #   make results    regenerate results/ (tables, plots, paper-notes numbers)
 #   make results-2x7  the 2x7 and 7x2 searches (10.9 GB each, long)
 #   make install    PREFIX=/usr/local DESTDIR= ; make clean
@@ -45,7 +47,7 @@ TEST_SRC := $(foreach t,$(TEST_ORDER),$(wildcard tests/test_$(t).c)) \
             $(filter-out $(foreach t,$(TEST_ORDER),tests/test_$(t).c),$(wildcard tests/test_*.c))
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all run test asan bench bench-solvers results results-2x7 install clean deps check-build-deps check-test-deps
+.PHONY: all run test asan bench bench-solvers bench-pdb results results-2x7 install clean deps check-build-deps check-test-deps
 .DELETE_ON_ERROR:
 
 all: check-build-deps $(BUILD)/slide $(BUILD)/libslide.a
@@ -104,6 +106,9 @@ bench: all
 
 bench-solvers: all
 	sh scripts/bench-solvers.sh
+
+bench-pdb: all
+	sh scripts/bench-pdb.sh
 
 results: all
 	sh scripts/results.sh

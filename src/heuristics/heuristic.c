@@ -582,6 +582,30 @@ static int eval_pdb(const struct heuristic *h, const int *cells)
     return pdb_set_h(h->pdb, cells);
 }
 
+/* The row's name: "pdb:" or "pdbr:" and the files' base names without
+ * ".pdb" ("pdb:7-8.1+7-8.2"), so that it can name a --joint file. */
+static char *pdb_label(const char *spec)
+{
+    char *out = malloc(strlen(spec) + 1), *o = out;
+    if (!out)
+        return NULL;
+    const char *p = strchr(spec, ':') + 1;
+    o += sprintf(o, "%.*s", (int)(p - spec), spec);
+    while (*p) {
+        size_t len = strcspn(p, "+");
+        const char *base = p;
+        for (const char *q = p; q < p + len; q++)
+            if (*q == '/')
+                base = q + 1;
+        size_t blen = (size_t)(p + len - base);
+        if (blen > 4 && strncmp(p + len - 4, ".pdb", 4) == 0)
+            blen -= 4;
+        o += sprintf(o, "%s%.*s", o[-1] == ':' ? "" : "+", (int)blen, base);
+        p += len + (p[len] == '+');
+    }
+    return out;
+}
+
 /* "pdb:FILES" / "pdbr:FILES": load the set and make a row for it. */
 static int init_pdb(struct heuristic *h, const char *name, const struct board *goal,
                     slide_error *err)
@@ -590,7 +614,7 @@ static int init_pdb(struct heuristic *h, const char *name, const struct board *g
     struct board g = {0};
     h->pdb = calloc(1, sizeof *h->pdb);
     h->own_def = calloc(1, sizeof *h->own_def);
-    char *label = strdup(name);
+    char *label = pdb_label(name);
     if (!h->pdb || !h->own_def || !label) {
         free(label);
         return slide_fail(err, SLIDE_ENOMEM, "out of memory for %s", name);
