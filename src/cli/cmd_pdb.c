@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "slide/atomic_file.h"
 #include "slide/pdb_build.h"
 #include "slide/pdb_file.h"
 #include "slide/provenance.h"
@@ -155,7 +156,7 @@ static int build_one(const struct pdb_args *a, const struct board *goal, const c
     if (!rc)
         rc = pattern_init(&pat, goal, list, k, &err);
     if (!rc)
-        rc = db_check_path(path, &err);
+        rc = atomic_file_check(path, &err);
     if (rc)
         return cli_fail_lib(rc, &err);
     struct pdb_build_options o = {a->threads, a->max_memory,
