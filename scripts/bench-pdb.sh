@@ -103,9 +103,12 @@ summary() { # summary NAME PUBLISHED
     echo "Loading the 7-8 tables (0.58 GB) takes $load_s s (a whole slide run on the goal" \
          "board), apart from the search times above."
     echo "Node counts: slide counts a node expanded when its children are generated," \
-         "and generated children exclude the move that undoes the previous one;" \
-         "FKH 2004 report nodes generated per problem.  Their tile sets of 5-5-5 and" \
-         "6-6-3 may differ from ours (see slide pdb --help), which changes the counts."
+         "and generated children exclude the move that undoes the previous one (the" \
+         "goal test is made when a node within the threshold is visited; the last" \
+         "iteration stops at the first solution).  Korf's papers count nodes generated, so compare the published" \
+         "column with ours; it also depends on the order moves are tried in the last" \
+         "iteration.  The 5-5-5 and 6-6-3 tile sets here are our reading of FKH 2004" \
+         "(see slide pdb --help); other sets give other counts."
 } > "$OUT/korf100.md"
 
 # every solved length must agree among the methods
