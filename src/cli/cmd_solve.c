@@ -156,6 +156,7 @@ struct solve_answer {
     int64_t lower_bound; /* proven lower bound on the optimum */
     int64_t expanded, generated, iterations, h_start, stored;
     const char *heuristic; /* name actually used, or "" */
+    char heuristic_name[80]; /* a copy that outlives the heuristic */
 };
 
 static void print_threshold(int bound, uint64_t expanded, double seconds, void *ctx)
@@ -200,7 +201,8 @@ static int solve_ida(const struct solve_job *job, struct solve_answer *ans,
     ans->generated = (int64_t)r.generated;
     ans->iterations = r.iterations;
     ans->h_start = r.h_start;
-    ans->heuristic = h.name;
+    snprintf(ans->heuristic_name, sizeof ans->heuristic_name, "%s", h.name);
+    ans->heuristic = ans->heuristic_name;
     ida_result_free(&r);
     ida_heuristic_close(&h);
     return rc;
