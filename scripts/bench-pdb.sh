@@ -40,6 +40,11 @@ build() { # build PARTITION: the tables unless present
 [ -f "$OUT/korf100-build.txt" ] || printf '# pattern database builds (slide %s)\n' \
     "$("$SLIDE" --version | head -1)" > "$OUT/korf100-build.txt"
 for p in 5-5-5 6-6-3 7-8; do build "$p"; done
+# the value distribution of every table (over its placements)
+for f in "$PDB_DIR"/5-5-5/*.pdb "$PDB_DIR"/6-6-3/*.pdb "$PDB_DIR"/7-8/*.pdb; do
+    echo "## $(basename "$f")"
+    "$SLIDE" pdb info "$f" | sed -n '/^tiles/p;/^max/,$p'
+done > "$OUT/korf100-tables.txt"
 
 pdbs() { # pdbs PARTITION: the --h argument
     n=$(echo "$1" | tr '-' '\n' | wc -l)

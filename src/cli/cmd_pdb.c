@@ -244,7 +244,9 @@ static int info(const struct pdb_args *a)
     for (int i = 0; i < db.pdb.k; i++)
         printf("%s%d", i ? "," : " ", db.pdb.tiles[i]);
     printf("\nentries: %" PRIu64 ", %" PRIu64 " with a value\n", db.indexes, db.reachable);
-    printf("encoding: %d, %s\n", db.encoding, db_encoding_name(db.encoding));
+    printf("encoding: %d, %s\n", db.encoding, db.encoding == DB_ENC_NIBBLE
+                                                    ? "4 bits per entry (15: no value)"
+                                                    : "1 byte per entry (255: no value)");
     printf("payload: %" PRIu64 " bytes, CRC-32 %08x, %u block%s\n", db.payload_bytes,
            db.payload_crc, db.nblocks, db.nblocks == 1 ? "" : "s");
     printf("max: %d\nvalue count\n", db.radius);
