@@ -2,7 +2,6 @@
  * cmd_pdb.c - `slide pdb build|info|verify`: pattern databases.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <omp.h>
 #include <stdlib.h>
@@ -77,62 +76,74 @@ struct pdb_args {
     uint64_t max_memory;
 };
 
+/* Contexts that use an option (cli.h): the action, and --pattern. */
+enum { USE_BUILD = 1, USE_VERIFY = 2, USE_PATTERN = 4 };
+
+static const struct cli_option pdb_options[] = {
+    {"pattern", 0, CLI_VALUE, 'P', USE_BUILD, "pdb build", NULL},
+    {"partition", 0, CLI_VALUE, 'Q', USE_BUILD, "pdb build", NULL},
+    {"additive", 0, CLI_FLAG, 'A', USE_PATTERN, "pdb build --pattern", NULL},
+    {"plain", 0, CLI_FLAG, 'L', USE_PATTERN, "pdb build --pattern", "additive"},
+    {"goal", 0, CLI_VALUE, 'g', USE_BUILD, "pdb build", NULL},
+    {"output", 'o', CLI_VALUE, 'o', USE_BUILD, "pdb build", NULL},
+    {"threads", 't', CLI_VALUE, 't', USE_BUILD | USE_VERIFY, "pdb build or pdb verify", NULL},
+    {"level", 0, CLI_VALUE, 'l', USE_BUILD, "pdb build", NULL},
+    {"max-memory", 0, CLI_VALUE, 'm', USE_BUILD | USE_VERIFY, "pdb build or pdb verify",
+     NULL},
+    {"progress", 0, CLI_FLAG, 'p', USE_BUILD, "pdb build", NULL},
+    {"help", 'h', CLI_FLAG, 'h', 0, NULL, NULL},
+    {0, 0, 0, 0, 0, NULL, NULL}};
+
+static int take_option(int c, const char *v, void *ctx)
+{
+    struct pdb_args *a = ctx;
+    long n;
+    switch (c) {
+    case 'P': a->tiles = v; return EXIT_OK;
+    case 'Q': a->partition = v; return EXIT_OK;
+    case 'A':
+    case 'L':
+        a->kind = c == 'A' ? PDB_ADDITIVE : PDB_PLAIN;
+        a->kind_set = 1;
+        return EXIT_OK;
+    case 'g': a->goal = v; return EXIT_OK;
+    case 'o': a->out = v; return EXIT_OK;
+    case 't': return cli_threads(v, &a->threads) ? EXIT_USAGE : EXIT_OK;
+    case 'l':
+        if (cli_int("--level", v, 0, 9, &n))
+            return EXIT_USAGE;
+        a->level = (int)n;
+        return EXIT_OK;
+    case 'm': return cli_bytes("--max-memory", v, &a->max_memory) ? EXIT_USAGE : EXIT_OK;
+    case 'p': a->progress = 1; return EXIT_OK;
+    }
+    return EXIT_USAGE;
+}
+
 static int parse_args(int argc, char **argv, struct pdb_args *a)
 {
-    static const char shortopts[] = "o:t:h";
-    static const struct option opts[] = {
-        {"pattern", required_argument, 0, 'P'}, {"partition", required_argument, 0, 'Q'},
-        {"additive", no_argument, 0, 'A'},      {"plain", no_argument, 0, 'L'},
-        {"goal", required_argument, 0, 'g'},    {"output", required_argument, 0, 'o'},
-        {"threads", required_argument, 0, 't'}, {"level", required_argument, 0, 'l'},
-        {"max-memory", required_argument, 0, 'm'}, {"progress", no_argument, 0, 'p'},
-        {"help", no_argument, 0, 'h'},          {0, 0, 0, 0}};
-    int c;
-    long v;
+    struct cli_parse p;
     memset(a, 0, sizeof *a);
     a->level = -1;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
-        switch (c) {
-        case 'P': a->tiles = optarg; break;
-        case 'Q': a->partition = optarg; break;
-        case 'A':
-        case 'L':
-            if (a->kind_set && a->kind != (c == 'A' ? PDB_ADDITIVE : PDB_PLAIN))
-                return cli_fail(EXIT_USAGE, "give one of --additive and --plain");
-            a->kind = c == 'A' ? PDB_ADDITIVE : PDB_PLAIN;
-            a->kind_set = 1;
-            break;
-        case 'g': a->goal = optarg; break;
-        case 'o': a->out = optarg; break;
-        case 't':
-            if (cli_threads(optarg, &a->threads))
-                return EXIT_USAGE;
-            break;
-        case 'l':
-            if (cli_int("--level", optarg, 0, 9, &v))
-                return EXIT_USAGE;
-            a->level = (int)v;
-            break;
-        case 'm':
-            if (cli_bytes("--max-memory", optarg, &a->max_memory))
-                return EXIT_USAGE;
-            break;
-        case 'p': a->progress = 1; break;
-        case 'h': fputs(help, stdout); return -1;
-        default: return cli_bad_option("pdb", argc, argv, shortopts, opts);
-        }
-    }
-    int args = argc - optind;
-    a->action = args > 0 ? argv[optind] : "";
-    if (args == 2 && !strcmp(a->action, "build"))
-        a->dims = argv[optind + 1];
+    cli_parse_init(&p, "pdb", pdb_options, argc, argv);
+    int rc = cli_parse_options(&p, help, take_option, a);
+    if (rc)
+        return rc;
+    int args = p.nargs;
+    a->action = args > 0 ? p.args[0] : "";
+    int build = !strcmp(a->action, "build");
+    if (args == 2 && build)
+        a->dims = p.args[1];
     else if (args == 2 && (!strcmp(a->action, "info") || !strcmp(a->action, "verify")))
-        a->file = argv[optind + 1];
+        a->file = p.args[1];
     else
         return cli_fail(EXIT_USAGE, "usage: slide pdb build RxC ..., slide pdb info FILE or "
                                     "slide pdb verify FILE (see slide pdb --help)");
-    return EXIT_OK;
+    unsigned active = build ? USE_BUILD | (a->tiles ? USE_PATTERN : 0)
+                            : !strcmp(a->action, "verify") ? USE_VERIFY : 0;
+    char now[32];
+    snprintf(now, sizeof now, "pdb %s", a->action);
+    return cli_parse_unused(&p, active, now) ? EXIT_USAGE : EXIT_OK;
 }
 
 static void on_layer(const struct pdb_layer *l, void *ctx)
