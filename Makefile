@@ -6,6 +6,8 @@
 #   make asan       the tests under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make bench      speed and memory figures with baselines, and the solvers'
 #                   figures (make bench-solvers alone; not a test)
+#   make bench-pdb  Korf's 100 instances with pattern databases (builds the
+#                   5-5-5, 6-6-3 and 7-8 tables in build/pdb; minutes)
 #   make results    regenerate results/ (tables, plots, paper-notes numbers)
 #   make results-2x7  the 2x7 and 7x2 searches (10.9 GB each, long)
 #   make install    PREFIX=/usr/local DESTDIR= ; make clean
@@ -65,7 +67,7 @@ TEST_SRC := $(filter-out tests/test_serve%,$(TEST_SRC))
 endif
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all run test asan bench bench-solvers results results-2x7 install clean deps check-build-deps check-test-deps
+.PHONY: all run test asan bench bench-solvers bench-pdb results results-2x7 install clean deps check-build-deps check-test-deps
 .DELETE_ON_ERROR:
 
 all: check-build-deps $(BUILD)/slide $(BUILD)/libslide.a
@@ -139,6 +141,9 @@ bench: all
 
 bench-solvers: all
 	sh scripts/bench-solvers.sh
+
+bench-pdb: all
+	sh scripts/bench-pdb.sh
 
 results: all
 	sh scripts/results.sh

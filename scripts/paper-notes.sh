@@ -3,7 +3,8 @@
 # its <!-- BEGIN name --> and <!-- END name --> markers, so that no number
 # in the notes is typed by hand.  Blocks: summary (results/summary.md),
 # summary-big (results/summary-big.md, the 2x7 runs), parity
-# (results/parity.csv as a table), heuristics (results/heuristics-*.csv).
+# (results/parity.csv as a table), heuristics (results/heuristics-*.csv),
+# pdb-heuristics (results/pdb-heuristics-*.csv), korf100 (results/korf100.md).
 set -eu
 cd "$(dirname "$0")/.."
 notes=paper-notes.md
@@ -35,6 +36,20 @@ if ls results/heuristics-*.csv >/dev/null 2>&1; then
         echo
     done > "$tmp/heuristics"
 fi
+if ls results/pdb-heuristics-*.csv >/dev/null 2>&1; then
+    for f in results/pdb-heuristics-*.csv; do
+        b=$(basename "$f" .csv); b=${b#pdb-heuristics-}
+        echo "**$b** (\`$f\`; tables named by board, set and number, see scripts/pdb-results.sh):"
+        echo
+        echo "| heuristic | admissible | boards with h > d | max h - d | consistent | edges with \\|dh\\| > 1 | mean h | mean d | h = d | d - h even |"
+        echo "|---|---|---:|---:|---|---:|---:|---:|---:|---|"
+        grep -v '^#' "$f" | tail -n +2 | awk -F, '{
+            printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+                   $1, $3, $4, $5, $6, $7, $8, $9, $11, $12 }'
+        echo
+    done > "$tmp/pdb-heuristics"
+fi
+[ -f results/korf100.md ] && tail -n +3 results/korf100.md > "$tmp/korf100"
 awk -v dir="$tmp" '
     /^<!-- BEGIN [a-z-]* -->$/ {
         print; name = $3; file = dir "/" name

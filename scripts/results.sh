@@ -152,6 +152,7 @@ case " ${SKIP:-} " in *" parity "*) ;; *)
 case " ${SKIP:-} " in *" heuristics "*) ;; *)
     [ "$mode" = all ] && [ -f scripts/heuristics-results.sh ] && sh scripts/heuristics-results.sh ;; esac
 [ "$mode" = small ] && RESULTS="$out" sh scripts/heuristics-results.sh 3x3 2x5
+[ "$mode" = all ] && sh scripts/pdb-results.sh
 [ "$mode" != small ] && sh scripts/plots.sh "$out"
 [ "$mode" = all ] && sh scripts/paper-notes.sh
 echo "results: wrote $out" >&2

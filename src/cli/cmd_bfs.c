@@ -209,7 +209,7 @@ static int take_option(int c, const char *v, void *ctx)
     case 'E':
         if (cli_int("--encoding", v, 1, 8, &n))
             return EXIT_USAGE;
-        if (!db_encoding_name((int)n))
+        if (!db_encoding_name((int)n) || n == DB_ENC_NIBBLE)
             return cli_fail(EXIT_USAGE, "--encoding must be 1, 2 or 8, not %ld", n);
         a->db.encoding = (int)n;
         return EXIT_OK;

@@ -88,6 +88,9 @@ static int print_help(void)
                                  t[i].name, t[i].summary);
     fputs(help_usage, stdout);
     fputs(list, stdout);
+    fputs("                       pdb:FILE+FILE  the sum of pattern databases (slide pdb\n"
+          "                                  build); pdbr:FILE+FILE also the mirrored\n"
+          "                                  lookup; named by the files' base names\n", stdout);
     return cli_help(help_options);
 }
 
