@@ -2,6 +2,8 @@
  * cmd_bfs.c - `slide bfs RxC`: enumerate every board by two-bit BFS and
  * report the distance histogram, the radius and the antipodes.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
@@ -25,6 +27,7 @@ static const char help[] =
     "                 [--format text|csv|md|tex] [--progress] [--max-memory BYTES]\n"
     "                 [--checkpoint DIR] [--checkpoint-every MINUTES] [--resume DIR]\n"
     "                 [--save FILE [--encoding 1|2|8] [--level N]]\n"
+    "                 [--antipodes all|N] [--antipodes-file FILE]\n"
     "Breadth-first search from the goal over every board of an R x C puzzle\n"
     "(R*C <= 20), 2 bits per board.  Reports the number of boards at each\n"
     "distance, the radius (largest distance, God's number) and the antipodes\n"
@@ -76,6 +79,15 @@ static const char help[] =
     "as timeout(1) sends, counts as the same) quits at once and the previous\n"
     "checkpoint stays.  After SIGKILL, --resume loses only the work since the last\n"
     "checkpoint.\n"
+    "  --antipodes N      list N antipodes (default 10), smallest index first;\n"
+    "                     'all' lists every one.  Beyond 10, the boards of the\n"
+    "                     last layer are collected when it is found (one more\n"
+    "                     scan of the store; not possible when --resume loads a\n"
+    "                     complete checkpoint)\n"
+    "  --antipodes-file FILE  write every antipode to FILE, one board per line\n"
+    "                     (rows separated by '/'), smallest index first, after\n"
+    "                     '# ' lines naming the board, goal, radius and count;\n"
+    "                     written as FILE.tmp and renamed when complete\n"
     "  --save FILE        write the distance database (see slide dist, slide db):\n"
     "                     a gzip file (zcat FILE gives the payload), written as\n"
     "                     FILE.tmp and renamed when complete\n"
@@ -86,8 +98,9 @@ static const char help[] =
     "                     hardly compress at any level, bytes gain about 25%)\n"
     "Output (text): a line naming the board, goal and space; the table\n"
     "'distance count cumulative', one row per distance from 0; then 'boards\n"
-    "reached', 'radius', 'antipodes' (count, then up to 10 boards, smallest\n"
-    "index first) and a line with wall time, threads and peak memory.\n"
+    "reached', 'radius', 'antipodes' (count, then up to 10 boards or\n"
+    "--antipodes N, smallest index first, and '  ... K more' when some are not\n"
+    "listed) and a line with wall time, threads and peak memory.\n"
     "With --format csv stdout holds exactly the table: the header\n"
     "'distance,count' and one row per distance; the summary goes to stderr.\n"
     "md and tex print the table with columns distance, count, cumulative,\n"
@@ -123,6 +136,23 @@ struct bfs_args {
     char command[512];       /* the command line, for --provenance */
     const char *save;      /* database file, or NULL */
     struct db_save_options db;
+    uint64_t antipodes;      /* boards to list (--antipodes; UINT64_MAX: all) */
+    const char *antipodes_file; /* --antipodes-file, or NULL */
+};
+
+/*
+ * Every board of the last layer, collected from the layer callback while
+ * that layer is the frontier (the finished store keeps only d mod 4, which
+ * cannot tell the radius from radius - 4).  The last layer is the one whose
+ * cumulative count reaches every reachable board.
+ */
+struct antipodes {
+    int wanted;            /* more than the search's BFS_KEEP are needed */
+    int depth;             /* the layer collected; -1: none */
+    uint64_t *index;       /* its boards, sorted once complete */
+    uint64_t count;        /* boards in that layer */
+    uint64_t filled;       /* written so far (atomic while collecting) */
+    int failed;            /* out of memory */
 };
 
 /* State of one run, shared with the layer callback. */
@@ -137,6 +167,9 @@ struct run_ctx {
     uint64_t win_count[ETA_WINDOW];
     double win_seconds[ETA_WINDOW];
     int nwin;
+    const struct store *st; /* for collecting the antipodes */
+    int threads;
+    struct antipodes anti;
 };
 
 static int parse_minutes(const char *text, double *seconds)
@@ -147,6 +180,24 @@ static int parse_minutes(const char *text, double *seconds)
         return cli_fail(EXIT_USAGE, "--checkpoint-every expects minutes from 0 to "
                                     "1000000 (0: every layer), not \"%s\"", text);
     *seconds = v * 60;
+    return 0;
+}
+
+/* --antipodes: "all" or a count from 0 to 10^9. */
+static int parse_antipodes(const char *text, uint64_t *out)
+{
+    long v;
+    if (strcmp(text, "all") == 0) {
+        *out = UINT64_MAX;
+        return 0;
+    }
+    char *end;
+    errno = 0;
+    v = strtol(text, &end, 10);
+    if (end == text || *end || errno || v < 0 || v > 1000000000L)
+        return cli_fail(EXIT_USAGE, "--antipodes expects 'all' or a count from 0 to "
+                                    "1000000000, not \"%s\"", text);
+    *out = (uint64_t)v;
     return 0;
 }
 
@@ -162,7 +213,9 @@ static int parse_args(int argc, char **argv, struct bfs_args *a)
         {"checkpoint-every", required_argument, 0, 'e'},
         {"resume", required_argument, 0, 'r'},
         {"save", required_argument, 0, 'S'},   {"encoding", required_argument, 0, 'E'},
-        {"level", required_argument, 0, 'L'},  {0, 0, 0, 0}};
+        {"level", required_argument, 0, 'L'},
+        {"antipodes", required_argument, 0, 'A'},
+        {"antipodes-file", required_argument, 0, 'F'}, {0, 0, 0, 0}};
     long v;
     int c, k;
     slide_error err;
@@ -170,6 +223,7 @@ static int parse_args(int argc, char **argv, struct bfs_args *a)
     a->progress = -1;
     a->every = -1;
     a->db.level = -1;
+    a->antipodes = BFS_KEEP;
     optind = 1;
     while ((c = getopt_long(argc, argv, "g:t:s:f:m:h", opts, NULL)) != -1) {
         switch (c) {
@@ -212,6 +266,15 @@ static int parse_args(int argc, char **argv, struct bfs_args *a)
             if (cli_int("--level", optarg, 0, 9, &v))
                 return EXIT_USAGE;
             a->db.level = (int)v;
+            break;
+        case 'A':
+            if (parse_antipodes(optarg, &a->antipodes))
+                return EXIT_USAGE;
+            break;
+        case 'F':
+            if (!*optarg)
+                return cli_fail(EXIT_USAGE, "--antipodes-file needs a file name");
+            a->antipodes_file = optarg;
             break;
         case 'h': fputs(help, stdout); return -1;
         default: return cli_bad_option("bfs", argc, argv, "g:t:s:f:m:h", opts);
@@ -280,12 +343,53 @@ static int checkpoint_due(const struct run_ctx *c)
     return omp_get_wtime() - c->last_save >= gap;
 }
 
+static void collect_board(void *ctx, int thread, uint64_t index)
+{
+    struct antipodes *a = ctx;
+    (void)thread;
+    uint64_t k = __atomic_fetch_add(&a->filled, 1, __ATOMIC_RELAXED);
+    if (k < a->count)
+        a->index[k] = index;
+}
+
+static int cmp_u64(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return (a > b) - (a < b);
+}
+
+/* Collect the boards of layer `depth`, the frontier now, sorted by index. */
+static void collect_layer(struct run_ctx *c, int depth, uint64_t count)
+{
+    struct antipodes *a = &c->anti;
+    free(a->index);
+    a->index = count < SIZE_MAX / sizeof *a->index
+                   ? malloc(count ? (size_t)count * sizeof *a->index : 1) : NULL;
+    a->count = count;
+    a->filled = 0;
+    a->depth = -1;
+    if (!a->index) {
+        a->failed = 1;
+        return;
+    }
+    bfs_visit_frontier(c->s, c->st, depth, c->threads, collect_board, a);
+    if (a->filled != count) { /* cannot happen: the layer count is exact */
+        a->failed = 1;
+        return;
+    }
+    qsort(a->index, (size_t)count, sizeof *a->index, cmp_u64);
+    a->depth = depth;
+}
+
 /* Stop the search at this layer for a signal or a due checkpoint. */
 static int on_layer(const struct bfs_layer *L, void *ctx)
 {
     struct run_ctx *c = ctx;
     if (c->progress)
         print_layer(c, L);
+    /* the layer that brings every reachable board in is the last one */
+    if (c->anti.wanted && L->cumulative == c->s->reachable)
+        collect_layer(c, L->depth, L->count);
     return c->dir && (stop_signal || checkpoint_due(c));
 }
 
@@ -359,24 +463,42 @@ static int save(struct run_ctx *c, const struct store *st, struct bfs_result *r,
     return SLIDE_OK;
 }
 
+/* The antipodes to list: the collected layer, or the search's first few. */
+static const uint64_t *antipode_list(const struct antipodes *anti,
+                                     const struct bfs_result *r, uint64_t *n)
+{
+    if (anti->depth == r->radius) {
+        *n = anti->count;
+        return anti->index;
+    }
+    *n = (uint64_t)r->nfirst;
+    return r->first;
+}
+
 static void print_summary(FILE *out, const char *pre, const struct space *s,
-                          const struct bfs_result *r, int ok)
+                          const struct bfs_result *r, const struct antipodes *anti,
+                          uint64_t shown, int ok)
 {
     struct board b = {0};
     slide_error err;
+    uint64_t n;
+    const uint64_t *list = antipode_list(anti, r, &n);
     fprintf(out, "%sboards reached: %" PRIu64 "; expected %s = %" PRIu64 ": %s\n", pre,
             r->reached, s->path_graph ? "n (a path)" : "(RC)!/2", s->reachable,
             ok ? "ok" : "MISMATCH");
     fprintf(out, "%sradius: %d\n", pre, r->radius);
     fprintf(out, "%santipodes: %" PRIu64 "\n", pre, r->hist[r->radius]);
     if (board_alloc(&b, s->rows, s->cols, &err) == SLIDE_OK) {
-        for (int i = 0; i < r->nfirst; i++) {
+        for (uint64_t i = 0; i < n && i < shown; i++) {
             char line[256];
-            space_unrank(s, r->first[i], &b);
+            space_unrank(s, list[i], &b);
             board_format(&b, line, sizeof line);
             fprintf(out, "%s  %s\n", pre, line);
         }
         board_free(&b);
+        if (r->hist[r->radius] > shown)
+            fprintf(out, "%s  ... %" PRIu64 " more (--antipodes all lists them)\n", pre,
+                    r->hist[r->radius] - shown);
     }
     fprintf(out, "%swall %.3f s, threads %d, peak memory %.1f MB, %.1f M boards/s\n",
             pre, r->seconds, r->threads, provenance_peak_rss() / 1e6,
@@ -407,6 +529,9 @@ static int search(struct run_ctx *c, const struct bfs_args *a, struct store *st,
     struct bfs_options o = {a->threads, 0, on_layer, c};
     int fresh = r->hist == NULL, done = r->complete;
     c->last_save = omp_get_wtime();
+    /* a resumed search whose frontier is already the last layer */
+    if (!fresh && !done && c->anti.wanted && r->reached == c->s->reachable)
+        collect_layer(c, r->radius, r->hist[r->radius]);
     if (c->dir)
         catch_signals();
     int rc = fresh ? bfs_run(c->s, st, &o, r, &err) : bfs_resume(c->s, st, &o, r, &err);
@@ -501,7 +626,8 @@ static int start(const struct bfs_args *a, const struct space *s, struct store *
 }
 
 static int report(const struct bfs_args *a, const struct board *goal,
-                  const struct space *s, const struct bfs_result *r)
+                  const struct space *s, const struct bfs_result *r,
+                  const struct antipodes *anti)
 {
     char gtext[256];
     board_format(goal, gtext, sizeof gtext);
@@ -519,12 +645,86 @@ static int report(const struct bfs_args *a, const struct board *goal,
     cli_histogram(a->format, a->rows, a->cols, r->hist, r->radius);
     if (a->format == REPORT_MD)
         fputc('\n', stdout);
-    print_summary(info, pre, s, r, ok);
+    print_summary(info, pre, s, r, anti, a->antipodes, ok);
     int rc = cli_finish_stdout();
     if (!rc && !ok)
         rc = cli_fail(EXIT_FAIL, "the search reached a different number of boards "
                                  "than the parity theorem predicts");
     return rc;
+}
+
+/* Every antipode is known if it was collected or fits in the search's list. */
+static int check_antipodes(const struct antipodes *anti, const struct bfs_result *r)
+{
+    if (!anti->wanted || anti->depth == r->radius ||
+        r->hist[r->radius] <= (uint64_t)r->nfirst)
+        return EXIT_OK;
+    if (anti->failed)
+        return cli_fail(EXIT_FAIL, "out of memory for the %" PRIu64 " antipodes",
+                        r->hist[r->radius]);
+    return cli_fail(EXIT_FAIL, "this checkpoint is complete and keeps only %d of the %"
+                    PRIu64 " antipodes; run the search again for --antipodes or "
+                    "--antipodes-file", r->nfirst, r->hist[r->radius]);
+}
+
+/* The antipode file's lines: '# ' header, then one board per line. */
+static int print_antipodes(FILE *f, const struct board *goal, const struct space *s,
+                           const struct bfs_result *r, const struct antipodes *anti)
+{
+    struct board b = {0};
+    slide_error err;
+    char line[256];
+    uint64_t n;
+    const uint64_t *list = antipode_list(anti, r, &n);
+    board_format(goal, line, sizeof line);
+    fprintf(f, "# antipodes of the %dx%d board, goal %s: %" PRIu64 " boards at the "
+            "radius %d, smallest index first\n", s->rows, s->cols, line,
+            r->hist[r->radius], r->radius);
+    if (board_alloc(&b, s->rows, s->cols, &err))
+        return -1;
+    for (uint64_t i = 0; i < n; i++) {
+        space_unrank(s, list[i], &b);
+        board_format(&b, line, sizeof line);
+        fprintf(f, "%s\n", line);
+    }
+    board_free(&b);
+    return ferror(f) ? -1 : 0;
+}
+
+/*
+ * Write the antipodes to path through path.tmp (created exclusively, so no
+ * symlink is followed), renamed when complete; a path that exists and is not
+ * a regular file is refused.
+ */
+static int write_antipodes(const char *path, const struct board *goal,
+                           const struct space *s, const struct bfs_result *r,
+                           const struct antipodes *anti)
+{
+    char tmp[4200];
+    struct stat sb;
+    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
+        return cli_fail(EXIT_USAGE, "--antipodes-file: the file name is too long");
+    if (lstat(path, &sb) == 0 && !S_ISREG(sb.st_mode))
+        return cli_fail(EXIT_FAIL, "cannot write the antipodes to %s: it is not a "
+                        "regular file", path);
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0644);
+    if (fd < 0)
+        return cli_fail(EXIT_FAIL, "cannot create %s: %s%s", tmp, strerror(errno),
+                        errno == EEXIST ? " (remove it if no other slide writes it)" : "");
+    FILE *f = fdopen(fd, "w");
+    if (!f) {
+        close(fd);
+        unlink(tmp);
+        return cli_fail(EXIT_FAIL, "cannot write %s: %s", tmp, strerror(errno));
+    }
+    int bad = print_antipodes(f, goal, s, r, anti);
+    bad = fclose(f) != 0 || bad;
+    if (bad || rename(tmp, path) != 0) {
+        int e = errno;
+        unlink(tmp);
+        return cli_fail(EXIT_FAIL, "writing %s failed: %s", path, strerror(e));
+    }
+    return EXIT_OK;
 }
 
 static int run(const struct bfs_args *a, const struct board *goal)
@@ -542,8 +742,13 @@ static int run(const struct bfs_args *a, const struct board *goal)
     if ((rc = start(a, &s, &st, &r)))
         return rc;
     struct run_ctx c = {.s = &s, .dir = a->checkpoint ? a->checkpoint : a->resume,
-                        .progress = cli_progress_wanted(a->progress), .every = a->every};
+                        .progress = cli_progress_wanted(a->progress), .every = a->every,
+                        .st = &st, .threads = a->threads};
+    c.anti.depth = -1;
+    c.anti.wanted = a->antipodes > BFS_KEEP || a->antipodes_file != NULL;
     rc = search(&c, a, &st, &r);
+    if (rc == EXIT_OK)
+        rc = check_antipodes(&c.anti, &r);
     /* a finished search is reported even when saving it failed: the
      * histogram may have taken hours; the exit status still says failure */
     int saved = c.final_save_failed ? EXIT_FAIL : EXIT_OK;
@@ -553,9 +758,12 @@ static int run(const struct bfs_args *a, const struct board *goal)
             saved = db_rc;
     }
     store_free(&st);
+    if (rc == EXIT_OK && a->antipodes_file)
+        rc = write_antipodes(a->antipodes_file, goal, &s, &r, &c.anti);
     if (rc == EXIT_OK)
-        rc = report(a, goal, &s, &r);
+        rc = report(a, goal, &s, &r, &c.anti);
     bfs_result_free(&r);
+    free(c.anti.index);
     return rc ? rc : saved;
 }
 
