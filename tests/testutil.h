@@ -204,6 +204,94 @@ static inline void naive_free(struct naive_set *s)
     memset(s, 0, sizeof *s);
 }
 
+/* The boards next to k (up to 4), the blank moved; returns how many. */
+static inline int naive_neighbours(int rows, int cols, naive_key k, naive_key out[4])
+{
+    int z = 0, m = 0;
+    while (naive_cell(k, z) != 0)
+        z++;
+    int r = z / cols, c = z % cols;
+    int to[4] = {r > 0 ? z - cols : -1, r < rows - 1 ? z + cols : -1,
+                 c > 0 ? z - 1 : -1, c < cols - 1 ? z + 1 : -1};
+    for (int i = 0; i < 4; i++) {
+        if (to[i] < 0)
+            continue;
+        naive_key tile = (k >> (4 * to[i])) & 15;
+        out[m++] = (k & ~((naive_key)15 << (4 * to[i]))) | (tile << (4 * z));
+    }
+    return m;
+}
+
+/* An empty set of capacity cap (a power of two) and a queue of cap boards. */
+static inline naive_key *naive_alloc(struct naive_set *set, size_t cap)
+{
+    set->cap = cap;
+    set->len = 0;
+    set->keys = calloc(cap, sizeof *set->keys);
+    set->dist = calloc(cap, 1);
+    naive_key *queue = malloc(cap * sizeof *queue);
+    assert_true(set->keys && set->dist && queue);
+    return queue;
+}
+
+/*
+ * The ball of radius `depth` around `start` (rows*cols <= 16) by plain BFS
+ * into a new hash set of capacity cap (a power of two above 1.5 times the
+ * boards found; checked), distances in *set.  Returns the boards found.
+ */
+static inline size_t naive_ball(int rows, int cols, const int *start, int depth,
+                                size_t cap, struct naive_set *set)
+{
+    naive_key *queue = naive_alloc(set, cap), next[4];
+    size_t head = 0, tail = 0;
+    queue[tail++] = naive_pack(start, rows * cols);
+    naive_insert(set, queue[0], 0);
+    while (head < tail) {
+        naive_key k = queue[head++];
+        int d = naive_lookup(set, k);
+        for (int i = d < depth ? naive_neighbours(rows, cols, k, next) : 0; i-- > 0;)
+            if (naive_insert(set, next[i], (uint8_t)(d + 1))) {
+                assert_true(set->len * 3 < cap * 2);
+                queue[tail++] = next[i];
+            }
+    }
+    free(queue);
+    return set->len;
+}
+
+/*
+ * Exact distance from board to the centre of `ball` (a naive_ball of radius
+ * R around the goal), by a plain BFS from board that expands nothing once a
+ * board of the ball is seen: every shortest path crosses distance R from
+ * the goal at layer D - R of this BFS, and every board of the ball seen
+ * gives k + (its distance in the ball) >= D, so the least of these is D.
+ * cap bounds the boards this BFS may hold (checked).
+ */
+static inline int naive_distance_by_ball(int rows, int cols, const int *board,
+                                         const struct naive_set *ball, size_t cap)
+{
+    struct naive_set mine;
+    naive_key *queue = naive_alloc(&mine, cap), next[4];
+    size_t head = 0, tail = 0;
+    int best = -1;
+    queue[tail++] = naive_pack(board, rows * cols);
+    naive_insert(&mine, queue[0], 0);
+    while (head < tail) {
+        naive_key k = queue[head++];
+        int d = naive_lookup(&mine, k), in = naive_lookup(ball, k);
+        if (in >= 0 && (best < 0 || d + in < best))
+            best = d + in;
+        for (int i = best < 0 ? naive_neighbours(rows, cols, k, next) : 0; i-- > 0;)
+            if (naive_insert(&mine, next[i], (uint8_t)(d + 1))) {
+                assert_true(mine.len * 3 < cap * 2);
+                queue[tail++] = next[i];
+            }
+    }
+    free(queue);
+    naive_free(&mine);
+    return best;
+}
+
 /* The standard goal (1..n-1, blank last) with the blank moved to cell z by
  * swapping: any goal with the blank on z is isomorphic for histograms. */
 static inline void goal_with_blank(int n, int z, int *cells)
