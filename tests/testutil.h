@@ -148,6 +148,24 @@ static inline naive_key naive_pack(const int *cells, int n)
 
 static inline int naive_cell(naive_key k, int i) { return (int)((k >> (4 * i)) & 15); }
 
+/* The boards next to k (up to 4), the blank moved; returns how many. */
+static inline int naive_neighbours(int rows, int cols, naive_key k, naive_key out[4])
+{
+    int z = 0, m = 0;
+    while (naive_cell(k, z) != 0)
+        z++;
+    int r = z / cols, c = z % cols;
+    int to[4] = {r > 0 ? z - cols : -1, r < rows - 1 ? z + cols : -1,
+                 c > 0 ? z - 1 : -1, c < cols - 1 ? z + 1 : -1};
+    for (int i = 0; i < 4; i++) {
+        if (to[i] < 0)
+            continue;
+        naive_key tile = (k >> (4 * to[i])) & 15;
+        out[m++] = (k & ~((naive_key)15 << (4 * to[i]))) | (tile << (4 * z));
+    }
+    return m;
+}
+
 /*
  * Plain BFS from goal (rows*cols <= 16 cells) with a hash set and a FIFO
  * queue.  Fills hist (counts per distance, at most maxd) and returns the
@@ -167,7 +185,7 @@ static inline int naive_bfs(int rows, int cols, const int *goal, uint64_t *hist,
     set->keys = calloc(set->cap, sizeof *set->keys);
     set->dist = calloc(set->cap, 1);
     set->len = 0;
-    naive_key *queue = malloc(expect / 2 * sizeof *queue + 16 * sizeof *queue);
+    naive_key *queue = malloc(expect / 2 * sizeof *queue + 16 * sizeof *queue), next[4];
     size_t head = 0, tail = 0;
     memset(hist, 0, (size_t)maxd * sizeof *hist);
     queue[tail++] = naive_pack(goal, n);
@@ -175,23 +193,13 @@ static inline int naive_bfs(int rows, int cols, const int *goal, uint64_t *hist,
     int radius = 0;
     while (head < tail) {
         naive_key k = queue[head++];
-        int d = naive_lookup(set, k), z = 0;
+        int d = naive_lookup(set, k);
         hist[d]++;
         if (d > radius)
             radius = d;
-        while (naive_cell(k, z) != 0)
-            z++;
-        int r = z / cols, c = z % cols;
-        int to[4] = {r > 0 ? z - cols : -1, r < rows - 1 ? z + cols : -1,
-                     c > 0 ? z - 1 : -1, c < cols - 1 ? z + 1 : -1};
-        for (int i = 0; i < 4; i++) {
-            if (to[i] < 0)
-                continue;
-            naive_key tile = (k >> (4 * to[i])) & 15;
-            naive_key next = (k & ~((naive_key)15 << (4 * to[i]))) | (tile << (4 * z));
-            if (naive_insert(set, next, (uint8_t)(d + 1)))
-                queue[tail++] = next;
-        }
+        for (int i = naive_neighbours(rows, cols, k, next); i-- > 0;)
+            if (naive_insert(set, next[i], (uint8_t)(d + 1)))
+                queue[tail++] = next[i];
     }
     free(queue);
     return radius;
@@ -202,24 +210,6 @@ static inline void naive_free(struct naive_set *s)
     free(s->keys);
     free(s->dist);
     memset(s, 0, sizeof *s);
-}
-
-/* The boards next to k (up to 4), the blank moved; returns how many. */
-static inline int naive_neighbours(int rows, int cols, naive_key k, naive_key out[4])
-{
-    int z = 0, m = 0;
-    while (naive_cell(k, z) != 0)
-        z++;
-    int r = z / cols, c = z % cols;
-    int to[4] = {r > 0 ? z - cols : -1, r < rows - 1 ? z + cols : -1,
-                 c > 0 ? z - 1 : -1, c < cols - 1 ? z + 1 : -1};
-    for (int i = 0; i < 4; i++) {
-        if (to[i] < 0)
-            continue;
-        naive_key tile = (k >> (4 * to[i])) & 15;
-        out[m++] = (k & ~((naive_key)15 << (4 * to[i]))) | (tile << (4 * z));
-    }
-    return m;
 }
 
 /* An empty set of capacity cap (a power of two) and a queue of cap boards. */
