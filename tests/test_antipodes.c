@@ -99,35 +99,23 @@ static void test_published_antipodes(void **state)
     (void)state;
     FILE *f = fopen(TEST_DATA_DIR "/antipodes.tsv", "r");
     assert_non_null(f);
-    char row[2048];
+    struct published_antipodes pa;
     int rows_checked = 0;
-    while (fgets(row, sizeof row, f)) {
-        if (row[0] == '#')
-            continue;
-        char *field[6], *p = row;
-        for (int k = 0; k < 6; k++) {
-            field[k] = p;
-            p = strchr(p, '\t');
-            if (p)
-                *p++ = '\0';
-            else
-                assert_int_equal(k, 5);
-        }
-        long radius = strtol(field[2], NULL, 10), count = strtol(field[3], NULL, 10);
+    while (published_antipodes_next(f, &pa)) {
         char *out;
-        struct lines L = slide_antipodes(field[0], field[1], &out);
+        struct lines L = slide_antipodes(pa.size, pa.goal, &out);
         char want[64];
-        snprintf(want, sizeof want, "radius: %ld\nantipodes: %ld\n", radius, count);
+        snprintf(want, sizeof want, "radius: %ld\nantipodes: %ld\n", pa.radius, pa.count);
         if (!strstr(out, want))
-            fail_msg("%s goal %s: slide says\n%s\nOEIS (%s): %s", field[0], field[1], out,
-                     field[5], want);
-        assert_int_equal(L.n, count);
+            fail_msg("%s goal %s: slide says\n%s\nOEIS (%s): %s", pa.size, pa.goal, out,
+                     pa.source, want);
+        assert_int_equal(L.n, pa.count);
         int listed = 0;
-        for (char *b = strtok(field[4], ";"); b; b = strtok(NULL, ";"), listed++)
+        for (char *b = strtok(pa.boards, ";"); b; b = strtok(NULL, ";"), listed++)
             if (!lines_contain(&L, b))
                 fail_msg("%s: the published antipode %s (%s) is not in slide's list",
-                         field[0], b, field[5]);
-        if (listed == count)
+                         pa.size, b, pa.source);
+        if (listed == pa.count)
             assert_int_equal(L.n, listed);
         lines_free(&L);
         free(out);

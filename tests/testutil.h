@@ -62,6 +62,43 @@ static inline int published_histogram(int rows, int cols, const char *blank,
     return found;
 }
 
+/* ---- published antipodes (tests/data/antipodes.tsv) ------------------- */
+
+/* One row: board size, goal, radius, count, the boards the source lists
+ * (';'-separated, slide's syntax) and the source. */
+struct published_antipodes {
+    char *size, *goal, *boards, *source;
+    long radius, count;
+    char line[2048];
+};
+
+/* The next row of f into *a (its strings point into a->line); 0 at the end. */
+static inline int published_antipodes_next(FILE *f, struct published_antipodes *a)
+{
+    while (fgets(a->line, sizeof a->line, f)) {
+        if (a->line[0] == '#')
+            continue;
+        char *field[6], *p = a->line;
+        for (int k = 0; k < 6; k++) {
+            field[k] = p;
+            p = strchr(p, '\t');
+            if (p)
+                *p++ = '\0';
+            else
+                assert_int_equal(k, 5);
+        }
+        field[5][strcspn(field[5], "\n")] = '\0';
+        a->size = field[0];
+        a->goal = field[1];
+        a->radius = strtol(field[2], NULL, 10);
+        a->count = strtol(field[3], NULL, 10);
+        a->boards = field[4];
+        a->source = field[5];
+        return 1;
+    }
+    return 0;
+}
+
 /* ---- files ------------------------------------------------------------ */
 
 /* The whole file at path, NUL-terminated (malloc'd); its size in *len. */
