@@ -144,7 +144,7 @@ derive_big() {
     {
         grep '^# ' "$h.csv"
         [ -f "$h.kept" ] && cat "$h.kept"
-        echo "# antipodes of the $1 board, standard goal: $count boards at the radius, from $1.txt"
+        echo "# antipodes of the $1 board, standard goal: $count board$([ "$count" = 1 ] || echo s) at the radius, from $1.txt"
         sed -n '/^antipodes: /,$p' "$h.txt" | sed -n 's/^  \([0-9].*\)/\1/p'
     } > "$a.tmp"
     listed=$(grep -vc '^#' "$a.tmp" || true)

@@ -677,9 +677,9 @@ static int print_antipodes(FILE *f, const struct board *goal, const struct space
     uint64_t n;
     const uint64_t *list = antipode_list(anti, r, &n);
     board_format(goal, line, sizeof line);
-    fprintf(f, "# antipodes of the %dx%d board, goal %s: %" PRIu64 " boards at the "
+    fprintf(f, "# antipodes of the %dx%d board, goal %s: %" PRIu64 " board%s at the "
             "radius %d, smallest index first\n", s->rows, s->cols, line,
-            r->hist[r->radius], r->radius);
+            r->hist[r->radius], r->hist[r->radius] == 1 ? "" : "s", r->radius);
     if (board_alloc(&b, s->rows, s->cols, &err))
         return -1;
     for (uint64_t i = 0; i < n; i++) {
