@@ -5,7 +5,8 @@
  * and 7x2 searches included) equals the published one term by term
  * (tests/data/histograms.tsv), and the committed antipode lists contain the
  * boards published in OEIS (tests/data/antipodes.tsv) with the published
- * counts.
+ * counts, and each joint (d, h) table sums over h to the published
+ * histogram.
  *
  * Consistency (slide against slide): regenerating the small-board results
  * (scripts/check-results.sh --small) gives the committed files, provenance
@@ -98,6 +99,45 @@ static void test_histograms_published(void **state)
     assert_true(checked >= 15); /* 2x2 .. 2x6, 6x2, 3x3-centre, 2x7, 7x2 */
 }
 
+/* Every joint table results/joint/B-NAME.csv: summed over h, the published
+ * histogram of B. */
+static void test_joint_marginals(void **state)
+{
+    (void)state;
+    DIR *dir = opendir(RESULTS "/joint");
+    assert_non_null(dir);
+    int checked = 0;
+    for (struct dirent *e; (e = readdir(dir));) {
+        int rows, cols;
+        if (sscanf(e->d_name, "%dx%d-", &rows, &cols) != 2)
+            continue;
+        char path[512], line[256];
+        snprintf(path, sizeof path, "%s/%s", RESULTS "/joint", e->d_name);
+        FILE *f = fopen(path, "r");
+        assert_non_null(f);
+        static uint64_t sum[200], pub[200];
+        memset(sum, 0, sizeof sum);
+        int d, h;
+        unsigned long long c;
+        while (fgets(line, sizeof line, f))
+            if (sscanf(line, "%d,%d,%llu", &d, &h, &c) == 3) {
+                assert_true(d >= 0 && d < 200);
+                sum[d] += c;
+            }
+        fclose(f);
+        int np = published_histogram(rows, cols, "corner", pub, 200);
+        assert_true(np > 0);
+        for (d = 0; d < 200; d++)
+            if (sum[d] != (d < np ? pub[d] : 0))
+                fail_msg("%s: distance %d: %llu boards, published %llu", e->d_name, d,
+                         (unsigned long long)sum[d],
+                         (unsigned long long)(d < np ? pub[d] : 0));
+        checked++;
+    }
+    closedir(dir);
+    assert_true(checked >= 20); /* 4 boards x 5 heuristics */
+}
+
 /* Each published antipode is in results/antipodes/LABEL.txt, which lists
  * exactly the published number of boards. */
 static void test_antipodes_published(void **state)
@@ -155,6 +195,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_histograms_published),
         cmocka_unit_test(test_antipodes_published),
+        cmocka_unit_test(test_joint_marginals),
         cmocka_unit_test(test_search_code_check),
         cmocka_unit_test(test_results_consistency),
     };
