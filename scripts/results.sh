@@ -118,6 +118,11 @@ part_big() {
             echo "results: $h.csv names no clean commit: run make results-2x7" >&2
             return 1
         fi
+        if grep -q '^# command: .*--resume' "$h.csv"; then
+            echo "results: $b was resumed from a checkpoint; only a search run whole is kept:" \
+                 "run make results-2x7" >&2
+            return 1
+        fi
         if ! same=$(sh scripts/check-search-code.sh "$commit"); then
             echo "results: $b was searched at $commit and the search code has changed" \
                  "since: $same; run make results-2x7" >&2

@@ -3,8 +3,6 @@
  * report the distance histogram, the radius and the antipodes.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
 #include <omp.h>
@@ -17,6 +15,7 @@
 
 #include "cli.h"
 #include "slide/bfs.h"
+#include "slide/atomic_file.h"
 #include "slide/checkpoint.h"
 #include "slide/db.h"
 #include "slide/provenance.h"
@@ -57,7 +56,7 @@ static const char help[] =
     "  --checkpoint DIR   save the search into DIR (created if missing) at layer\n"
     "                     boundaries: DIR/store (the two-bit store, raw) and\n"
     "                     DIR/state (text: board, goal, space, histogram, CRCs),\n"
-    "                     written as *.tmp, synced, then renamed, state last; also\n"
+    "                     each written beside, synced, then renamed, state last; also\n"
     "                     once at the end (marked complete).  Refused up front if\n"
     "                     the disk cannot hold two stores (each save is written\n"
     "                     beside the last, then renamed), or if DIR already holds\n"
@@ -86,11 +85,13 @@ static const char help[] =
     "                     complete checkpoint)\n"
     "  --antipodes-file FILE  write every antipode to FILE, one board per line\n"
     "                     (rows separated by '/'), smallest index first, after\n"
-    "                     '# ' lines naming the board, goal, radius and count;\n"
-    "                     written as FILE.tmp and renamed when complete\n"
+    "                     a '# ' line naming the board, goal, radius and count;\n"
+    "                     FILE is checked before the search and written whole\n"
+    "                     (a temporary beside it, renamed), never through a link\n"
     "  --save FILE        write the distance database (see slide dist, slide db):\n"
-    "                     a gzip file (zcat FILE gives the payload), written as\n"
-    "                     FILE.tmp and renamed when complete\n"
+    "                     a gzip file (zcat FILE gives the payload), written to a\n"
+    "                     temporary beside FILE and renamed when complete; FILE\n"
+    "                     must be new or a regular file (checked before the search)\n"
     "  --encoding E       1: 1 bit per board, floor(d/2) mod 2 (default);\n"
     "                     2: 2 bits, d mod 3; 8: 1 byte, d (radius <= 254).  2 and\n"
     "                     8 recompute the layers with a byte per board\n"
@@ -201,90 +202,95 @@ static int parse_antipodes(const char *text, uint64_t *out)
     return 0;
 }
 
+/* Contexts that use an option (cli.h): a database or checkpoints asked for. */
+enum { USE_SAVE = 1, USE_CHECKPOINT = 2 };
+
+static const struct cli_option bfs_options[] = {
+    {"goal", 'g', CLI_VALUE, 'g', 0, NULL, NULL},
+    {"threads", 't', CLI_VALUE, 't', 0, NULL, NULL},
+    {"space", 's', CLI_VALUE, 's', 0, NULL, NULL},
+    {"format", 'f', CLI_VALUE, 'f', 0, NULL, NULL},
+    {"progress", 0, CLI_FLAG, 'p', 0, NULL, NULL},
+    {"no-progress", 0, CLI_FLAG, 'P', 0, NULL, "progress"},
+    {"provenance", 0, CLI_FLAG, 'V', 0, NULL, NULL},
+    {"max-memory", 'm', CLI_VALUE, 'm', 0, NULL, NULL},
+    {"help", 'h', CLI_FLAG, 'h', 0, NULL, NULL},
+    {"checkpoint", 0, CLI_VALUE, 'c', 0, NULL, NULL},
+    {"checkpoint-every", 0, CLI_VALUE, 'e', USE_CHECKPOINT,
+     "--checkpoint DIR or --resume DIR", NULL},
+    {"resume", 0, CLI_VALUE, 'r', 0, NULL, NULL},
+    {"save", 0, CLI_VALUE, 'S', 0, NULL, NULL},
+    {"encoding", 0, CLI_VALUE, 'E', USE_SAVE, "--save FILE", NULL},
+    {"level", 0, CLI_VALUE, 'L', USE_SAVE, "--save FILE", NULL},
+    {"antipodes", 0, CLI_VALUE, 'A', 0, NULL, NULL},
+    {"antipodes-file", 0, CLI_VALUE, 'F', 0, NULL, NULL},
+    {0, 0, 0, 0, 0, NULL, NULL}};
+
+/* One option's value into a; EXIT_OK or EXIT_USAGE (printed). */
+static int take_option(int c, const char *v, void *ctx)
+{
+    struct bfs_args *a = ctx;
+    long n;
+    int k;
+    switch (c) {
+    case 'g': a->goal_text = v; return EXIT_OK;
+    case 't': return cli_threads(v, &a->threads) ? EXIT_USAGE : EXIT_OK;
+    case 's':
+        if ((k = space_kind_parse(v)) < 0)
+            return cli_fail(EXIT_USAGE, "--space must be compact or full, not \"%s\"", v);
+        a->kind = (enum space_kind)k;
+        return EXIT_OK;
+    case 'f': return cli_format(v, &a->format) ? EXIT_USAGE : EXIT_OK;
+    case 'p': a->progress = 1; return EXIT_OK;
+    case 'P': a->progress = 0; return EXIT_OK;
+    case 'V': a->provenance = 1; return EXIT_OK;
+    case 'm': return cli_bytes("--max-memory", v, &a->max_memory) ? EXIT_USAGE : EXIT_OK;
+    case 'c': a->checkpoint = v; return EXIT_OK;
+    case 'r': a->resume = v; return EXIT_OK;
+    case 'e': return parse_minutes(v, &a->every) ? EXIT_USAGE : EXIT_OK;
+    case 'S': a->save = v; return EXIT_OK;
+    case 'E':
+        if (cli_int("--encoding", v, 1, 8, &n))
+            return EXIT_USAGE;
+        if (!db_encoding_name((int)n))
+            return cli_fail(EXIT_USAGE, "--encoding must be 1, 2 or 8, not %ld", n);
+        a->db.encoding = (int)n;
+        return EXIT_OK;
+    case 'L':
+        if (cli_int("--level", v, 0, 9, &n))
+            return EXIT_USAGE;
+        a->db.level = (int)n;
+        return EXIT_OK;
+    case 'A': return parse_antipodes(v, &a->antipodes) ? EXIT_USAGE : EXIT_OK;
+    case 'F':
+        if (!*v)
+            return cli_fail(EXIT_USAGE, "--antipodes-file needs a file name");
+        a->antipodes_file = v;
+        return EXIT_OK;
+    }
+    return EXIT_USAGE;
+}
+
 static int parse_args(int argc, char **argv, struct bfs_args *a)
 {
-    static const struct option opts[] = {
-        {"goal", required_argument, 0, 'g'},   {"threads", required_argument, 0, 't'},
-        {"space", required_argument, 0, 's'},  {"format", required_argument, 0, 'f'},
-        {"progress", no_argument, 0, 'p'},     {"no-progress", no_argument, 0, 'P'},
-        {"provenance", no_argument, 0, 'V'},
-        {"max-memory", required_argument, 0, 'm'}, {"help", no_argument, 0, 'h'},
-        {"checkpoint", required_argument, 0, 'c'},
-        {"checkpoint-every", required_argument, 0, 'e'},
-        {"resume", required_argument, 0, 'r'},
-        {"save", required_argument, 0, 'S'},   {"encoding", required_argument, 0, 'E'},
-        {"level", required_argument, 0, 'L'},
-        {"antipodes", required_argument, 0, 'A'},
-        {"antipodes-file", required_argument, 0, 'F'}, {0, 0, 0, 0}};
-    long v;
-    int c, k;
+    struct cli_parse p;
     slide_error err;
     memset(a, 0, sizeof *a);
     a->progress = -1;
     a->every = -1;
     a->db.level = -1;
     a->antipodes = BFS_KEEP;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "g:t:s:f:m:h", opts, NULL)) != -1) {
-        switch (c) {
-        case 'g': a->goal_text = optarg; break;
-        case 't':
-            if (cli_threads(optarg, &a->threads))
-                return EXIT_USAGE;
-            break;
-        case 's':
-            if ((k = space_kind_parse(optarg)) < 0)
-                return cli_fail(EXIT_USAGE, "--space must be compact or full, not \"%s\"", optarg);
-            a->kind = (enum space_kind)k;
-            break;
-        case 'f':
-            if (cli_format(optarg, &a->format))
-                return EXIT_USAGE;
-            break;
-        case 'p': a->progress = 1; break;
-        case 'P': a->progress = 0; break;
-        case 'V': a->provenance = 1; break;
-        case 'm':
-            if (cli_bytes("--max-memory", optarg, &a->max_memory))
-                return EXIT_USAGE;
-            break;
-        case 'c': a->checkpoint = optarg; break;
-        case 'r': a->resume = optarg; break;
-        case 'e':
-            if (parse_minutes(optarg, &a->every))
-                return EXIT_USAGE;
-            break;
-        case 'S': a->save = optarg; break;
-        case 'E':
-            if (cli_int("--encoding", optarg, 1, 8, &v))
-                return EXIT_USAGE;
-            if (!db_encoding_name((int)v))
-                return cli_fail(EXIT_USAGE, "--encoding must be 1, 2 or 8, not %ld", v);
-            a->db.encoding = (int)v;
-            break;
-        case 'L':
-            if (cli_int("--level", optarg, 0, 9, &v))
-                return EXIT_USAGE;
-            a->db.level = (int)v;
-            break;
-        case 'A':
-            if (parse_antipodes(optarg, &a->antipodes))
-                return EXIT_USAGE;
-            break;
-        case 'F':
-            if (!*optarg)
-                return cli_fail(EXIT_USAGE, "--antipodes-file needs a file name");
-            a->antipodes_file = optarg;
-            break;
-        case 'h': fputs(help, stdout); return -1;
-        default: return cli_bad_option("bfs", argc, argv, "g:t:s:f:m:h", opts);
-        }
-    }
-    if (argc - optind != 1)
+    cli_parse_init(&p, "bfs", bfs_options, argc, argv);
+    int rc = cli_parse_options(&p, help, take_option, a);
+    if (rc)
+        return rc;
+    unsigned active = (a->save ? USE_SAVE : 0) |
+                      (a->checkpoint || a->resume ? USE_CHECKPOINT : 0);
+    if (cli_parse_unused(&p, active, NULL))
+        return EXIT_USAGE;
+    if (p.nargs != 1)
         return cli_fail(EXIT_USAGE, "slide bfs takes one board size such as 3x3 (see --help)");
-    if (a->every >= 0 && !a->checkpoint && !a->resume)
-        return cli_fail(EXIT_USAGE, "--checkpoint-every needs --checkpoint DIR or --resume DIR");
-    if (board_parse_dims(argv[optind], &a->rows, &a->cols, &err))
+    if (board_parse_dims(p.args[0], &a->rows, &a->cols, &err))
         return cli_fail(EXIT_USAGE, "%s", err.msg);
     return EXIT_OK;
 }
@@ -417,6 +423,7 @@ static void on_signal(int sig)
     if (stop_signal) {
         if (monotonic_seconds() - first_signal_at < 1.0)
             return;
+        atomic_file_remove_all(); /* a checkpoint or --save being written */
         signal(sig, SIG_DFL);
         raise(sig);
         return;
@@ -691,40 +698,21 @@ static int print_antipodes(FILE *f, const struct board *goal, const struct space
     return ferror(f) ? -1 : 0;
 }
 
-/*
- * Write the antipodes to path through path.tmp (created exclusively, so no
- * symlink is followed), renamed when complete; a path that exists and is not
- * a regular file is refused.
- */
+/* Write the antipodes to path through atomic_file.h: complete or not at all,
+ * never through a link or over a file that is not regular. */
 static int write_antipodes(const char *path, const struct board *goal,
                            const struct space *s, const struct bfs_result *r,
                            const struct antipodes *anti)
 {
-    char tmp[4200];
-    struct stat sb;
-    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
-        return cli_fail(EXIT_USAGE, "--antipodes-file: the file name is too long");
-    if (lstat(path, &sb) == 0 && !S_ISREG(sb.st_mode))
-        return cli_fail(EXIT_FAIL, "cannot write the antipodes to %s: it is not a "
-                        "regular file", path);
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0644);
-    if (fd < 0)
-        return cli_fail(EXIT_FAIL, "cannot create %s: %s%s", tmp, strerror(errno),
-                        errno == EEXIST ? " (remove it if no other slide writes it)" : "");
-    FILE *f = fdopen(fd, "w");
-    if (!f) {
-        close(fd);
-        unlink(tmp);
-        return cli_fail(EXIT_FAIL, "cannot write %s: %s", tmp, strerror(errno));
+    struct atomic_file f;
+    slide_error err;
+    if (atomic_file_open(&f, path, &err))
+        return cli_fail_lib(SLIDE_EIO, &err);
+    if (print_antipodes(f.stream, goal, s, r, anti)) {
+        atomic_file_abort(&f);
+        return cli_fail(EXIT_FAIL, "writing the antipodes to %s failed", path);
     }
-    int bad = print_antipodes(f, goal, s, r, anti);
-    bad = fclose(f) != 0 || bad;
-    if (bad || rename(tmp, path) != 0) {
-        int e = errno;
-        unlink(tmp);
-        return cli_fail(EXIT_FAIL, "writing %s failed: %s", path, strerror(e));
-    }
-    return EXIT_OK;
+    return atomic_file_commit(&f, &err) ? cli_fail_lib(SLIDE_EIO, &err) : EXIT_OK;
 }
 
 static int run(const struct bfs_args *a, const struct board *goal)
@@ -737,7 +725,9 @@ static int run(const struct bfs_args *a, const struct board *goal)
     if (rc)
         return cli_fail_lib(rc, &err);
     /* a database that cannot be written is refused before the search */
-    if (a->save && (rc = db_check_path(a->save, &err)))
+    if (a->antipodes_file && (rc = atomic_file_check(a->antipodes_file, &err)))
+        return cli_fail_lib(rc, &err);
+    if (a->save && (rc = atomic_file_check(a->save, &err)))
         return cli_fail_lib(rc, &err);
     if ((rc = start(a, &s, &st, &r)))
         return rc;
