@@ -28,11 +28,11 @@ if ls results/heuristics-*.csv >/dev/null 2>&1; then
         b=$(basename "$f" .csv); b=${b#heuristics-}
         echo "**$b** (\`$f\`):"
         echo
-        echo "| heuristic | admissible | boards with h > d | max h - d | consistent | mean h | mean d | mean h/d | h = d | d - h even |"
-        echo "|---|---|---:|---:|---|---:|---:|---:|---:|---|"
+        echo "| heuristic | admissible | boards with h > d | max h - d | consistent | max \\|h(s) - h(s')\\| over edges | mean h | mean d | mean h/d | h = d | d - h even |"
+        echo "|---|---|---:|---:|---|---:|---:|---:|---:|---:|---|"
         grep -v '^#' "$f" | tail -n +2 | awk -F, '{
-            printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
-                   $1, $3, $4, $5, $6, $8, $9, $10, $11, $12 }'
+            printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+                   $1, $3, $4, $5, $6, $13, $8, $9, $10, $11, $12 }'
         echo
     done > "$tmp/heuristics"
 fi

@@ -34,7 +34,7 @@
  *              (three tiles of a line in reversed order make 3 pairs, +6,
  *              though moving two of them out and back costs only 4); kept
  *              as a reference and a negative test.
- *   wd         walking distance (Takahashi, 2002): vertical + horizontal
+ *   wd         walking distance (K. Takahashi, web page): vertical + horizontal
  *              part.  The vertical part is the exact distance in the
  *              relaxed puzzle whose state is the rows x rows matrix "how
  *              many tiles of goal row j stand in row i" (the blank's row is

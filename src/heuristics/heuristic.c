@@ -545,7 +545,7 @@ static const struct heuristic_def table[] = {
      "the common variant; 3 reversed tiles count 6 but need only 4 extra moves"},
     {"wd", eval_wd, prepare_wd, HEURISTIC_YES, HEURISTIC_YES,
      "walking distance (Takahashi): rows + columns",
-     "Takahashi 2002; each move is one move of one relaxed puzzle"},
+     "Takahashi (takaken, web page); each move is one move of one relaxed puzzle"},
 };
 
 #define TABLE_LEN ((int)(sizeof table / sizeof table[0]))
