@@ -269,6 +269,7 @@ struct fopts {
     int threads;
     uint64_t buffer;
     const char *dir;
+    uint64_t max_memory; /* 1: every step goes to dir */
 };
 
 static void run_frontier(struct frontier_search *f, const struct board *g, int max_depth,
@@ -276,7 +277,8 @@ static void run_frontier(struct frontier_search *f, const struct board *g, int m
 {
     slide_error err;
     assert_int_equal(frontier_init(f, g, o->dir, &err), 0);
-    struct frontier_options fo = {o->threads, max_depth, o->buffer, NULL, NULL};
+    struct frontier_options fo = {o->threads, max_depth, o->buffer, o->max_memory,
+                                  NULL, NULL};
     int rc = frontier_run(f, &fo, &err);
     if (rc)
         fail_msg("frontier_run: %s", err.msg);
@@ -298,6 +300,7 @@ static void check_against_bfs(int rows, int cols, int blank, const struct fopts 
     struct frontier_search f;
     run_frontier(&f, &g, -1, o);
     assert_true(f.complete);
+    assert_int_equal(f.on_disk, o->dir && o->max_memory == 1);
     if (frontier_radius(&f) != r.radius)
         fail_msg("%dx%d blank %d: radius %d, two-bit BFS %d", rows, cols, blank,
                  frontier_radius(&f), r.radius);
@@ -324,7 +327,7 @@ static void check_against_bfs(int rows, int cols, int blank, const struct fopts 
 static void test_against_bfs_small(void **state)
 {
     (void)state;
-    struct fopts o = {1, 0, NULL};
+    struct fopts o = {1, 0, NULL, 0};
     for (int rows = 1; rows <= 10; rows++)
         for (int cols = 1; rows * cols <= 10; cols++)
             for (int z = 0; z < rows * cols; z++)
@@ -339,7 +342,7 @@ static void test_against_bfs_options(void **state)
     (void)state;
     char dir[] = "/tmp/slide-test-frontier-XXXXXX";
     assert_non_null(mkdtemp(dir));
-    struct fopts one = {1, 64, NULL}, three = {3, 1000, dir};
+    struct fopts one = {1, 64, NULL, 0}, three = {3, 1000, dir, 1};
     check_against_bfs(1, 11, 5, &one);
     check_against_bfs(12, 1, 0, &three);
     check_against_bfs(1, 12, 11, &one);
@@ -349,6 +352,31 @@ static void test_against_bfs_options(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* A step that does not fit the memory limit and has no disk is refused,
+ * naming the figures, and leaves the search as it was. */
+static void test_memory_refusal(void **state)
+{
+    (void)state;
+    slide_error err;
+    struct board g;
+    goal_board(&g, 3, 3, 8);
+    struct frontier_search f;
+    assert_int_equal(frontier_init(&f, &g, NULL, &err), 0);
+    struct frontier_options o = {1, 5, 0, 0, NULL, NULL};
+    assert_int_equal(frontier_run(&f, &o, &err), 0);
+    o.max_depth = 10;
+    o.max_memory = 1000;
+    assert_int_equal(frontier_run(&f, &o, &err), SLIDE_ENOMEM);
+    assert_non_null(strstr(err.msg, "distance 6 needs about"));
+    assert_non_null(strstr(err.msg, "--temp-dir"));
+    assert_int_equal(f.depth, 5);
+    o.max_memory = 0;
+    assert_int_equal(frontier_run(&f, &o, &err), 0);
+    assert_true(f.hist[10] == 286); /* OEIS A089473 */
+    frontier_free(&f);
+    board_free(&g);
+}
+
 /* Results do not depend on threads or batch size: whole layers compared. */
 static void test_threads_and_batches_consistency(void **state)
 {
@@ -356,7 +384,7 @@ static void test_threads_and_batches_consistency(void **state)
     slide_error err;
     struct board g;
     goal_board(&g, 3, 3, 0);
-    struct fopts a = {1, 0, NULL}, b = {4, 64, NULL};
+    struct fopts a = {1, 0, NULL, 0}, b = {4, 64, NULL, 0};
     struct frontier_search f1, f2;
     for (int depth = 5; depth <= 20; depth += 15) {
         run_frontier(&f1, &g, depth, &a);
@@ -400,7 +428,7 @@ static void check_published(int rows, int cols, const uint64_t *want, int nwant,
 {
     struct board g;
     goal_board(&g, rows, cols, rows * cols - 1);
-    struct fopts o = {2, 0, NULL};
+    struct fopts o = {2, 0, NULL, 0};
     struct frontier_search f;
     assert_true(nwant > depth);
     run_frontier(&f, &g, depth, &o);
@@ -451,6 +479,7 @@ int main(void)
         cmocka_unit_test(test_sort_against_qsort),
         cmocka_unit_test(test_against_bfs_small),
         cmocka_unit_test(test_against_bfs_options),
+        cmocka_unit_test(test_memory_refusal),
         cmocka_unit_test(test_threads_and_batches_consistency),
         cmocka_unit_test(test_published_4x4),
         cmocka_unit_test(test_published_3x5),

@@ -54,6 +54,7 @@ struct frontier_options {
     int threads;           /* OpenMP threads; <= 0 means the default */
     int max_depth;         /* stop once layer max_depth is known; < 0: never */
     uint64_t buffer_keys;  /* keys of the expansion buffer (>= 64); 0: 2^24 */
+    uint64_t max_memory;   /* bytes the search may hold; 0: MemAvailable */
     frontier_layer_fn on_layer; /* may be NULL */
     void *ctx;
 };
@@ -69,21 +70,38 @@ struct frontier_search {
     int complete;
     double seconds;        /* wall time of the steps so far */
     uint64_t candidates;   /* keys of the last step's runs */
+    int on_disk;           /* the last step's runs and layer went to temp_dir */
     double step_seconds;   /* wall time of the last step */
 };
 
 /*
- * Start a search from goal (a valid board): layer 0 = {goal}.  Layers go to
- * temporary files in temp_dir when it is not NULL.  Errors: as fkey_init,
+ * Start a search from goal (a valid board): layer 0 = {goal}.  Steps that do
+ * not fit in memory put their runs and layer in temporary files in temp_dir
+ * (NULL: such steps are refused).  Errors: as fkey_init,
  * fstream_open, SLIDE_ENOMEM.  Free with frontier_free.
  */
 int frontier_init(struct frontier_search *f, const struct board *goal,
                   const char *temp_dir, slide_error *err);
 
 /*
- * Compute layer depth + 1 (nothing when complete).  Errors: SLIDE_ENOMEM,
- * SLIDE_EIO (temporary files), SLIDE_EFORMAT (a stream failed to decode);
- * on error the search is unchanged (layers depth - 1 and depth kept).
+ * What the next step needs, estimated from the last two layers (growth
+ * ratio, bytes per key, at most 4 neighbours a board): *fixed the bytes held
+ * in memory whatever happens (stored layers' in-memory parts, the
+ * expansion buffer and its scratch), *step the bytes of the runs and of the
+ * new layer, which go to memory or, with temp_dir, to disk.
+ */
+void frontier_estimate(const struct frontier_search *f, const struct frontier_options *o,
+                       uint64_t *fixed, uint64_t *step);
+
+/*
+ * Compute layer depth + 1 (nothing when complete).  Checked first, from
+ * frontier_estimate: the runs and the new layer stay in memory when fixed +
+ * step fits o->max_memory (and MemAvailable); else they go to temp_dir when
+ * its file system has room for step; else the step is refused
+ * (SLIDE_ENOMEM naming the bytes needed and available, and --temp-dir).
+ * Errors: SLIDE_ENOMEM, SLIDE_EIO (temporary files), SLIDE_EFORMAT (a
+ * stream failed to decode); on error the search is unchanged (layers
+ * depth - 1 and depth kept).
  */
 int frontier_step(struct frontier_search *f, const struct frontier_options *o,
                   slide_error *err);

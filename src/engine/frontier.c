@@ -7,6 +7,9 @@
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
+
+#include "slide/store.h"
 
 #include "slide/frontier_sort.h"
 
@@ -25,8 +28,8 @@ int frontier_init(struct frontier_search *f, const struct board *goal,
     f->hist = calloc((size_t)f->hist_cap, sizeof *f->hist);
     if (!f->hist)
         return slide_fail(err, SLIDE_ENOMEM, "out of memory for the histogram");
-    if ((rc = fstream_open(&f->prev, temp_dir, err)) ||
-        (rc = fstream_open(&f->cur, temp_dir, err)) ||
+    if ((rc = fstream_open(&f->prev, NULL, err)) ||
+        (rc = fstream_open(&f->cur, NULL, err)) ||
         (rc = fstream_append(&f->cur, fkey_of_board(&f->ks, goal))) ||
         (rc = fstream_finish(&f->cur, err)) || (rc = fstream_finish(&f->prev, err))) {
         frontier_free(f);
@@ -62,6 +65,7 @@ static void runs_free(struct runs *r)
 /* Expansion buffers of one step: keys and the radix sort's scratch. */
 struct expand {
     const struct frontier_search *f;
+    const char *dir;       /* runs in temporary files there; NULL: memory */
     fkey *a, *tmp;
     uint64_t *start;       /* keys of cur before each block of the batch */
     int threads;
@@ -100,7 +104,7 @@ static int thread_share(struct expand *x, size_t b0, size_t b1, size_t batch0,
         return SLIDE_EFORMAT;
     fkey *s = fsort_keys(x->a + off, x->tmp + off, (size_t)n, x->f->ks.bits);
     size_t u = fsort_unique(s, (size_t)n);
-    int rc = fstream_open(run, x->f->temp_dir, err);
+    int rc = fstream_open(run, x->dir, err);
     if (rc)
         return rc;
     for (size_t i = 0; i < u && !fstream_append(run, s[i]); i++)
@@ -274,18 +278,76 @@ done:
     return rc;
 }
 
-static int expand_all(const struct frontier_search *f, const struct frontier_options *o,
-                      struct runs *r, uint64_t *candidates, slide_error *err)
+/* Boards of layer d expanded per batch (a block is the unit of a batch). */
+static uint64_t batch_keys(const struct frontier_options *o)
 {
     uint64_t buffer = o->buffer_keys >= 64 ? o->buffer_keys : DEFAULT_BUFFER_KEYS;
-    uint64_t batch_keys = buffer / MOVE_COUNT;
-    if (batch_keys < FSTREAM_BLOCK)
-        batch_keys = FSTREAM_BLOCK; /* a block is the unit of a batch */
-    struct expand x = {.f = f};
+    uint64_t keys = buffer / MOVE_COUNT;
+    return keys < FSTREAM_BLOCK ? FSTREAM_BLOCK : keys;
+}
+
+/* Keys the expansion buffer holds: a batch's neighbours, or all of them. */
+static uint64_t buffer_cap(const struct frontier_search *f, const struct frontier_options *o)
+{
+    uint64_t cap = batch_keys(o) * MOVE_COUNT;
+    return cap > f->cur.count * MOVE_COUNT ? f->cur.count * MOVE_COUNT : cap;
+}
+
+void frontier_estimate(const struct frontier_search *f, const struct frontier_options *o,
+                       uint64_t *fixed, uint64_t *step)
+{
+    double cur = (double)f->cur.count, prev = (double)f->prev.count;
+    double growth = prev > 0 && cur > prev ? cur / prev : 1.0;
+    if (f->depth < 4)
+        growth = 4; /* the first layers say little about the growth */
+    /* gaps of the runs are about 4 times those of the layer: 2 more bits */
+    double bpk = cur > 0 ? (double)f->cur.bytes / cur + 1.0 : (double)FSTREAM_GAP_MAX;
+    double index = (double)sizeof(struct fstream_block) / FSTREAM_BLOCK;
+    *fixed = fstream_memory(&f->prev) + fstream_memory(&f->cur) +
+             2 * buffer_cap(f, o) * sizeof(fkey);
+    *step = (uint64_t)(cur * MOVE_COUNT * (bpk + 0.25 + index) + cur * growth * (bpk + index)) +
+            (1u << 20);
+}
+
+/* Where the runs and the new layer go: *dir NULL (memory) or temp_dir. */
+static int choose_storage(const struct frontier_search *f, const struct frontier_options *o,
+                          const char **dir, slide_error *err)
+{
+    uint64_t fixed, step;
+    frontier_estimate(f, o, &fixed, &step);
+    uint64_t avail = store_memory_available(0);
+    uint64_t limit = o->max_memory ? o->max_memory : UINT64_MAX;
+    int fits = fixed + step <= limit && (!avail || step + 2 * buffer_cap(f, o) * 16 <= avail);
+    *dir = NULL;
+    if (fits)
+        return SLIDE_OK;
+    if (!f->temp_dir)
+        return slide_fail(err, SLIDE_ENOMEM, "distance %d needs about %.2f GB of memory "
+                          "(%.2f GB held, %.2f GB for the step) but %.2f GB may be used; "
+                          "give --temp-dir DIR to put it on disk", f->depth + 1,
+                          (double)(fixed + step) / 1e9, (double)fixed / 1e9,
+                          (double)step / 1e9,
+                          (double)(o->max_memory ? o->max_memory : avail) / 1e9);
+    struct statvfs v;
+    if (statvfs(f->temp_dir, &v) != 0)
+        return slide_fail(err, SLIDE_EIO, "cannot read the free space of %s", f->temp_dir);
+    uint64_t free_bytes = (uint64_t)v.f_bavail * (uint64_t)v.f_frsize;
+    if (step > free_bytes)
+        return slide_fail(err, SLIDE_ENOMEM, "distance %d needs about %.2f GB of disk in "
+                          "%s but %.2f GB are free", f->depth + 1, (double)step / 1e9,
+                          f->temp_dir, (double)free_bytes / 1e9);
+    *dir = f->temp_dir;
+    return SLIDE_OK;
+}
+
+static int expand_all(const struct frontier_search *f, const struct frontier_options *o,
+                      const char *dir, struct runs *r, uint64_t *candidates,
+                      slide_error *err)
+{
+    uint64_t per_batch = batch_keys(o);
+    struct expand x = {.f = f, .dir = dir};
     x.threads = o->threads > 0 ? o->threads : omp_get_max_threads();
-    size_t nb = f->cur.nblocks, cap = (size_t)(batch_keys * MOVE_COUNT);
-    if (cap > f->cur.count * MOVE_COUNT)
-        cap = (size_t)(f->cur.count * MOVE_COUNT);
+    size_t nb = f->cur.nblocks, cap = (size_t)buffer_cap(f, o);
     x.a = malloc(cap * sizeof *x.a);
     x.tmp = malloc(cap * sizeof *x.tmp);
     x.start = malloc((nb + 1) * sizeof *x.start);
@@ -296,7 +358,7 @@ static int expand_all(const struct frontier_search *f, const struct frontier_opt
     for (size_t b0 = 0; !rc && b0 < nb;) {
         size_t b1 = b0;
         uint64_t keys = 0;
-        while (b1 < nb && (b1 == b0 || keys + f->cur.block[b1].count <= batch_keys))
+        while (b1 < nb && (b1 == b0 || keys + f->cur.block[b1].count <= per_batch))
             keys += f->cur.block[b1++].count;
         rc = expand_batch(&x, b0, b1, r, err);
         b0 = b1;
@@ -317,8 +379,12 @@ int frontier_step(struct frontier_search *f, const struct frontier_options *o,
     struct runs r = {0};
     struct fstream next;
     uint64_t candidates = 0;
-    int rc = expand_all(f, o, &r, &candidates, err);
-    if (!rc && !(rc = fstream_open(&next, f->temp_dir, err))) {
+    const char *dir;
+    int rc = choose_storage(f, o, &dir, err);
+    if (rc)
+        return rc;
+    rc = expand_all(f, o, dir, &r, &candidates, err);
+    if (!rc && !(rc = fstream_open(&next, dir, err))) {
         rc = merge_runs(f, &r, &next, err);
         if (rc)
             fstream_close(&next);
@@ -343,6 +409,7 @@ int frontier_step(struct frontier_search *f, const struct frontier_options *o,
     f->reached += next.count;
     f->complete = next.count == 0;
     f->candidates = candidates;
+    f->on_disk = dir != NULL;
     f->step_seconds = omp_get_wtime() - t0;
     f->seconds += f->step_seconds;
     return SLIDE_OK;
