@@ -252,10 +252,40 @@ static void check_sort(size_t n, int bits, uint64_t *seed)
     free(r);
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void check_sort_u64(size_t n, int bits, uint64_t *seed)
+{
+    uint64_t *a = malloc(n * sizeof *a), *t = malloc(n * sizeof *t), *r = malloc(n * sizeof *r);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t v = i % 5 == 2 ? a[i / 3] : test_rng(seed);
+        a[i] = r[i] = bits == 64 ? v : v & ((1ULL << bits) - 1);
+    }
+    qsort(r, n, sizeof *r, cmp_u64);
+    uint64_t *s = fsort_u64(a, t, n, bits);
+    for (size_t i = 0; i < n; i++)
+        assert_true(s[i] == r[i]);
+    size_t u = fsort_unique_u64(s, n);
+    for (size_t i = 1; i < u; i++)
+        assert_true(s[i - 1] < s[i]);
+    free(a);
+    free(t);
+    free(r);
+}
+
 static void test_sort_against_qsort(void **state)
 {
     (void)state;
     uint64_t seed = 11;
+    for (int bits = 1; bits <= 64; bits += 7) {
+        check_sort_u64(40, bits, &seed);
+        check_sort_u64(50000, bits, &seed);
+    }
+    check_sort_u64(50000, 64, &seed);
     for (int bits = 1; bits <= 128; bits += 9) {
         check_sort(50, bits, &seed);
         check_sort(100000, bits, &seed);

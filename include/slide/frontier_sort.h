@@ -12,6 +12,7 @@
 #define SLIDE_FRONTIER_SORT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "slide/frontier_key.h"
 
@@ -23,7 +24,15 @@
  */
 fkey *fsort_keys(fkey *a, fkey *tmp, size_t n, int bits);
 
+/*
+ * The same for 64-bit keys (bits <= 64): all digit counts in one pass, then
+ * one scatter pass per digit.  Keys of boards up to 20 cells (4x4: 44 bits)
+ * are sorted this way, at half the memory traffic of fsort_keys.
+ */
+uint64_t *fsort_u64(uint64_t *a, uint64_t *tmp, size_t n, int bits);
+
 /* Remove repeats from the sorted a[0..n); returns the new length. */
 size_t fsort_unique(fkey *a, size_t n);
+size_t fsort_unique_u64(uint64_t *a, size_t n);
 
 #endif

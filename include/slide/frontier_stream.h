@@ -84,6 +84,26 @@ int fstream_finish(struct fstream *s, slide_error *err);
  */
 int fstream_read_block(const struct fstream *s, size_t b, fkey *out, slide_error *err);
 
+/*
+ * Copy len raw data bytes from offset off (off + len <= bytes) into buf:
+ * how a stream is saved.  Errors: SLIDE_EIO (file read).
+ */
+int fstream_raw_read(const struct fstream *s, uint64_t off, size_t len, void *buf,
+                     slide_error *err);
+
+/*
+ * Rebuild a saved stream into s (just opened, nothing appended): append
+ * raw data with fstream_raw_append, then give the index (nblocks entries,
+ * taken over and freed by the stream, also on error) and the key count to
+ * fstream_raw_finish, which checks them against the data: offsets from 0,
+ * increasing, inside the data; counts 1..FSTREAM_BLOCK summing to count;
+ * first keys increasing and below limit; the last block decodes.
+ * Errors: SLIDE_ENOMEM, SLIDE_EIO, SLIDE_EFORMAT naming what is wrong.
+ */
+int fstream_raw_append(struct fstream *s, const void *data, size_t len, slide_error *err);
+int fstream_raw_finish(struct fstream *s, struct fstream_block *index, size_t nblocks,
+                       uint64_t count, fkey limit, slide_error *err);
+
 /* Bytes of memory the stream holds (index and in-memory data). */
 uint64_t fstream_memory(const struct fstream *s);
 

@@ -102,13 +102,24 @@ static int thread_share(struct expand *x, size_t b0, size_t b1, size_t batch0,
     free(keys);
     if (n < 0)
         return SLIDE_EFORMAT;
-    fkey *s = fsort_keys(x->a + off, x->tmp + off, (size_t)n, x->f->ks.bits);
-    size_t u = fsort_unique(s, (size_t)n);
+    size_t u;
     int rc = fstream_open(run, x->dir, err);
     if (rc)
         return rc;
-    for (size_t i = 0; i < u && !fstream_append(run, s[i]); i++)
-        ;
+    if (x->f->ks.bits <= 64) { /* sort the low halves: half the traffic */
+        uint64_t *a = (uint64_t *)(x->a + off), *t = (uint64_t *)(x->tmp + off);
+        for (int64_t i = 0; i < n; i++) /* in place: a[i] lies below key i */
+            a[i] = (uint64_t)x->a[off + (uint64_t)i];
+        uint64_t *s = fsort_u64(a, t, (size_t)n, x->f->ks.bits);
+        u = fsort_unique_u64(s, (size_t)n);
+        for (size_t i = 0; i < u && !fstream_append(run, s[i]); i++)
+            ;
+    } else {
+        fkey *s = fsort_keys(x->a + off, x->tmp + off, (size_t)n, x->f->ks.bits);
+        u = fsort_unique(s, (size_t)n);
+        for (size_t i = 0; i < u && !fstream_append(run, s[i]); i++)
+            ;
+    }
 #pragma omp atomic
     x->candidates += u;
     return fstream_finish(run, err); /* the first failed append, if any */

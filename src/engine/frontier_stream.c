@@ -42,12 +42,11 @@ static int fail(struct fstream *s, int code, const char *what)
     return code;
 }
 
-static int flush_file(struct fstream *s)
+/* Write len bytes at offset off of the stream's file. */
+static int write_at(struct fstream *s, const unsigned char *buf, size_t len, uint64_t off)
 {
-    size_t done = 0;
-    while (done < s->wlen) {
-        ssize_t w = pwrite(s->fd, s->wbuf + done, s->wlen - done,
-                           (off_t)(s->bytes - s->wlen + done));
+    for (size_t done = 0; done < len;) {
+        ssize_t w = pwrite(s->fd, buf + done, len - done, (off_t)(off + done));
         if (w <= 0) {
             char msg[256];
             snprintf(msg, sizeof msg, "writing a temporary file of the frontier search "
@@ -56,8 +55,15 @@ static int flush_file(struct fstream *s)
         }
         done += (size_t)w;
     }
-    s->wlen = 0;
     return SLIDE_OK;
+}
+
+/* The buffered bytes are the last wlen of the data. */
+static int flush_file(struct fstream *s)
+{
+    int rc = write_at(s, s->wbuf, s->wlen, s->bytes - s->wlen);
+    s->wlen = 0;
+    return rc;
 }
 
 /* Room for FSTREAM_GAP_MAX more bytes at the end of the data. */
@@ -240,4 +246,78 @@ void fstream_cursor_close(struct fstream_cursor *c)
 {
     free(c->keys);
     memset(c, 0, sizeof *c);
+}
+
+int fstream_raw_read(const struct fstream *s, uint64_t off, size_t len, void *buf,
+                     slide_error *err)
+{
+    if (s->fd >= 0)
+        return read_bytes(s, off, len, buf, err);
+    memcpy(buf, s->mem + off, len);
+    return SLIDE_OK;
+}
+
+int fstream_raw_append(struct fstream *s, const void *data, size_t len, slide_error *err)
+{
+    if (s->fd >= 0) {
+        if (!s->failed && !flush_file(s) && !write_at(s, data, len, s->bytes))
+            s->bytes += len;
+        return s->failed ? fstream_finish(s, err) : SLIDE_OK;
+    }
+    if (s->bytes + len > s->mem_cap) {
+        unsigned char *p = realloc(s->mem, s->bytes + len);
+        if (!p)
+            return slide_fail(err, SLIDE_ENOMEM, "out of memory for a layer of %llu bytes",
+                              (unsigned long long)(s->bytes + len));
+        s->mem = p;
+        s->mem_cap = s->bytes + len;
+    }
+    memcpy(s->mem + s->bytes, data, len);
+    s->bytes += len;
+    return SLIDE_OK;
+}
+
+static int check_index(const struct fstream_block *b, size_t n, uint64_t count,
+                       uint64_t bytes, fkey limit, slide_error *err)
+{
+    uint64_t sum = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t end = i + 1 < n ? b[i + 1].offset : bytes;
+        if ((i == 0 && b[i].offset != 0) || b[i].offset > end || end > bytes ||
+            b[i].count == 0 || b[i].count > FSTREAM_BLOCK ||
+            (i > 0 && b[i].first <= b[i - 1].first) || b[i].first >= limit)
+            return slide_fail(err, SLIDE_EFORMAT, "entry %zu of a layer's index is "
+                              "inconsistent with its data", i);
+        sum += b[i].count;
+    }
+    if (sum != count || (n == 0 && bytes != 0))
+        return slide_fail(err, SLIDE_EFORMAT, "a layer's index counts %llu keys, its "
+                          "header %llu", (unsigned long long)sum, (unsigned long long)count);
+    return SLIDE_OK;
+}
+
+int fstream_raw_finish(struct fstream *s, struct fstream_block *index, size_t nblocks,
+                       uint64_t count, fkey limit, slide_error *err)
+{
+    int rc = fstream_finish(s, err);
+    free(s->block);
+    s->block = index;
+    s->nblocks = s->block_cap = nblocks;
+    s->count = count;
+    if (rc || (rc = check_index(index, nblocks, count, s->bytes, limit, err)))
+        return rc;
+    if (nblocks == 0)
+        return SLIDE_OK;
+    fkey *keys = malloc(FSTREAM_BLOCK * sizeof *keys);
+    if (!keys)
+        return slide_fail(err, SLIDE_ENOMEM, "out of memory for a block");
+    int len = fstream_read_block(s, nblocks - 1, keys, err);
+    if (len > 0)
+        s->last = keys[len - 1];
+    free(keys);
+    if (len < 0)
+        return SLIDE_EFORMAT;
+    if (s->last >= limit)
+        return slide_fail(err, SLIDE_EFORMAT, "a layer holds a key beyond the space");
+    return SLIDE_OK;
 }
