@@ -263,12 +263,13 @@ static int start(const struct frontier_args *a, struct run_ctx *c, struct fronti
     if (a->resume && !fcheckpoint_exists(a->resume))
         return cli_fail(EXIT_FAIL, "%s holds no frontier checkpoint (no %s/state)",
                         a->resume, a->resume);
+    /* lock first: a symlink or a directory in use is refused before reading */
+    if ((rc = fcheckpoint_open(c->dir, lock_fd, &err)))
+        return cli_fail_lib(rc, &err);
     if (a->checkpoint && fcheckpoint_exists(a->checkpoint))
         return cli_fail(EXIT_FAIL, "%s already holds a checkpoint; continue it with "
                         "--resume %s, or remove the directory first", a->checkpoint,
                         a->checkpoint);
-    if ((rc = fcheckpoint_open(c->dir, lock_fd, &err)))
-        return cli_fail_lib(rc, &err);
     if (a->resume) {
         if ((rc = fcheckpoint_load(a->resume, f, c->goal, a->max_memory, &err)))
             return cli_fail_lib(rc, &err);
