@@ -40,7 +40,7 @@ CLI_SRC  := $(wildcard src/cli/*.c)
 LIB_OBJ  := $(LIB_SRC:src/%.c=$(BUILD)/obj/%.o)
 CLI_OBJ  := $(CLI_SRC:src/%.c=$(BUILD)/obj/%.o)
 # Tests run lowest layer first, so the first failure names the lowest broken module.
-TEST_ORDER := board parity rank space store report bfs checkpoint cli
+TEST_ORDER := board parity rank space store report atomic_file bfs checkpoint cli
 TEST_SRC := $(foreach t,$(TEST_ORDER),$(wildcard tests/test_$(t).c)) \
             $(filter-out $(foreach t,$(TEST_ORDER),tests/test_$(t).c),$(wildcard tests/test_*.c))
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)

@@ -256,37 +256,51 @@ static void test_resume_3x4(void **state)
     remove_checkpoint(dir);
 }
 
-/* Death between the two renames: state.tmp beside the new store is rolled
- * forward; unfinished *.tmp files beside a complete checkpoint are ignored. */
+/* Death during a save: a state.tmp is promoted only when its own CRC checks
+ * and it names the store beside it; otherwise it is removed and the state
+ * kept (a truncated or stale state.tmp never replaces a good state). */
 static void test_interrupted_saves(void **state)
 {
     (void)state;
     char a[64], b[64], from[128], to[128];
     struct search x10, x30, y;
     slide_error err;
+    size_t len;
     new_dir(a, sizeof a);
     new_dir(b, sizeof b);
     search_start(&x10, 2, 5, 10, 2);
     search_start(&x30, 2, 5, 30, 2);
     assert_int_equal(checkpoint_save(a, &x10.s, &x10.st, &x10.r, &err), 0);
     assert_int_equal(checkpoint_save(b, &x30.s, &x30.st, &x30.r, &err), 0);
-    /* unfinished: garbage store.tmp and state.tmp beside checkpoint a */
-    path_in(to, sizeof to, a, "store.tmp");
-    test_write_file(to, "partial", 7);
+    /* garbage state.tmp beside checkpoint a: removed, a loads */
     path_in(to, sizeof to, a, "state.tmp");
     test_write_file(to, "slide-checkpoint 1\nboard 2x5\n", 29);
     assert_int_equal(checkpoint_load(a, &x10.s, 0, &y.st, &y.r, &err), 0);
     assert_int_equal(y.r.radius, 10);
+    assert_int_equal(access(to, F_OK), -1);
+    search_free(&y);
+    /* b's state, truncated, as state.tmp beside a: removed, a's state kept */
+    path_in(from, sizeof from, b, "state");
+    char *text = test_read_file(from, &len);
+    test_write_file(to, text, len - 5);
+    assert_int_equal(checkpoint_load(a, &x10.s, 0, &y.st, &y.r, &err), 0);
+    assert_int_equal(y.r.radius, 10);
+    assert_int_equal(access(to, F_OK), -1);
+    search_free(&y);
+    /* b's whole state as state.tmp, but a's store (death before the store's
+     * rename): the state.tmp names another store, so it is removed */
+    test_write_file(to, text, len);
+    assert_int_equal(checkpoint_load(a, &x10.s, 0, &y.st, &y.r, &err), 0);
+    assert_int_equal(y.r.radius, 10);
+    assert_int_equal(access(to, F_OK), -1);
     search_free(&y);
     /* between the renames: a holds b's store and b's state as state.tmp */
-    path_in(to, sizeof to, a, "store.tmp");
-    unlink(to);
     path_in(from, sizeof from, b, "store");
     path_in(to, sizeof to, a, "store");
     copy_file(from, to);
-    path_in(from, sizeof from, b, "state");
     path_in(to, sizeof to, a, "state.tmp");
-    copy_file(from, to);
+    test_write_file(to, text, len);
+    free(text);
     y.s = x30.s;
     assert_int_equal(checkpoint_load(a, &y.s, 0, &y.st, &y.r, &err), 0);
     assert_same_search(&x30, &y);
@@ -295,8 +309,6 @@ static void test_interrupted_saves(void **state)
     /* a directory with only unfinished files holds no checkpoint */
     remove_checkpoint(b);
     assert_int_equal(mkdir(b, 0755), 0);
-    path_in(to, sizeof to, b, "store.tmp");
-    test_write_file(to, "x", 1);
     path_in(to, sizeof to, b, "state.tmp");
     test_write_file(to, "x", 1);
     assert_false(checkpoint_exists(b));
@@ -434,10 +446,15 @@ static void test_disk_space(void **state)
     path_in(file, sizeof file, dir, "f");
     test_write_file(file, "x", 1);
     assert_int_equal(checkpoint_prepare(file, &big, &err), SLIDE_EIO);
-    assert_non_null(strstr(err.msg, "is not a directory"));
+    assert_non_null(strstr(err.msg, "is a regular file, not a directory"));
     path_in(file, sizeof file, dir, "no/such");
     assert_int_equal(checkpoint_prepare(file, &big, &err), SLIDE_EIO);
     assert_non_null(strstr(err.msg, "cannot create checkpoint directory"));
+    assert_non_null(strstr(err.msg, "/no does not exist"));
+    /* refused for lack of disk: the directory is not created */
+    path_in(file, sizeof file, dir, "new");
+    assert_int_equal(checkpoint_prepare(file, &big, &err), SLIDE_ENOMEM);
+    assert_int_equal(access(file, F_OK), -1);
     path_in(file, sizeof file, dir, "f");
     unlink(file);
     remove_checkpoint(dir);

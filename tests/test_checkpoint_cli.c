@@ -372,10 +372,12 @@ static void test_refusals(void **state)
     TRY(1, "/missing/state does not exist", "bfs 2x5 --resume %s/missing", base);
     snprintf(path, sizeof path, "%s/missing", base);
     assert_int_equal(access(path, F_OK), -1); /* a failed --resume creates nothing */
-    TRY(1, "/missing/x: No such file", "bfs 2x5 --checkpoint %s/missing/x", base);
+    TRY(1, "/missing does not exist", "bfs 2x5 --checkpoint %s/missing/x", base);
     assert_non_null(strstr(res.err, "cannot create checkpoint directory"));
     TRY(1, "need 608225502045208576 bytes (608225502.05 GB) of free disk",
         "bfs 4x5 --checkpoint %s/big", base);
+    snprintf(path, sizeof path, "%s/big", base);
+    assert_int_equal(access(path, F_OK), -1); /* refused: no directory made */
     /* a complete checkpoint resumes to its result without searching */
     TRY(0, "(complete)", "bfs 2x5 --resume %s --format csv", dir);
     expect_published_csv(out_path, 2, 5);

@@ -478,10 +478,9 @@ static void test_disk_full(void **state)
     struct search x;
     struct rlimit old, small;
     slide_error err;
-    char path[256], tmp[300];
+    char path[256];
     search_run(&x, 3, 3, NULL, SPACE_COMPACT);
     tmp_path(path, sizeof path, "full-disk.db");
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
     assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
     small = old;
     small.rlim_cur = 8000;
@@ -494,11 +493,11 @@ static void test_disk_full(void **state)
     assert_int_equal(rc, SLIDE_EIO);
     assert_non_null(strstr(err.msg, "writing "));
     assert_int_equal(access(path, F_OK), -1);
-    assert_int_equal(access(tmp, F_OK), -1);
+    assert_int_equal(system("ls -a /tmp | grep -q '^\\.slide-test-db-.*full-disk' "), 256);
     /* and a directory that does not exist */
     assert_int_equal(db_save("/nonexistent/dir/x.db", &x.s, &x.st, &x.r, &o, NULL, &err),
                      SLIDE_EIO);
-    assert_non_null(strstr(err.msg, "cannot create /nonexistent/dir/x.db.tmp"));
+    assert_non_null(strstr(err.msg, "directory /nonexistent/dir does not exist"));
     search_free(&x);
 }
 

@@ -4,9 +4,11 @@
  * files (names, header, sums against the published 3x3 histogram), the
  * provenance prefix, and the exit status of bad requests.
  */
+#define _XOPEN_SOURCE 700 /* mknod */
 #include "testutil.h"
 
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include "clitest.h"
 #include "slide/heuristic.h"
@@ -172,10 +174,75 @@ static void test_joint_files(void **state)
     assert_memory_equal(out, "# slide ", 8);
     free(out);
     check_joint("one.csv", 1);
-    /* a directory that does not exist: exit 1, nothing left behind */
-    assert_int_equal(run("heuristic 3x3 --h lc --joint @/nodir/j.csv", &out), 1);
+    /* a directory that does not exist: exit 1 before the sweep, nothing left */
+    assert_int_equal(run("heuristic 3x3 --h lc --joint @/nodir/j.csv --progress", &out), 1);
     free(out);
     assert_false(exists("nodir"));
+    assert_null(strstr(last_err, "distance"));
+    assert_non_null(strstr(last_err, "nodir does not exist"));
+}
+
+/* Hostile --joint targets: refused before the sweep, naming what they are,
+ * and left exactly as they were; a pre-placed NAME.tmp link is not followed. */
+static void test_joint_targets(void **state)
+{
+    (void)state;
+    char *out, path[512], victim[512];
+    struct stat sb;
+    snprintf(path, sizeof path, "%s/fifo", tmpdir);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    snprintf(victim, sizeof victim, "%s/victim.txt", tmpdir);
+    FILE *v = fopen(victim, "w");
+    assert_non_null(v);
+    fputs("precious\n", v);
+    fclose(v);
+    snprintf(path, sizeof path, "%s/link.csv", tmpdir);
+    assert_int_equal(symlink(victim, path), 0);
+    snprintf(path, sizeof path, "%s/dangling.csv", tmpdir);
+    assert_int_equal(symlink("/nonexistent/x", path), 0);
+    static const struct { const char *arg, *says; } cases[] = {
+        {"@/fifo", "it is a FIFO"},
+        {"@/link.csv", "it is a symbolic link"},
+        {"@/dangling.csv", "it is a symbolic link"},
+        {"@", "it is a directory"},
+        {"''", "empty name"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char args[128];
+        snprintf(args, sizeof args, "heuristic 3x3 --h lc --progress --joint %s",
+                 cases[i].arg);
+        assert_int_equal(run(args, &out), 1);
+        free(out);
+        if (!strstr(last_err, cases[i].says) || strstr(last_err, "distance") ||
+            clitest_count_lines(last_err) != 1)
+            fail_msg("%s: %s", args, last_err);
+    }
+    snprintf(path, sizeof path, "%s/fifo", tmpdir);
+    assert_int_equal(lstat(path, &sb), 0);
+    assert_true(S_ISFIFO(sb.st_mode));
+    snprintf(path, sizeof path, "%s/link.csv", tmpdir);
+    assert_int_equal(lstat(path, &sb), 0);
+    assert_true(S_ISLNK(sb.st_mode));
+    /* the old temporary name as a link to the victim */
+    snprintf(path, sizeof path, "%s/j1.csv.tmp", tmpdir);
+    assert_int_equal(symlink(victim, path), 0);
+    assert_int_equal(run("heuristic 2x3 --h lc --joint @/j1.csv", &out), 0);
+    free(out);
+    char *text = read_file("victim.txt");
+    assert_string_equal(text, "precious\n");
+    free(text);
+    snprintf(path, sizeof path, "%s/j1.csv", tmpdir);
+    assert_int_equal(lstat(path, &sb), 0);
+    assert_true(S_ISREG(sb.st_mode));
+    /* a device node (needs root to make one here) */
+    snprintf(path, sizeof path, "%s/full", tmpdir);
+    if (mknod(path, S_IFCHR | 0600, makedev(1, 7)) == 0) {
+        assert_int_equal(run("heuristic 2x3 --h lc --joint @/full", &out), 1);
+        free(out);
+        assert_non_null(strstr(last_err, "it is a character device"));
+        assert_int_equal(lstat(path, &sb), 0);
+        assert_true(S_ISCHR(sb.st_mode));
+    }
 }
 
 static void test_provenance_and_formats(void **state)
@@ -242,6 +309,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_csv),
         cmocka_unit_test(test_joint_files),
+        cmocka_unit_test(test_joint_targets),
         cmocka_unit_test(test_provenance_and_formats),
         cmocka_unit_test(test_bad_requests),
     };

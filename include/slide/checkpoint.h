@@ -24,12 +24,14 @@
  * Invariants: state names exactly the store beside it (entries, bytes and
  * CRC agree); the store holds closed layers 0..D-1, layer D as frontier (or
  * every layer closed when complete), and hist sums to the visited entries.
- * A checkpoint is complete only once DIR/state exists: saving writes
- * store.tmp and state.tmp, fsyncs both, renames store.tmp to store and then
- * state.tmp to state, and fsyncs the directory.  If the process dies
- * between the two renames, DIR/state.tmp without DIR/store.tmp is the
- * finished new state, and loading completes the rename (roll forward);
- * any other *.tmp is an unfinished write and is ignored.
+ * Saving (every file through atomic_file.h): the store into a synced
+ * temporary; the state into DIR/state.tmp (synced, renamed, directory
+ * synced); the store's temporary renamed to DIR/store; DIR/state.tmp
+ * renamed to DIR/state.  A death at any point leaves one state that names
+ * the store beside it: DIR/state before the store's rename, DIR/state.tmp
+ * after it.  Loading therefore promotes DIR/state.tmp to DIR/state only
+ * when its own CRC checks and its store-crc32 is the store's; otherwise it
+ * removes DIR/state.tmp and keeps DIR/state (roll forward or back).
  */
 #ifndef SLIDE_CHECKPOINT_H
 #define SLIDE_CHECKPOINT_H
@@ -54,18 +56,19 @@
 uint32_t checkpoint_crc32(const void *p, size_t len);
 
 /*
- * Make dir ready to receive checkpoints of space s: create it if missing
- * (its parent must exist) and check that its file system has room for the
- * checkpoints of a whole run: two stores (each save after the first writes
- * store.tmp beside the last store) + CHECKPOINT_STATE_RESERVE, less the size
- * of a store already in dir; a leftover store.tmp counts as free.  Errors: SLIDE_EIO (cannot create or not a
- * directory), SLIDE_ENOMEM naming the bytes needed and the bytes free.
+ * Make dir ready to receive checkpoints of space s.  Checks first, creating
+ * nothing: dir is not a file, its parent exists, and the file system has
+ * room for the checkpoints of a whole run: two stores (each save after the
+ * first writes its store beside the last one) + CHECKPOINT_STATE_RESERVE,
+ * less the size of a store already in dir.  Then creates dir if missing.
+ * Errors: SLIDE_EIO (cannot create, not a directory, missing parent),
+ * SLIDE_ENOMEM naming the bytes needed and the bytes free.
  */
 int checkpoint_prepare(const char *dir, const struct space *s, slide_error *err);
 
 /*
- * 1 if dir holds a checkpoint (DIR/state, or a finished DIR/state.tmp
- * awaiting its rename), else 0.  Says nothing about its validity.
+ * 1 if dir holds a checkpoint (DIR/state, or a DIR/state.tmp whose own CRC
+ * checks), else 0.  Says nothing about its validity.
  */
 int checkpoint_exists(const char *dir);
 
@@ -74,7 +77,10 @@ int checkpoint_exists(const char *dir);
  * returning SLIDE_OK or SLIDE_EINTR: a layer boundary) into dir, replacing
  * the checkpoint there only once the new one is complete.  Checks the free
  * disk space first, as checkpoint_prepare.  On failure the previous
- * checkpoint stays valid and the temporary files are removed.
+ * checkpoint stays valid and the temporary files are removed.  A
+ * DIR/state.tmp found when a save starts is taken as the previous save's,
+ * whose last rename failed (loading has already settled any older one), and
+ * is renamed to DIR/state first.
  * Errors: SLIDE_EINVAL (st does not fit s, or a big-endian host),
  * SLIDE_ENOMEM (disk space, with both figures), SLIDE_EIO naming the file
  * and the system error.

@@ -127,20 +127,9 @@ struct db_save_options {
 const char *db_encoding_name(int encoding);
 
 /*
- * Check, before a long search, that db_save could create path.tmp and
- * rename it to path: path.tmp is created and removed again (a leftover one
- * is left alone if it is a writable regular file); path, if it exists,
- * must be a regular file - never a directory, device or FIFO, which the
- * rename would replace - and the name must not be empty.  db_save and
- * db_write make the same check before writing.
- * Errors: SLIDE_EIO naming the file and the system error.
- */
-int db_check_path(const char *path, slide_error *err);
-
-/*
- * Write the database of a finished search to path (via path.tmp, renamed
- * when complete and closed; on any failure the .tmp is removed and nothing
- * is left at path).  s, st, r: the space, the store and the result of a
+ * Write the database of a finished search to path through atomic_file.h
+ * (checked first; a random temporary beside it, renamed when complete and
+ * synced; on any failure the temporary is removed and path is untouched).  s, st, r: the space, the store and the result of a
  * complete bfs_run on s.  Encodings 2 and 8 recompute exact distances by a
  * plain layered BFS over a byte per index (memory: one byte per index) and
  * refuse to save if its histogram or any board's d mod 4 disagrees with

@@ -15,6 +15,7 @@
 
 #include "cli.h"
 #include "slide/bfs.h"
+#include "slide/atomic_file.h"
 #include "slide/checkpoint.h"
 #include "slide/db.h"
 #include "slide/provenance.h"
@@ -54,7 +55,7 @@ static const char help[] =
     "  --checkpoint DIR   save the search into DIR (created if missing) at layer\n"
     "                     boundaries: DIR/store (the two-bit store, raw) and\n"
     "                     DIR/state (text: board, goal, space, histogram, CRCs),\n"
-    "                     written as *.tmp, synced, then renamed, state last; also\n"
+    "                     each written beside, synced, then renamed, state last; also\n"
     "                     once at the end (marked complete).  Refused up front if\n"
     "                     the disk cannot hold two stores (each save is written\n"
     "                     beside the last, then renamed), or if DIR already holds\n"
@@ -77,8 +78,9 @@ static const char help[] =
     "checkpoint stays.  After SIGKILL, --resume loses only the work since the last\n"
     "checkpoint.\n"
     "  --save FILE        write the distance database (see slide dist, slide db):\n"
-    "                     a gzip file (zcat FILE gives the payload), written as\n"
-    "                     FILE.tmp and renamed when complete\n"
+    "                     a gzip file (zcat FILE gives the payload), written to a\n"
+    "                     temporary beside FILE and renamed when complete; FILE\n"
+    "                     must be new or a regular file (checked before the search)\n"
     "  --encoding E       1: 1 bit per board, floor(d/2) mod 2 (default);\n"
     "                     2: 2 bits, d mod 3; 8: 1 byte, d (radius <= 254).  2 and\n"
     "                     8 recompute the layers with a byte per board\n"
@@ -313,6 +315,7 @@ static void on_signal(int sig)
     if (stop_signal) {
         if (monotonic_seconds() - first_signal_at < 1.0)
             return;
+        atomic_file_remove_all(); /* a checkpoint or --save being written */
         signal(sig, SIG_DFL);
         raise(sig);
         return;
@@ -537,7 +540,7 @@ static int run(const struct bfs_args *a, const struct board *goal)
     if (rc)
         return cli_fail_lib(rc, &err);
     /* a database that cannot be written is refused before the search */
-    if (a->save && (rc = db_check_path(a->save, &err)))
+    if (a->save && (rc = atomic_file_check(a->save, &err)))
         return cli_fail_lib(rc, &err);
     if ((rc = start(a, &s, &st, &r)))
         return rc;

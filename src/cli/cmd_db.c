@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "slide/atomic_file.h"
 #include "slide/db.h"
 #include "slide/report.h"
 
@@ -156,6 +157,8 @@ static int recompress(const struct db_args *a)
     slide_error err;
     uint64_t bytes = 0;
     double t0 = omp_get_wtime();
+    if (atomic_file_check(a->out, &err)) /* before the load, which may be long */
+        return cli_fail_lib(SLIDE_EIO, &err);
     if (db_load(a->file, a->threads, &db, &err))
         return cli_fail(EXIT_FAIL, "%s: %s", a->file, err.msg);
     double t1 = omp_get_wtime();

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "slide/atomic_file.h"
 #include "slide/heuristic.h"
 #include "slide/provenance.h"
 #include "slide/report.h"
@@ -30,7 +31,8 @@ static const char help_options[] =
     "                     h.  With several heuristics, one file each, named FILE\n"
     "                     with '-NAME' inserted before '.csv' (appended if FILE\n"
     "                     does not end in .csv): --joint j.csv --h lc,wd writes\n"
-    "                     j-lc.csv and j-wd.csv.  Written as NAME.tmp, then renamed.\n"
+    "                     j-lc.csv and j-wd.csv, each checked before the sweep and\n"
+    "                     written to a temporary beside it, renamed when complete.\n"
     "  --threads N        OpenMP threads (default: all cores); results do not\n"
     "                     depend on N\n"
     "  --format F         text (default), csv, md (Markdown) or tex (booktabs)\n"
@@ -319,20 +321,29 @@ static int write_joint_rows(FILE *f, const struct sweep_stats *s)
 static int write_joint(const char *path, const struct sweep_stats *s,
                        const char *command, const struct sweep_result *r, int prov)
 {
-    char tmp[4200];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
-        return cli_fail(EXIT_USAGE, "--joint: the file name is too long");
-    FILE *f = fopen(tmp, "w");
-    if (!f)
-        return cli_fail(EXIT_FAIL, "cannot create %s: %s", tmp, strerror(errno));
+    struct atomic_file f;
+    slide_error err;
+    if (atomic_file_open(&f, path, &err))
+        return cli_fail_lib(SLIDE_EIO, &err);
     if (prov)
-        provenance_write(f, "# ", command, r->threads, r->seconds);
-    int bad = write_joint_rows(f, s) || ferror(f);
-    bad = fclose(f) != 0 || bad;
-    if (bad || rename(tmp, path) != 0) {
+        provenance_write(f.stream, "# ", command, r->threads, r->seconds);
+    if (write_joint_rows(f.stream, s) || ferror(f.stream)) {
         int e = errno;
-        remove(tmp);
+        atomic_file_abort(&f);
         return cli_fail(EXIT_FAIL, "writing %s failed: %s", path, strerror(e));
+    }
+    return atomic_file_commit(&f, &err) ? cli_fail_lib(SLIDE_EIO, &err) : EXIT_OK;
+}
+
+/* Every joint file's name checked before the sweep: a bad one fails now. */
+static int check_joints(const struct heur_args *a, const struct heuristic *hs, int count)
+{
+    slide_error err;
+    for (int i = 0; a->joint && i < count; i++) {
+        char path[4096];
+        joint_path(a->joint, hs[i].def->name, count > 1, path, sizeof path);
+        if (atomic_file_check(path, &err))
+            return cli_fail_lib(SLIDE_EIO, &err);
     }
     return EXIT_OK;
 }
@@ -400,6 +411,8 @@ static int run(const struct heur_args *a, const struct board *goal, const char *
     slide_error err;
     int count = 0;
     int rc = open_heuristics(a->list, goal, hs, &count);
+    if (!rc)
+        rc = check_joints(a, hs, count);
     if (!rc) {
         struct sweep_options o = {a->threads, a->max_memory,
                                   cli_progress_wanted(a->progress) ? print_layer : NULL, NULL};

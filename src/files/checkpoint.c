@@ -32,7 +32,9 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "slide/atomic_file.h"
 #include "slide/board.h"
+#include "slide/file_kind.h"
 
 /* Bytes per CRC block (parallel unit) and per read/write call. */
 #define CRC_BLOCK (8u << 20)
@@ -43,8 +45,7 @@
 #define RADIUS_MAX 100000
 
 struct paths {
-    char state[PATH_MAX], store[PATH_MAX];
-    char state_tmp[PATH_MAX], store_tmp[PATH_MAX];
+    char state[PATH_MAX], store[PATH_MAX], state_tmp[PATH_MAX];
 };
 
 /* What a state file says (hist is malloc'd). */
@@ -83,13 +84,15 @@ uint32_t checkpoint_crc32(const void *p, size_t len)
     return (uint32_t)total;
 }
 
+static int slurp_state(const char *path, char **out, size_t *out_len, slide_error *err);
+static int check_envelope(char *t, size_t len, const char *path, slide_error *err);
+
 static int make_paths(const char *dir, struct paths *p, slide_error *err)
 {
     size_t k = sizeof p->state;
     if ((size_t)snprintf(p->state, k, "%s/state", dir) >= k ||
         (size_t)snprintf(p->store, k, "%s/store", dir) >= k ||
-        (size_t)snprintf(p->state_tmp, k, "%s/state.tmp", dir) >= k ||
-        (size_t)snprintf(p->store_tmp, k, "%s/store.tmp", dir) >= k)
+        (size_t)snprintf(p->state_tmp, k, "%s/state.tmp", dir) >= k)
         return slide_fail(err, SLIDE_EINVAL,
                           "checkpoint directory name is too long (%zu bytes; "
                           "at most %d)", strlen(dir), PATH_MAX - 16);
@@ -126,43 +129,12 @@ static int fsync_dir(const char *dir, slide_error *err)
     return rc ? io_fail(err, "sync directory", dir) : SLIDE_OK;
 }
 
-/* Write len bytes to a new file at path, fsync and close it. */
-static int write_file(const char *path, const void *p, size_t len, slide_error *err)
-{
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0)
-        return io_fail(err, "create", path);
-    const char *b = p;
-    for (size_t off = 0; off < len;) {
-        size_t n = len - off < IO_CHUNK ? len - off : IO_CHUNK;
-        ssize_t k = write(fd, b + off, n);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0) {
-            if (k == 0)
-                errno = ENOSPC;
-            int e = errno;
-            close(fd);
-            errno = e;
-            return io_fail(err, "write", path);
-        }
-        off += (size_t)k;
-    }
-    if (fsync(fd) != 0) {
-        int e = errno;
-        close(fd);
-        errno = e;
-        return io_fail(err, "sync", path);
-    }
-    return close(fd) ? io_fail(err, "close", path) : SLIDE_OK;
-}
-
 /* Read exactly len bytes of the file at path (which must be that long). */
 static int read_file(const char *path, void *p, size_t len, slide_error *err)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = file_open_regular(path, 0, err);
     if (fd < 0)
-        return io_fail(err, "open", path);
+        return fd;
     char *b = p;
     for (size_t off = 0; off < len;) {
         size_t n = len - off < IO_CHUNK ? len - off : IO_CHUNK;
@@ -184,10 +156,11 @@ static int read_file(const char *path, void *p, size_t len, slide_error *err)
     return SLIDE_OK;
 }
 
-/* Finish a save that died between its two renames (see checkpoint.h). */
-static int recover(const char *dir, const struct paths *p, slide_error *err)
+/* A state.tmp left by a failed last rename of this run is the checkpoint:
+ * finish its rename before the next save replaces state.tmp. */
+static int finish_rename(const char *dir, const struct paths *p, slide_error *err)
 {
-    if (!file_exists(p->state_tmp) || file_exists(p->store_tmp))
+    if (!file_exists(p->state_tmp))
         return SLIDE_OK;
     if (rename(p->state_tmp, p->state) != 0)
         return io_fail(err, "rename to state", p->state_tmp);
@@ -199,20 +172,44 @@ int checkpoint_exists(const char *dir)
     struct paths p;
     if (make_paths(dir, &p, NULL))
         return 0;
-    return file_exists(p.state) ||
-           (file_exists(p.state_tmp) && !file_exists(p.store_tmp));
+    if (file_exists(p.state))
+        return 1;
+    /* a state.tmp counts only if it is whole (its own CRC checks) */
+    char *t = NULL;
+    size_t len = 0;
+    int whole = slurp_state(p.state_tmp, &t, &len, NULL) == SLIDE_OK &&
+                check_envelope(t, len, p.state_tmp, NULL) == SLIDE_OK;
+    free(t);
+    return whole;
 }
 
-static int check_disk(const char *dir, const struct paths *p, uint64_t need,
-                      slide_error *err)
+/* The directory that holds dir ("." for a bare name). */
+static void parent_of(const char *dir, char *buf, size_t len)
+{
+    size_t n = strlen(dir);
+    while (n > 1 && dir[n - 1] == '/')
+        n--;
+    while (n > 0 && dir[n - 1] != '/')
+        n--;
+    while (n > 1 && dir[n - 1] == '/')
+        n--;
+    snprintf(buf, len, "%.*s", (int)(n ? n : 1), n ? dir : ".");
+}
+
+/* Room for need bytes on the file system of dir (or of its parent, where
+ * dir is still to be created: nothing is created before this check). */
+static int check_disk(const char *dir, uint64_t need, slide_error *err)
 {
     struct statvfs fs;
-    struct stat sb;
-    if (statvfs(dir, &fs) != 0)
-        return io_fail(err, "examine the file system of", dir);
+    char parent[PATH_MAX];
+    const char *where = dir;
+    if (!file_exists(dir)) {
+        parent_of(dir, parent, sizeof parent);
+        where = parent;
+    }
+    if (statvfs(where, &fs) != 0)
+        return io_fail(err, "examine the file system of", where);
     uint64_t avail = (uint64_t)fs.f_bavail * (uint64_t)fs.f_frsize;
-    if (stat(p->store_tmp, &sb) == 0) /* truncated when the next save starts */
-        avail += (uint64_t)sb.st_size;
     if (need > avail)
         return slide_fail(err, SLIDE_ENOMEM,
                           "checkpoints in %s need %" PRIu64 " bytes (%.2f GB) of "
@@ -229,18 +226,28 @@ int checkpoint_prepare(const char *dir, const struct space *s, slide_error *err)
     int rc = make_paths(dir, &p, err);
     if (rc)
         return rc;
-    if (mkdir(dir, 0755) != 0 && errno != EEXIST)
-        return io_fail(err, "create checkpoint directory", dir);
-    if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode))
-        return slide_fail(err, SLIDE_EIO, "checkpoint path %s is not a directory", dir);
-    if (access(dir, W_OK | X_OK) != 0)
-        return io_fail(err, "write into checkpoint directory", dir);
-    /* Every save after the first writes store.tmp beside the last store, so
+    char parent[PATH_MAX];
+    if (!*dir)
+        return slide_fail(err, SLIDE_EIO, "the checkpoint directory name is empty");
+    if (stat(dir, &sb) == 0 && !S_ISDIR(sb.st_mode))
+        return slide_fail(err, SLIDE_EIO, "checkpoint path %s is %s, not a directory", dir,
+                          file_kind_name(sb.st_mode));
+    parent_of(dir, parent, sizeof parent);
+    if (!file_exists(dir) && (stat(parent, &sb) != 0 || !S_ISDIR(sb.st_mode)))
+        return slide_fail(err, SLIDE_EIO, "cannot create checkpoint directory %s: %s "
+                          "does not exist", dir, parent);
+    /* Every save after the first writes its store beside the last one, so
      * a run needs room for two stores; a store already there holds one. */
     uint64_t one = store_bytes_needed(s->size), need = 2 * one + CHECKPOINT_STATE_RESERVE;
     if (stat(p.store, &sb) == 0 && S_ISREG(sb.st_mode))
         need -= (uint64_t)sb.st_size < one ? (uint64_t)sb.st_size : one;
-    return check_disk(dir, &p, need, err);
+    if ((rc = check_disk(dir, need, err)))
+        return rc;
+    if (mkdir(dir, 0755) != 0 && errno != EEXIST)
+        return io_fail(err, "create checkpoint directory", dir);
+    if (access(dir, W_OK | X_OK) != 0)
+        return io_fail(err, "write into checkpoint directory", dir);
+    return SLIDE_OK;
 }
 
 /* The goal of s as board text ("1 2 3/4 5 6/7 8 0"). */
@@ -313,27 +320,58 @@ static char *format_state(const struct space *s, const struct store *st,
     return t;
 }
 
+/* The store, raw, into a synced temporary (renamed by the caller). */
+static int write_store(struct atomic_file *f, const char *path, const struct store *st,
+                       slide_error *err)
+{
+    int rc = atomic_file_open(f, path, err);
+    if (rc)
+        return rc;
+    const char *b = (const char *)st->words;
+    size_t len = st->nwords * 8;
+    for (size_t off = 0; off < len; off += IO_CHUNK) {
+        size_t n = len - off < IO_CHUNK ? len - off : IO_CHUNK;
+        if (fwrite(b + off, 1, n, f->stream) != n) {
+            rc = io_fail(err, "write", path);
+            atomic_file_abort(f);
+            return rc;
+        }
+    }
+    return atomic_file_sync(f, err);
+}
+
+/*
+ * The save protocol (checkpoint.h): store into a synced temporary; state
+ * into state.tmp (synced, renamed); store renamed; state.tmp renamed to
+ * state.  A death anywhere leaves a state that names the store beside it:
+ * state (before the store's rename) or state.tmp (after it).
+ */
 static int save_files(const char *dir, const struct paths *p, const struct space *s,
                       const struct store *st, const struct bfs_result *r,
                       slide_error *err)
 {
+    struct atomic_file store_f;
     uint32_t crc = checkpoint_crc32(st->words, st->nwords * 8);
-    int rc = write_file(p->store_tmp, st->words, st->nwords * 8, err);
+    int rc = write_store(&store_f, p->store, st, err);
     if (rc)
         return rc;
     size_t len;
     char *text = format_state(s, st, r, crc, &len);
-    if (!text)
+    if (!text) {
+        atomic_file_abort(&store_f);
         return slide_fail(err, SLIDE_ENOMEM, "out of memory for the checkpoint state");
-    rc = write_file(p->state_tmp, text, len, err);
+    }
+    rc = atomic_file_write_all(p->state_tmp, text, len, err);
     free(text);
-    if (rc)
+    if (!rc)
+        rc = atomic_file_commit(&store_f, err);
+    else
+        atomic_file_abort(&store_f);
+    if (rc) {
+        unlink(p->state_tmp); /* it names a store that is not there */
         return rc;
-    if (rename(p->store_tmp, p->store) != 0)
-        return io_fail(err, "rename to store", p->store_tmp);
+    }
     /* from here on state.tmp is the checkpoint: it is kept on failure */
-    if ((rc = fsync_dir(dir, err)))
-        return rc;
     if (rename(p->state_tmp, p->state) != 0)
         return io_fail(err, "rename to state", p->state_tmp);
     return fsync_dir(dir, err);
@@ -350,18 +388,10 @@ int checkpoint_save(const char *dir, const struct space *s,
     if (st->size != s->size || r->radius < 0 || !r->hist)
         return slide_fail(err, SLIDE_EINVAL, "checkpoint of a store of %" PRIu64
                           " entries for a space of %" PRIu64, st->size, s->size);
-    if ((rc = recover(dir, &p, err)) ||
-        (rc = check_disk(dir, &p, st->nwords * 8 + CHECKPOINT_STATE_RESERVE, err)))
+    if ((rc = finish_rename(dir, &p, err)) ||
+        (rc = check_disk(dir, st->nwords * 8 + CHECKPOINT_STATE_RESERVE, err)))
         return rc;
-    if (unlink(p.state_tmp) != 0 && errno != ENOENT)
-        return io_fail(err, "remove", p.state_tmp);
-    rc = save_files(dir, &p, s, st, r, err);
-    if (rc && file_exists(p.store_tmp)) {
-        /* state.tmp first: without store.tmp beside it, it would count as done */
-        unlink(p.state_tmp);
-        unlink(p.store_tmp);
-    }
-    return rc;
+    return save_files(dir, &p, s, st, r, err);
 }
 
 /* ---- loading ------------------------------------------------------------ */
@@ -370,10 +400,13 @@ int checkpoint_save(const char *dir, const struct space *s,
 static int slurp_state(const char *path, char **out, size_t *out_len, slide_error *err)
 {
     struct stat sb;
-    if (stat(path, &sb) != 0)
+    if (lstat(path, &sb) != 0)
         return errno == ENOENT
                    ? slide_fail(err, SLIDE_EIO, "no checkpoint: %s does not exist", path)
                    : io_fail(err, "examine", path);
+    if (!S_ISREG(sb.st_mode))
+        return slide_fail(err, SLIDE_EFORMAT, "%s is %s, not a regular file", path,
+                          file_kind_name(sb.st_mode));
     if (sb.st_size > STATE_MAX_BYTES)
         return slide_fail(err, SLIDE_EFORMAT, "%s has %lld bytes; a checkpoint state "
                           "has at most %u", path, (long long)sb.st_size, STATE_MAX_BYTES);
@@ -595,39 +628,46 @@ static int check_counts(const struct state *st, const char *path, slide_error *e
     return SLIDE_OK;
 }
 
-/* Read and check DIR/state against s. */
-static int load_state(const char *dir, const struct paths *p, const struct space *s,
+/* Read and check the state file at path against s. */
+static int load_state(const char *dir, const char *path, const struct space *s,
                       struct state *st, slide_error *err)
 {
     char *t = NULL;
     size_t len = 0;
     memset(st, 0, sizeof *st);
-    int rc = slurp_state(p->state, &t, &len, err);
+    int rc = slurp_state(path, &t, &len, err);
     if (rc)
         return rc;
-    if (!(rc = check_envelope(t, len, p->state, err)) &&
-        !(rc = parse_state(t, st, p->state, err)) &&
+    if (!(rc = check_envelope(t, len, path, err)) &&
+        !(rc = parse_state(t, st, path, err)) &&
         !(rc = match_space(st, s, dir, err)))
-        rc = check_counts(st, p->state, err);
+        rc = check_counts(st, path, err);
     free(t);
     return rc;
 }
 
-/* The store file: size, contents, CRC, and agreement with the histogram. */
-static int load_store(const struct paths *p, const struct state *sv,
-                      struct store *st, slide_error *err)
+/* The store file into st, with its CRC-32 in *crc. */
+static int read_store(const struct paths *p, uint64_t bytes, struct store *st,
+                      uint32_t *crc, slide_error *err)
 {
     struct stat sb;
-    if (stat(p->store, &sb) != 0)
+    if (lstat(p->store, &sb) != 0)
         return io_fail(err, "examine", p->store);
-    if ((uint64_t)sb.st_size != sv->bytes)
+    if (S_ISREG(sb.st_mode) && (uint64_t)sb.st_size != bytes)
         return slide_fail(err, SLIDE_EFORMAT, "%s has %lld bytes but the state says %"
                           PRIu64 " (truncated or from another checkpoint)", p->store,
-                          (long long)sb.st_size, sv->bytes);
+                          (long long)sb.st_size, bytes);
     int rc = read_file(p->store, st->words, st->nwords * 8, err);
     if (rc)
         return rc;
-    uint32_t crc = checkpoint_crc32(st->words, st->nwords * 8);
+    *crc = checkpoint_crc32(st->words, st->nwords * 8);
+    return SLIDE_OK;
+}
+
+/* The store (CRC crc) against the state: CRC, and agreement with the histogram. */
+static int check_store(const struct paths *p, const struct state *sv,
+                       const struct store *st, uint32_t crc, slide_error *err)
+{
     if (crc != sv->store_crc)
         return slide_fail(err, SLIDE_EFORMAT, "%s is corrupt: its CRC-32 is %08" PRIx32
                           " but the state says %08" PRIx32, p->store, crc, sv->store_crc);
@@ -660,28 +700,87 @@ static void fill_result(struct state *sv, struct bfs_result *r)
     r->seconds = sv->elapsed;
 }
 
+/*
+ * A state.tmp is a save that died between its renames, or one that died
+ * before the store's rename: read it (removing it when its own CRC or
+ * fields fail); *have says whether it is a candidate.
+ */
+static int load_candidate(const char *dir, const struct paths *p, const struct space *s,
+                          struct state *sv, int *have, slide_error *err)
+{
+    struct stat sb;
+    slide_error ignored;
+    *have = 0;
+    memset(sv, 0, sizeof *sv);
+    if (lstat(p->state_tmp, &sb) != 0)
+        return SLIDE_OK;
+    if (load_state(dir, p->state_tmp, s, sv, &ignored) == SLIDE_OK) {
+        *have = 1;
+        return SLIDE_OK;
+    }
+    free(sv->hist);
+    sv->hist = NULL;
+    return unlink(p->state_tmp) == 0 ? SLIDE_OK : io_fail(err, "remove", p->state_tmp);
+}
+
+/*
+ * Which state names the store: state.tmp (then promoted to state) when its
+ * store CRC is the store's, else state (and state.tmp is removed).  *use
+ * points at the chosen one.
+ */
+static int choose_state(const char *dir, const struct paths *p, struct state *main_sv,
+                        int main_rc, struct state *tmp_sv, uint32_t crc,
+                        struct state **use, slide_error *err)
+{
+    if (tmp_sv->hist && tmp_sv->store_crc == crc) {
+        *use = tmp_sv;
+        if (rename(p->state_tmp, p->state) != 0)
+            return io_fail(err, "rename to state", p->state_tmp);
+        return fsync_dir(dir, err);
+    }
+    if (tmp_sv->hist && unlink(p->state_tmp) != 0)
+        return io_fail(err, "remove", p->state_tmp);
+    *use = main_sv;
+    return main_rc;
+}
+
 int checkpoint_load(const char *dir, const struct space *s, uint64_t max_memory,
                     struct store *st, struct bfs_result *r, slide_error *err)
 {
     struct paths p;
-    struct state sv;
+    struct state sv, tv, *use = NULL;
     char what[160];
-    int rc;
+    slide_error main_err;
+    int rc, have_tmp;
+    uint32_t crc = 0;
     memset(st, 0, sizeof *st);
     memset(r, 0, sizeof *r);
+    memset(&sv, 0, sizeof sv);
     if ((rc = host_little_endian(err)) || (rc = make_paths(dir, &p, err)) ||
-        (rc = recover(dir, &p, err)))
+        (rc = load_candidate(dir, &p, s, &tv, &have_tmp, err)))
         return rc;
-    if ((rc = load_state(dir, &p, s, &sv, err)) == SLIDE_OK) {
-        snprintf(what, sizeof what, "resuming the %s space of a %dx%d board at 2 bits "
-                 "per board", space_kind_name(s->kind), s->rows, s->cols);
-        if (!(rc = store_check_memory(sv.bytes, max_memory, what, err)) &&
-            !(rc = store_alloc(st, s->size, err)) &&
-            (rc = load_store(&p, &sv, st, err)))
-            store_free(st);
+    int main_rc = load_state(dir, p.state, s, &sv, &main_err);
+    if (main_rc && !have_tmp) {
+        *err = main_err;
+        free(sv.hist);
+        return main_rc;
     }
-    if (rc == SLIDE_OK)
-        fill_result(&sv, r);
+    snprintf(what, sizeof what, "resuming the %s space of a %dx%d board at 2 bits "
+             "per board", space_kind_name(s->kind), s->rows, s->cols);
+    uint64_t bytes = store_bytes_needed(s->size);
+    if (!(rc = store_check_memory(bytes, max_memory, what, err)) &&
+        !(rc = store_alloc(st, s->size, err)) &&
+        !(rc = read_store(&p, bytes, st, &crc, err))) {
+        if ((rc = choose_state(dir, &p, &sv, main_rc, &tv, crc, &use, err)) && use == &sv)
+            *err = main_err;
+        if (!rc)
+            rc = check_store(&p, use, st, crc, err);
+    }
+    if (rc)
+        store_free(st);
+    else
+        fill_result(use, r);
     free(sv.hist);
+    free(tv.hist);
     return rc;
 }

@@ -20,6 +20,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "slide/atomic_file.h"
+#include "slide/file_kind.h"
 #include "slide/provenance.h"
 
 _Static_assert(DB_MAX_BLOCK_BYTES <= UINT_MAX / 2, "zlib lengths are unsigned int");
@@ -177,7 +179,7 @@ typedef void (*fill_fn)(const void *ctx, uint64_t off, uint64_t len, uint8_t *ds
 
 struct writer {
     FILE *f;
-    const char *tmp;
+    const char *path;  /* the target, for messages */
     int threads;
     fill_fn fill;
     const void *ctx;
@@ -213,7 +215,7 @@ static uint64_t deflate_cap(uint64_t len, int level)
 
 static int write_fail(const struct writer *w, slide_error *err)
 {
-    return slide_fail(err, SLIDE_EIO, "writing %s failed: %s", w->tmp, strerror(errno));
+    return slide_fail(err, SLIDE_EIO, "writing %s failed: %s", w->path, strerror(errno));
 }
 
 /* Compress blocks [k0, k0 + n) in parallel into out[], then write them. */
@@ -276,70 +278,27 @@ static int write_header(struct writer *w, const struct db *db, slide_error *err)
         return slide_fail(err, SLIDE_ENOMEM, "out of memory for the header");
     encode_member0(db, m0, len);
     int ok = fseeko(w->f, 0, SEEK_SET) == 0 &&
-             fwrite(m0, 1, DB_HEADER_MEMBER(len), w->f) == DB_HEADER_MEMBER(len) &&
-             fflush(w->f) == 0 && fsync(fileno(w->f)) == 0;
+             fwrite(m0, 1, DB_HEADER_MEMBER(len), w->f) == DB_HEADER_MEMBER(len);
     free(m0);
     return ok ? SLIDE_OK : write_fail(w, err);
 }
 
-int db_check_path(const char *path, slide_error *err)
-{
-    struct stat sb;
-    size_t plen = strlen(path);
-    char *tmp = malloc(plen + 5);
-    if (!tmp)
-        return slide_fail(err, SLIDE_ENOMEM, "out of memory for a file name");
-    memcpy(tmp, path, plen);
-    memcpy(tmp + plen, ".tmp", 5);
-    int rc = SLIDE_OK;
-    if (!*path) {
-        rc = slide_fail(err, SLIDE_EIO, "cannot save the database: the file name is empty");
-    } else if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
-        /* the file is renamed over path: a device or FIFO would be replaced */
-        rc = slide_fail(err, SLIDE_EIO, "cannot save the database as %s: it is %s, "
-                        "not a regular file", path,
-                        S_ISDIR(sb.st_mode) ? "a directory" : "a special file");
-    } else if (stat(tmp, &sb) == 0 && !S_ISREG(sb.st_mode)) {
-        rc = slide_fail(err, SLIDE_EIO, "cannot create %s: it exists and is not a "
-                        "regular file", tmp);
-    } else {
-        int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0644);
-        if (fd >= 0) {
-            close(fd);
-            unlink(tmp);
-        } else if (errno != EEXIST || access(tmp, W_OK) != 0) {
-            rc = slide_fail(err, SLIDE_EIO, "cannot create %s: %s", tmp, strerror(errno));
-        }
-    }
-    free(tmp);
-    return rc;
-}
-
-/* Write header placeholder, blocks, then the header; close and rename. */
+/* Write header placeholder, blocks, then the header; commit (atomic_file.h). */
 static int write_file(const char *path, struct db *db, fill_fn fill, const void *ctx,
                       int threads, uint64_t *file_bytes, slide_error *err)
 {
-    int rc = db_check_path(path, err);
+    struct atomic_file af;
+    int rc = atomic_file_open(&af, path, err);
     if (rc)
         return rc;
-    size_t plen = strlen(path);
-    char *tmp = malloc(plen + 5);
     db->blocks = calloc(db->nblocks, sizeof *db->blocks);
-    if (!tmp || !db->blocks) {
-        free(tmp);
+    if (!db->blocks) {
+        atomic_file_abort(&af);
         return slide_fail(err, SLIDE_ENOMEM, "out of memory for the block table");
     }
-    memcpy(tmp, path, plen);
-    memcpy(tmp + plen, ".tmp", 5);
-    struct writer w = {fopen(tmp, "wb"), tmp, threads > 0 ? threads : omp_get_max_threads(),
+    struct writer w = {af.stream, path, threads > 0 ? threads : omp_get_max_threads(),
                        fill, ctx};
-    rc = SLIDE_OK;
     uint64_t hm = DB_HEADER_MEMBER(record_len(db->radius, db->nblocks));
-    if (!w.f) {
-        rc = slide_fail(err, SLIDE_EIO, "cannot create %s: %s", tmp, strerror(errno));
-        free(tmp);
-        return rc;
-    }
     uint8_t zero[256] = {0};
     for (uint64_t done = 0; done < hm && !rc; done += sizeof zero) {
         size_t k = hm - done < sizeof zero ? (size_t)(hm - done) : sizeof zero;
@@ -350,18 +309,16 @@ static int write_file(const char *path, struct db *db, fill_fn fill, const void 
         rc = write_blocks(&w, db, hm, err);
     if (!rc)
         rc = write_header(&w, db, err);
-    if (fclose(w.f) != 0 && !rc)
-        rc = write_fail(&w, err);
-    if (!rc && rename(tmp, path) != 0)
-        rc = slide_fail(err, SLIDE_EIO, "cannot rename %s to %s: %s", tmp, path,
-                        strerror(errno));
-    if (rc)
-        unlink(tmp);
-    else if (file_bytes)
+    if (rc) {
+        atomic_file_abort(&af);
+        return rc;
+    }
+    if ((rc = atomic_file_commit(&af, err)))
+        return rc;
+    if (file_bytes)
         *file_bytes = db->nblocks ? db->blocks[db->nblocks - 1].offset +
                                         db->blocks[db->nblocks - 1].clen : hm;
-    free(tmp);
-    return rc;
+    return SLIDE_OK;
 }
 
 /* ---- payload producers ---------------------------------------------------- */
@@ -815,12 +772,12 @@ int db_open(const char *path, struct db *db, slide_error *err)
 {
     struct stat sb;
     memset(db, 0, sizeof *db);
-    db->fd = open(path, O_RDONLY);
+    db->fd = file_open_regular(path, 1, err); /* never blocks on a FIFO */
     if (db->fd < 0)
-        return slide_fail(err, SLIDE_EIO, "cannot open %s: %s", path, strerror(errno));
+        return db->fd;
     db->fd_open = 1;
-    if (fstat(db->fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
-        int rc = slide_fail(err, SLIDE_EIO, "%s is not a regular file", path);
+    if (fstat(db->fd, &sb) != 0) {
+        int rc = slide_fail(err, SLIDE_EIO, "cannot examine %s: %s", path, strerror(errno));
         db_free(db);
         return rc;
     }

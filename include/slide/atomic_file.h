@@ -1,0 +1,104 @@
+/*
+ * atomic_file.h - the one way slide writes an output file: a new file
+ * appears complete at its name or not at all, and nothing that is not a
+ * regular file (a device, a FIFO, a socket, a directory, a symbolic link) is
+ * ever written through or replaced.
+ *
+ * Representation: a struct atomic_file is one output in progress.  It owns a
+ * temporary in the target's directory, named ".NAME.XXXXXXXXXXXXXXXX.tmp"
+ * (16 hex digits from getrandom(2), so a name cannot be guessed and
+ * pre-placed), created with O_CREAT|O_EXCL|O_NOFOLLOW and mode 0644 less
+ * the umask, and open for writing as `stream`.
+ *
+ * Life cycle: atomic_file_check (before any long work) -> atomic_file_open
+ * -> writes to stream -> atomic_file_sync (flush, fsync, close) ->
+ * atomic_file_commit (rename over the target, fsync of the directory), or
+ * atomic_file_abort at any point (close, remove the temporary).  commit
+ * syncs first when sync was not called; sync is separate so that a caller
+ * writing several files (checkpoint.c) can make all of them durable before
+ * renaming any.
+ *
+ * Invariants: while a temporary exists its name is in a process-wide table
+ * that a SIGINT/SIGTERM handler reads (the only global state: a signal
+ * handler can reach nothing else); on any error the temporary is removed
+ * before the function returns; the target is re-examined just before the
+ * rename, so a special file put there during the work is still refused.
+ *
+ * Signals: atomic_file_open installs, for SIGINT and SIGTERM whose
+ * disposition is still the default, a handler that removes every registered
+ * temporary and then dies by the same signal (exit status 128 + signal).  A
+ * program with its own handler calls atomic_file_remove_all before dying.
+ * Not thread-safe: open, commit and abort from one thread (writes into
+ * stream may come from any one thread at a time).
+ */
+#ifndef SLIDE_ATOMIC_FILE_H
+#define SLIDE_ATOMIC_FILE_H
+
+#include <stdio.h>
+
+#include "slide/error.h"
+
+/* Temporaries that may exist at once in one process. */
+#define ATOMIC_FILE_MAX_OPEN 16
+
+struct atomic_file {
+    FILE *stream;  /* the temporary, open for writing ("wb"); NULL once synced */
+    char *path;    /* the target, as given */
+    char *tmp;     /* the temporary's name */
+    char *dir;     /* the target's directory ("." for a bare name) */
+    int slot;      /* index in the signal table, -1 when not registered */
+};
+
+/*
+ * Check that path can be written: the name is not empty and does not end
+ * in '/'; its directory exists, is a directory and is writable and
+ * searchable; path does not exist or is a regular file (never a symbolic
+ * link, even one to a regular file, nor a dangling one).  Creates nothing.
+ * Call it before the work whose result is written, so that a bad name fails
+ * in a second and not after hours.
+ * Errors: SLIDE_EIO with one line naming the path and what it is (for
+ * example "x: it is a FIFO; slide writes only regular files").
+ */
+int atomic_file_check(const char *path, slide_error *err);
+
+/*
+ * Check path as atomic_file_check, then create its temporary and open it
+ * for writing (f->stream).  f is filled in; free it with atomic_file_commit
+ * or atomic_file_abort.  Errors: those of atomic_file_check, SLIDE_ENOMEM,
+ * SLIDE_EIO (create, or ATOMIC_FILE_MAX_OPEN temporaries already open).
+ */
+int atomic_file_open(struct atomic_file *f, const char *path, slide_error *err);
+
+/*
+ * Flush and fsync the temporary and close its stream (f->stream becomes
+ * NULL); the temporary stays, registered, until commit or abort.  On
+ * failure the temporary is removed and f released (as abort).
+ * Errors: SLIDE_EIO naming the target and the system error (ENOSPC, EIO...).
+ */
+int atomic_file_sync(struct atomic_file *f, slide_error *err);
+
+/*
+ * Sync (if not done), check the target again, rename the temporary over it
+ * and fsync the directory; f is released.  On failure the temporary is
+ * removed and the target is left as it was.
+ * Errors: SLIDE_EIO naming the target and what failed.
+ */
+int atomic_file_commit(struct atomic_file *f, slide_error *err);
+
+/* Close and remove the temporary, release f.  Safe on a released f. */
+void atomic_file_abort(struct atomic_file *f);
+
+/*
+ * Write len bytes to a new file at path through the steps above (open,
+ * write, commit).  Errors: as atomic_file_open and atomic_file_commit, and
+ * SLIDE_EIO for a failed write.
+ */
+int atomic_file_write_all(const char *path, const void *buf, size_t len, slide_error *err);
+
+/*
+ * Remove every registered temporary.  Async-signal-safe (unlink only): for
+ * a signal handler that is about to end the process.
+ */
+void atomic_file_remove_all(void);
+
+#endif

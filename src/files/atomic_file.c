@@ -1,0 +1,299 @@
+/*
+ * atomic_file.c - write a file completely or not at all (atomic_file.h).
+ *
+ * Why a random temporary and not NAME.tmp: a fixed name can be pre-placed
+ * by anyone who can write the directory (a symbolic link NAME.tmp ->
+ * victim made the old writer overwrite victim), and two runs writing the
+ * same target would share it.  O_EXCL|O_NOFOLLOW refuses whatever is
+ * already there; the random part makes a collision with a live run
+ * unlikely and a retry cheap.
+ */
+#include "slide/atomic_file.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include "slide/file_kind.h"
+
+/* Attempts at a fresh random name before giving up (each collides with
+ * probability about 2^-64 unless someone floods the directory). */
+#define NAME_TRIES 16
+
+/*
+ * The temporaries that exist now, for the signal handler: a name is
+ * written before its flag is set and the flag cleared before the name is
+ * reused, so the handler never reads a half-written name.
+ */
+static char temporaries[ATOMIC_FILE_MAX_OPEN][PATH_MAX];
+static volatile sig_atomic_t registered[ATOMIC_FILE_MAX_OPEN];
+
+void atomic_file_remove_all(void)
+{
+    for (int i = 0; i < ATOMIC_FILE_MAX_OPEN; i++)
+        if (registered[i])
+            unlink(temporaries[i]);
+}
+
+static void on_signal(int sig)
+{
+    atomic_file_remove_all();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+/* Install on_signal for SIGINT and SIGTERM where nobody else handles them. */
+static void catch_signals(void)
+{
+    static const int sigs[] = {SIGINT, SIGTERM};
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+        struct sigaction old, sa;
+        if (sigaction(sigs[i], NULL, &old) != 0 || old.sa_handler != SIG_DFL)
+            continue;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_signal;
+        sigemptyset(&sa.sa_mask);
+        sigaction(sigs[i], &sa, NULL);
+    }
+}
+
+static int register_temporary(const char *name)
+{
+    for (int i = 0; i < ATOMIC_FILE_MAX_OPEN; i++)
+        if (!registered[i]) {
+            memcpy(temporaries[i], name, strlen(name) + 1);
+            registered[i] = 1;
+            return i;
+        }
+    return -1;
+}
+
+static void unregister(int slot)
+{
+    if (slot >= 0)
+        registered[slot] = 0;
+}
+
+/* The directory part of path: "." for a bare name, "/" for "/x" (malloc'd). */
+static char *dir_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        return strdup(".");
+    size_t n = slash == path ? 1 : (size_t)(slash - path);
+    char *d = malloc(n + 1);
+    if (d) {
+        memcpy(d, path, n);
+        d[n] = '\0';
+    }
+    return d;
+}
+
+static int check_dir(const char *path, const char *dir, slide_error *err)
+{
+    struct stat sb;
+    struct statvfs fs;
+    if (stat(dir, &sb) != 0)
+        return slide_fail(err, SLIDE_EIO, "cannot write %s: directory %s %s", path, dir,
+                          errno == ENOENT ? "does not exist" : strerror(errno));
+    if (!S_ISDIR(sb.st_mode))
+        return slide_fail(err, SLIDE_EIO, "cannot write %s: %s is %s, not a directory",
+                          path, dir, file_kind_name(sb.st_mode));
+    if (statvfs(dir, &fs) == 0 && (fs.f_flag & ST_RDONLY))
+        return slide_fail(err, SLIDE_EIO, "cannot write %s: directory %s is on a "
+                          "read-only file system", path, dir);
+    if (access(dir, W_OK | X_OK) != 0)
+        return slide_fail(err, SLIDE_EIO, "cannot write %s: directory %s is not "
+                          "writable (%s)", path, dir, strerror(errno));
+    return SLIDE_OK;
+}
+
+/* path absent or a regular file (lstat: a link is never followed). */
+static int check_target(const char *path, slide_error *err)
+{
+    struct stat sb;
+    if (lstat(path, &sb) != 0)
+        return errno == ENOENT ? SLIDE_OK
+                               : slide_fail(err, SLIDE_EIO, "cannot write %s: %s", path,
+                                            strerror(errno));
+    if (!S_ISREG(sb.st_mode))
+        return slide_fail(err, SLIDE_EIO, "cannot write %s: it is %s; slide replaces only "
+                          "regular files", path, file_kind_name(sb.st_mode));
+    return SLIDE_OK;
+}
+
+int atomic_file_check(const char *path, slide_error *err)
+{
+    size_t n = strlen(path);
+    if (n == 0)
+        return slide_fail(err, SLIDE_EIO, "cannot write a file with an empty name");
+    if (path[n - 1] == '/')
+        return slide_fail(err, SLIDE_EIO, "cannot write %s: the name ends in '/', "
+                          "which names a directory", path);
+    if (n + 32 >= PATH_MAX)
+        return slide_fail(err, SLIDE_EIO, "cannot write %.64s...: the name has %zu bytes, "
+                          "at most %d are allowed", path, n, PATH_MAX - 33);
+    char *dir = dir_of(path);
+    if (!dir)
+        return slide_fail(err, SLIDE_ENOMEM, "out of memory for a file name");
+    int rc = check_dir(path, dir, err);
+    free(dir);
+    return rc ? rc : check_target(path, err);
+}
+
+/* "DIR/.BASE.<16 hex>.tmp" with fresh random bits (malloc'd). */
+static char *temp_name(const char *path, const char *dir, slide_error *err)
+{
+    unsigned char r[8];
+    const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+    if (getrandom(r, sizeof r, 0) != (ssize_t)sizeof r) {
+        slide_fail(err, SLIDE_EIO, "cannot write %s: no random bits for a temporary "
+                   "name: %s", path, strerror(errno));
+        return NULL;
+    }
+    size_t len = strlen(dir) + strlen(base) + 32;
+    char *t = malloc(len);
+    if (!t) {
+        slide_fail(err, SLIDE_ENOMEM, "out of memory for a file name");
+        return NULL;
+    }
+    snprintf(t, len, "%s/.%s.%02x%02x%02x%02x%02x%02x%02x%02x.tmp", dir, base, r[0], r[1],
+             r[2], r[3], r[4], r[5], r[6], r[7]);
+    return t;
+}
+
+/* Create f->tmp anew (never an existing file or a link) as f->stream. */
+static int create_temporary(struct atomic_file *f, slide_error *err)
+{
+    for (int k = 0; k < NAME_TRIES; k++) {
+        free(f->tmp);
+        if (!(f->tmp = temp_name(f->path, f->dir, err)))
+            return SLIDE_EIO;
+        int fd = open(f->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+        if (fd < 0 && errno == EEXIST)
+            continue;
+        if (fd < 0)
+            return slide_fail(err, SLIDE_EIO, "cannot create a temporary file in %s for "
+                              "%s: %s", f->dir, f->path, strerror(errno));
+        if ((f->slot = register_temporary(f->tmp)) < 0 || !(f->stream = fdopen(fd, "wb"))) {
+            close(fd);
+            unlink(f->tmp);
+            return slide_fail(err, SLIDE_EIO, "cannot write %s: %s", f->path,
+                              f->slot < 0 ? "too many files open for writing at once"
+                                          : strerror(errno));
+        }
+        return SLIDE_OK;
+    }
+    return slide_fail(err, SLIDE_EIO, "cannot write %s: %d random temporary names in %s "
+                      "were all taken", f->path, NAME_TRIES, f->dir);
+}
+
+static void release(struct atomic_file *f)
+{
+    free(f->path);
+    free(f->tmp);
+    free(f->dir);
+    f->path = f->tmp = f->dir = NULL;
+    f->stream = NULL;
+    f->slot = -1;
+}
+
+int atomic_file_open(struct atomic_file *f, const char *path, slide_error *err)
+{
+    memset(f, 0, sizeof *f);
+    f->slot = -1;
+    int rc = atomic_file_check(path, err);
+    if (rc)
+        return rc;
+    f->path = strdup(path);
+    f->dir = dir_of(path);
+    if (!f->path || !f->dir) {
+        release(f);
+        return slide_fail(err, SLIDE_ENOMEM, "out of memory for a file name");
+    }
+    catch_signals();
+    if ((rc = create_temporary(f, err)))
+        release(f);
+    return rc;
+}
+
+void atomic_file_abort(struct atomic_file *f)
+{
+    if (f->stream)
+        fclose(f->stream);
+    if (f->slot >= 0)
+        unlink(f->tmp);
+    unregister(f->slot);
+    release(f);
+}
+
+/* Abort f and fail with "what PATH failed: errno". */
+static int fail_abort(struct atomic_file *f, const char *what, slide_error *err)
+{
+    int e = errno;
+    slide_fail(err, SLIDE_EIO, "%s %s failed: %s", what, f->path, strerror(e));
+    atomic_file_abort(f);
+    return SLIDE_EIO;
+}
+
+int atomic_file_sync(struct atomic_file *f, slide_error *err)
+{
+    if (!f->stream)
+        return SLIDE_OK;
+    int ok = fflush(f->stream) == 0 && !ferror(f->stream) && fsync(fileno(f->stream)) == 0;
+    if (!ok)
+        return fail_abort(f, "writing", err);
+    FILE *s = f->stream;
+    f->stream = NULL;
+    return fclose(s) == 0 ? SLIDE_OK : fail_abort(f, "writing", err);
+}
+
+static int fsync_dir(const char *dir)
+{
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    int rc = fsync(fd);
+    close(fd);
+    return rc;
+}
+
+int atomic_file_commit(struct atomic_file *f, slide_error *err)
+{
+    int rc = atomic_file_sync(f, err);
+    if (rc)
+        return rc;
+    /* a special file put at the target while we wrote is refused still */
+    if ((rc = check_target(f->path, err))) {
+        atomic_file_abort(f);
+        return rc;
+    }
+    if (rename(f->tmp, f->path) != 0)
+        return fail_abort(f, "renaming the finished file to", err);
+    unregister(f->slot);
+    f->slot = -1;
+    if (fsync_dir(f->dir) != 0) {
+        rc = slide_fail(err, SLIDE_EIO, "%s was written but syncing directory %s failed: "
+                        "%s", f->path, f->dir, strerror(errno));
+    }
+    release(f);
+    return rc;
+}
+
+int atomic_file_write_all(const char *path, const void *buf, size_t len, slide_error *err)
+{
+    struct atomic_file f;
+    int rc = atomic_file_open(&f, path, err);
+    if (rc)
+        return rc;
+    if (len && fwrite(buf, 1, len, f.stream) != len)
+        return fail_abort(&f, "writing", err);
+    return atomic_file_commit(&f, err);
+}

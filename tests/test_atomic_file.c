@@ -1,0 +1,331 @@
+/*
+ * test_atomic_file.c - atomic_file: every hostile target is refused before
+ * anything is created, nothing is written through a link or over a special
+ * file, and no temporary survives an error or a signal.
+ */
+#define _XOPEN_SOURCE 700 /* mknod */
+#include "testutil.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "slide/atomic_file.h"
+#include "slide/file_kind.h"
+
+static char dir[64];
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(dir, sizeof dir, "/tmp/slide-test-atomic-XXXXXX");
+    return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[192];
+    snprintf(cmd, sizeof cmd, "chmod -R u+w '%s'; rm -rf '%s'", dir, dir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+static void in_dir(char *buf, size_t len, const char *name)
+{
+    snprintf(buf, len, "%s/%s", dir, name);
+}
+
+/* Entries of the scratch directory whose names start with '.' (temporaries). */
+static int hidden_entries(void)
+{
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d));)
+        n += e->d_name[0] == '.' && strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+    closedir(d);
+    return n;
+}
+
+static mode_t lmode(const char *path)
+{
+    struct stat sb;
+    assert_int_equal(lstat(path, &sb), 0);
+    return sb.st_mode;
+}
+
+static void assert_file_is(const char *path, const char *text)
+{
+    size_t len;
+    char *got = test_read_file(path, &len);
+    assert_int_equal(len, strlen(text));
+    assert_memory_equal(got, text, len);
+    free(got);
+}
+
+/* A new file appears whole, with mode 0644 less the umask, and no temporary. */
+static void test_write_and_mode(void **state)
+{
+    (void)state;
+    char path[128];
+    slide_error err;
+    in_dir(path, sizeof path, "plain.txt");
+    mode_t old = umask(027);
+    assert_int_equal(atomic_file_write_all(path, "hello\n", 6, &err), 0);
+    umask(old);
+    assert_file_is(path, "hello\n");
+    assert_int_equal(lmode(path) & 0777, 0640);
+    /* replacing a regular file is allowed */
+    assert_int_equal(atomic_file_write_all(path, "again\n", 6, &err), 0);
+    assert_file_is(path, "again\n");
+    assert_int_equal(hidden_entries(), 0);
+    unlink(path);
+}
+
+/* Each kind of non-regular target is refused by name, and left as it was. */
+static void test_refuses_special_targets(void **state)
+{
+    (void)state;
+    char fifo[128], sub[128], link[128], dangling[128], victim[128], dev[128];
+    slide_error err;
+    in_dir(fifo, sizeof fifo, "fifo");
+    in_dir(sub, sizeof sub, "sub");
+    in_dir(link, sizeof link, "link");
+    in_dir(dangling, sizeof dangling, "dangling");
+    in_dir(victim, sizeof victim, "victim.txt");
+    in_dir(dev, sizeof dev, "null");
+    test_write_file(victim, "precious", 8);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    assert_int_equal(mkdir(sub, 0755), 0);
+    assert_int_equal(symlink(victim, link), 0);
+    assert_int_equal(symlink("/nonexistent/target", dangling), 0);
+    struct { const char *path, *kind; } cases[] = {
+        {fifo, "a FIFO"}, {sub, "a directory"}, {link, "a symbolic link"},
+        {dangling, "a symbolic link"}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        mode_t before = lmode(cases[i].path);
+        assert_int_equal(atomic_file_check(cases[i].path, &err), SLIDE_EIO);
+        assert_non_null(strstr(err.msg, cases[i].kind));
+        assert_non_null(strstr(err.msg, cases[i].path));
+        assert_int_equal(atomic_file_write_all(cases[i].path, "x", 1, &err), SLIDE_EIO);
+        assert_int_equal(lmode(cases[i].path), before);
+    }
+    assert_file_is(victim, "precious");
+    /* a character device (made here, as /dev/null's twin; needs root) */
+    if (mknod(dev, S_IFCHR | 0600, makedev(1, 3)) == 0) {
+        assert_int_equal(atomic_file_write_all(dev, "x", 1, &err), SLIDE_EIO);
+        assert_non_null(strstr(err.msg, "a character device"));
+        assert_true(S_ISCHR(lmode(dev)));
+        unlink(dev);
+    }
+    assert_int_equal(hidden_entries(), 0);
+    unlink(fifo);
+    rmdir(sub);
+    unlink(link);
+    unlink(dangling);
+    unlink(victim);
+}
+
+/* The old writer's NAME.tmp: a link placed there is never followed. */
+static void test_preplaced_tmp_link(void **state)
+{
+    (void)state;
+    char path[128], tmp[160], victim[128];
+    slide_error err;
+    in_dir(path, sizeof path, "x.db");
+    in_dir(victim, sizeof victim, "victim2.txt");
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    test_write_file(victim, "precious", 8);
+    assert_int_equal(symlink(victim, tmp), 0);
+    assert_int_equal(atomic_file_write_all(path, "data", 4, &err), 0);
+    assert_true(S_ISREG(lmode(path)));
+    assert_file_is(path, "data");
+    assert_file_is(victim, "precious");
+    assert_true(S_ISLNK(lmode(tmp)));
+    unlink(tmp);
+    unlink(path);
+    unlink(victim);
+}
+
+/* Bad directories and names: refused up front, nothing created. */
+static void test_refuses_bad_directories(void **state)
+{
+    (void)state;
+    char path[160], ro[128];
+    slide_error err;
+    assert_int_equal(atomic_file_check("/nonexistent/dir/j.csv", &err), SLIDE_EIO);
+    assert_non_null(strstr(err.msg, "directory /nonexistent/dir does not exist"));
+    assert_int_equal(atomic_file_check("", &err), SLIDE_EIO);
+    assert_non_null(strstr(err.msg, "empty name"));
+    in_dir(path, sizeof path, "sub/");
+    assert_int_equal(atomic_file_check(path, &err), SLIDE_EIO);
+    assert_non_null(strstr(err.msg, "ends in '/'"));
+    in_dir(path, sizeof path, "file/x");
+    char file[128];
+    in_dir(file, sizeof file, "file");
+    test_write_file(file, "x", 1);
+    assert_int_equal(atomic_file_check(path, &err), SLIDE_EIO);
+    assert_non_null(strstr(err.msg, "is a regular file, not a directory"));
+    unlink(file);
+    in_dir(ro, sizeof ro, "ro");
+    assert_int_equal(mkdir(ro, 0555), 0);
+    snprintf(path, sizeof path, "%s/out.csv", ro);
+    if (geteuid() != 0) { /* root writes into a 0555 directory anyway */
+        assert_int_equal(atomic_file_check(path, &err), SLIDE_EIO);
+        assert_non_null(strstr(err.msg, "is not writable"));
+    }
+    assert_int_equal(hidden_entries(), 0);
+    rmdir(ro);
+}
+
+/* Two temporaries of one target have different, hidden names beside it. */
+static void test_temporary_names(void **state)
+{
+    (void)state;
+    char path[128];
+    struct atomic_file a, b;
+    slide_error err;
+    in_dir(path, sizeof path, "t.csv");
+    assert_int_equal(atomic_file_open(&a, path, &err), 0);
+    assert_int_equal(atomic_file_open(&b, path, &err), 0);
+    assert_string_not_equal(a.tmp, b.tmp);
+    assert_memory_equal(a.tmp, dir, strlen(dir));
+    assert_non_null(strstr(a.tmp, "/.t.csv."));
+    assert_int_equal(access(path, F_OK), -1); /* nothing at the target yet */
+    assert_int_equal(hidden_entries(), 2);
+    atomic_file_abort(&a);
+    atomic_file_abort(&b);
+    assert_int_equal(hidden_entries(), 0);
+    assert_int_equal(access(path, F_OK), -1);
+}
+
+/* A failed write (a file size limit, like a full disk) keeps the old file. */
+static void test_write_error_keeps_target(void **state)
+{
+    (void)state;
+    char path[128];
+    struct atomic_file f;
+    struct rlimit old, small;
+    slide_error err;
+    in_dir(path, sizeof path, "keep.txt");
+    test_write_file(path, "old", 3);
+    assert_int_equal(atomic_file_open(&f, path, &err), 0);
+    assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+    small = old;
+    small.rlim_cur = 1000;
+    void (*prev)(int) = signal(SIGXFSZ, SIG_IGN);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
+    static char big[8192];
+    fwrite(big, 1, sizeof big, f.stream);
+    int rc = atomic_file_commit(&f, &err);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+    signal(SIGXFSZ, prev);
+    assert_int_equal(rc, SLIDE_EIO);
+    assert_non_null(strstr(err.msg, "keep.txt"));
+    assert_file_is(path, "old");
+    assert_int_equal(hidden_entries(), 0);
+    unlink(path);
+}
+
+/* A FIFO put at the target while the file was written is still refused. */
+static void test_target_replaced_during_write(void **state)
+{
+    (void)state;
+    char path[128];
+    struct atomic_file f;
+    slide_error err;
+    in_dir(path, sizeof path, "late");
+    assert_int_equal(atomic_file_open(&f, path, &err), 0);
+    fputs("data", f.stream);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    assert_int_equal(atomic_file_commit(&f, &err), SLIDE_EIO);
+    assert_non_null(strstr(err.msg, "a FIFO"));
+    assert_true(S_ISFIFO(lmode(path)));
+    assert_int_equal(hidden_entries(), 0);
+    unlink(path);
+}
+
+/* SIGINT or SIGTERM while a temporary exists: it is removed, the process
+ * dies by the signal, and the target never appears. */
+static void test_signal_removes_temporary(void **state)
+{
+    (void)state;
+    static const int sigs[] = {SIGINT, SIGTERM};
+    for (int i = 0; i < 2; i++) {
+        char path[128];
+        in_dir(path, sizeof path, "sig.db");
+        pid_t pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) {
+            struct atomic_file f;
+            slide_error err;
+            signal(sigs[i], SIG_DFL);
+            if (atomic_file_open(&f, path, &err))
+                _exit(3);
+            fputs("partial", f.stream);
+            fflush(f.stream);
+            raise(sigs[i]);
+            _exit(4); /* not reached: the handler re-raises */
+        }
+        int status;
+        assert_int_equal(waitpid(pid, &status, 0), pid);
+        assert_true(WIFSIGNALED(status));
+        assert_int_equal(WTERMSIG(status), sigs[i]);
+        assert_int_equal(access(path, F_OK), -1);
+        assert_int_equal(hidden_entries(), 0);
+    }
+}
+
+/* file_open_regular: a FIFO is refused at once (no blocking), a link only
+ * when links are not expected. */
+static void test_open_regular(void **state)
+{
+    (void)state;
+    char fifo[128], file[128], link[128];
+    slide_error err;
+    in_dir(fifo, sizeof fifo, "in.fifo");
+    in_dir(file, sizeof file, "in.txt");
+    in_dir(link, sizeof link, "in.link");
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    test_write_file(file, "abc", 3);
+    assert_int_equal(symlink(file, link), 0);
+    assert_true(file_open_regular(fifo, 1, &err) < 0);
+    assert_non_null(strstr(err.msg, "is a FIFO, not a regular file"));
+    assert_true(file_open_regular(dir, 1, &err) < 0);
+    assert_non_null(strstr(err.msg, "is a directory"));
+    assert_true(file_open_regular(link, 0, &err) < 0);
+    assert_non_null(strstr(err.msg, "symbolic link"));
+    int fd = file_open_regular(link, 1, &err);
+    assert_true(fd >= 0);
+    char buf[4];
+    assert_int_equal(read(fd, buf, 4), 3); /* blocking mode again */
+    assert_int_equal(fcntl(fd, F_GETFL) & O_NONBLOCK, 0);
+    close(fd);
+    assert_true(file_open_regular("/nonexistent", 1, &err) < 0);
+    assert_non_null(strstr(err.msg, "cannot open /nonexistent: No such file"));
+    unlink(fifo);
+    unlink(file);
+    unlink(link);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_write_and_mode),
+        cmocka_unit_test(test_refuses_special_targets),
+        cmocka_unit_test(test_preplaced_tmp_link),
+        cmocka_unit_test(test_refuses_bad_directories),
+        cmocka_unit_test(test_temporary_names),
+        cmocka_unit_test(test_write_error_keeps_target),
+        cmocka_unit_test(test_target_replaced_during_write),
+        cmocka_unit_test(test_signal_removes_temporary),
+        cmocka_unit_test(test_open_regular),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
