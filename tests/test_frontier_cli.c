@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static char scratch[] = "/tmp/slide-test-frontier-cli-XXXXXX";
@@ -205,6 +206,36 @@ static void test_checkpoint_resume(void **state)
     free(err);
 }
 
+/* SIGINT (twice at once, as timeout(1) sends it) stops at a layer's end
+ * with a checkpoint; the resumed search continues with the published
+ * counts. */
+static void test_interrupt_and_resume(void **state)
+{
+    (void)state;
+    char dir[200], args[1024], *out, *err;
+    uint64_t want[128];
+    published_histogram(4, 4, "corner", want, 128); /* OEIS A089484 */
+    snprintf(dir, sizeof dir, "%s/int", scratch);
+    snprintf(args, sizeof args, "\"$SLIDE\" frontier 4x4 --max-depth 60 --checkpoint %s "
+             "--threads 1 --no-progress >/dev/null 2>%s.err & pid=$!; sleep 1; "
+             "kill -INT $pid; kill -INT $pid; wait $pid", dir, dir);
+    int rc = system(args);
+    assert_true(WIFEXITED(rc));
+    assert_int_equal(WEXITSTATUS(rc), 130);
+    snprintf(args, sizeof args, "%s.err", dir);
+    size_t len;
+    err = test_read_file(args, &len);
+    assert_non_null(strstr(err, "checkpoint saved in"));
+    free(err);
+    snprintf(args, sizeof args, "frontier 4x4 --max-depth 17 --resume %s --format csv", dir);
+    run_ok(args, &out, &err);
+    int n = clitest_count_lines(out) - 1;
+    assert_true(n >= 18);
+    check_csv(out, want, n);
+    free(out);
+    free(err);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -213,6 +244,7 @@ int main(void)
         cmocka_unit_test(test_bad_arguments),
         cmocka_unit_test(test_memory_and_disk),
         cmocka_unit_test(test_checkpoint_resume),
+        cmocka_unit_test(test_interrupt_and_resume),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

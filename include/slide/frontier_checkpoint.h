@@ -21,8 +21,9 @@
  *                    state-crc32 XXXXXXXX   (CRC-32 of the lines above)
  * Invariants: state names depth D only once layer-D and layer-(D-1) (D > 0)
  * are complete files beside it; their counts equal hist[D] and hist[D-1].
- * Every file is written as a temporary (O_EXCL, never through a symlink),
- * fsynced, renamed, and the directory fsynced; state last.  Layer files
+ * Every file is written through atomic_file.h (a temporary, fsynced, renamed
+ * over a regular file only, the directory fsynced); state last.  Files are
+ * read only if regular (file_kind.h), never through a symlink.  Layer files
  * other than the two state names are removed after the state is renamed.
  */
 #ifndef SLIDE_FRONTIER_CHECKPOINT_H

@@ -10,9 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "slide/atomic_file.h"
 #include "slide/frontier.h"
 #include "slide/frontier_checkpoint.h"
 #include "slide/provenance.h"
@@ -170,15 +172,34 @@ static int parse_args(int argc, char **argv, struct frontier_args *a)
     return EXIT_OK;
 }
 
+static double first_signal_at;
+
+/* Seconds on the monotonic clock (async-signal-safe). */
+static double monotonic_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * The first SIGINT/SIGTERM stops the search at the end of the layer; a later
+ * one quits at once.  A copy within a second of the first is the same
+ * request: timeout(1) and process-group kills deliver the signal twice.
+ */
 static void on_signal(int sig)
 {
     static const char msg[] = "slide: stopping at the end of this layer\n";
-    if (stop_signal) { /* a second signal quits at once */
+    if (stop_signal) {
+        if (monotonic_seconds() - first_signal_at < 1.0)
+            return;
+        atomic_file_remove_all(); /* a checkpoint file being written */
         signal(sig, SIG_DFL);
         raise(sig);
         return;
     }
     stop_signal = sig;
+    first_signal_at = monotonic_seconds();
     if (write(STDERR_FILENO, msg, sizeof msg - 1) < 0) {
         /* nothing to do: the flag is what matters */
     }

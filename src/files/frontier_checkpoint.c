@@ -4,6 +4,9 @@
  */
 #include "slide/frontier_checkpoint.h"
 
+#include "slide/atomic_file.h"
+#include "slide/file_kind.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -37,9 +40,14 @@ int fcheckpoint_open(const char *dir, int *lock_fd, slide_error *err)
                           dir, S_ISLNK(st.st_mode) ? "a symbolic link" : "a file");
     }
     snprintf(path, sizeof path, "%s/lock", dir);
-    int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+    int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
     if (fd < 0)
         return slide_fail(err, SLIDE_EIO, "cannot open %s: %s", path, strerror(errno));
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return slide_fail(err, SLIDE_EIO, "%s is %s, not a regular file", path,
+                          file_kind_name(st.st_mode));
+    }
     if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
         close(fd);
         return slide_fail(err, SLIDE_EIO, "checkpoint directory %s is in use by another "
@@ -59,89 +67,29 @@ int fcheckpoint_exists(const char *dir)
 
 /* ---- writing ----------------------------------------------------------- */
 
-/* A file being written as DIR/.NAME.tmp, then renamed to DIR/NAME. */
+/* A file being written through atomic_file (temporary, fsync, rename), with
+ * the CRC-32 of what went into it so far. */
 struct out {
-    char path[4096], tmp[4096];
-    int fd;
+    struct atomic_file f;
     uLong crc;
     uint64_t bytes;
 };
 
 static int out_open(struct out *o, const char *dir, const char *name, slide_error *err)
 {
-    struct stat st;
-    snprintf(o->path, sizeof o->path, "%s/%s", dir, name);
-    snprintf(o->tmp, sizeof o->tmp, "%s/.%s.tmp", dir, name);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
     o->crc = crc32(0L, Z_NULL, 0);
     o->bytes = 0;
-    o->fd = -1;
-    if (lstat(o->path, &st) == 0 && !S_ISREG(st.st_mode))
-        return slide_fail(err, SLIDE_EIO, "%s is not a regular file; slide will not "
-                          "replace it", o->path);
-    /* a temporary left by a killed run is ours to remove, if a plain file */
-    if (lstat(o->tmp, &st) == 0 && S_ISREG(st.st_mode))
-        unlink(o->tmp);
-    o->fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-    if (o->fd < 0)
-        return slide_fail(err, SLIDE_EIO, "cannot create %s: %s", o->tmp, strerror(errno));
-    return SLIDE_OK;
+    return atomic_file_open(&o->f, path, err);
 }
 
 static int out_write(struct out *o, const void *buf, size_t len, slide_error *err)
 {
-    const unsigned char *p = buf;
-    o->crc = crc32(o->crc, p, (uInt)len);
-    for (size_t done = 0; done < len;) {
-        ssize_t w = write(o->fd, p + done, len - done);
-        if (w <= 0)
-            return slide_fail(err, SLIDE_EIO, "writing %s failed: %s", o->tmp,
-                              w < 0 ? strerror(errno) : "no progress");
-        done += (size_t)w;
-    }
+    o->crc = crc32(o->crc, buf, (uInt)len);
+    if (fwrite(buf, 1, len, o->f.stream) != len)
+        return slide_fail(err, SLIDE_EIO, "writing %s failed: %s", o->f.path, strerror(errno));
     o->bytes += len;
-    return SLIDE_OK;
-}
-
-static void out_abort(struct out *o)
-{
-    if (o->fd >= 0)
-        close(o->fd);
-    o->fd = -1;
-    unlink(o->tmp);
-}
-
-static int sync_dir(const char *dir)
-{
-    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0)
-        return -1;
-    int rc = fsync(fd);
-    close(fd);
-    return rc;
-}
-
-/* fsync, close, rename over the target, fsync the directory. */
-static int out_commit(struct out *o, const char *dir, slide_error *err)
-{
-    struct stat st;
-    if (fsync(o->fd) != 0 || close(o->fd) != 0) {
-        o->fd = -1;
-        int e = errno;
-        unlink(o->tmp);
-        return slide_fail(err, SLIDE_EIO, "writing %s failed: %s", o->tmp, strerror(e));
-    }
-    o->fd = -1;
-    if (lstat(o->path, &st) == 0 && !S_ISREG(st.st_mode)) {
-        unlink(o->tmp);
-        return slide_fail(err, SLIDE_EIO, "%s is not a regular file; slide will not "
-                          "replace it", o->path);
-    }
-    if (rename(o->tmp, o->path) != 0 || sync_dir(dir) != 0) {
-        int e = errno;
-        unlink(o->tmp);
-        return slide_fail(err, SLIDE_EIO, "cannot rename %s to %s: %s", o->tmp, o->path,
-                          strerror(e));
-    }
     return SLIDE_OK;
 }
 
@@ -212,7 +160,11 @@ static int write_layer(const char *dir, const struct frontier_search *f,
     put64(h + 32, s->bytes);
     put64(h + 40, (uint64_t)s->nblocks);
     int rc = out_open(&o, dir, name, err);
-    if (!rc && !(rc = out_write(&o, h, sizeof h, err)) && !(rc = write_index(&o, s, err)))
+    if (rc) {
+        free(buf);
+        return rc;
+    }
+    if (!(rc = out_write(&o, h, sizeof h, err)) && !(rc = write_index(&o, s, err)))
         for (uint64_t off = 0; !rc && off < s->bytes; off += CHUNK) {
             size_t len = s->bytes - off < CHUNK ? (size_t)(s->bytes - off) : CHUNK;
             if (!(rc = fstream_raw_read(s, off, len, buf, err)))
@@ -223,10 +175,10 @@ static int write_layer(const char *dir, const struct frontier_search *f,
         rc = out_write(&o, h, 4, err);
     }
     free(buf);
-    if (!rc && !(rc = out_commit(&o, dir, err)))
+    if (rc)
+        atomic_file_abort(&o.f);
+    else if (!(rc = atomic_file_commit(&o.f, err)))
         *bytes += o.bytes;
-    else if (o.fd >= 0)
-        out_abort(&o);
     return rc;
 }
 
@@ -245,12 +197,9 @@ static int write_state(const char *dir, const struct frontier_search *f,
     n += (size_t)snprintf(text + n, STATE_MAX - n, "\n");
     uLong crc = crc32(crc32(0L, Z_NULL, 0), (const Bytef *)text, (uInt)n);
     n += (size_t)snprintf(text + n, STATE_MAX - n, "state-crc32 %08lx\n", crc);
-    struct out o;
-    int rc = out_open(&o, dir, "state", err);
-    if (!rc && !(rc = out_write(&o, text, n, err)))
-        rc = out_commit(&o, dir, err);
-    else if (o.fd >= 0)
-        out_abort(&o);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/state", dir);
+    int rc = atomic_file_write_all(path, text, n, err);
     free(text);
     return rc;
 }
@@ -279,13 +228,13 @@ static void remove_old_layers(const char *dir, int depth)
 static int layer_on_disk(const char *dir, int depth, uint64_t count)
 {
     char path[4096];
-    struct stat st;
     unsigned char h[HEADER_BYTES];
     snprintf(path, sizeof path, "%s/layer-%d", dir, depth);
-    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    slide_error err;
+    int fd = file_open_regular(path, 0, &err);
     if (fd < 0)
         return 0;
-    int ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && read(fd, h, sizeof h) == sizeof h &&
+    int ok = read(fd, h, sizeof h) == sizeof h &&
              !memcmp(h, LAYER_MAGIC, 8) && get32(h + 20) == (uint32_t)depth &&
              get64(h + 24) == count;
     close(fd);
@@ -343,11 +292,9 @@ struct state {
 /* The text of DIR/state, CRC checked; NULL with err set. */
 static char *read_state_text(const char *path, slide_error *err)
 {
-    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd < 0) {
-        slide_fail(err, SLIDE_EIO, "cannot open %s: %s", path, strerror(errno));
+    int fd = file_open_regular(path, 0, err);
+    if (fd < 0)
         return NULL;
-    }
     char *text = calloc(STATE_MAX + 1, 1);
     ssize_t n = text ? read(fd, text, STATE_MAX) : -1;
     close(fd);
@@ -449,9 +396,9 @@ static int read_layer(const char *dir, const struct frontier_search *f, int dept
     int rc = fstream_open(s, temp_dir, err);
     if (rc)
         return rc;
-    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    int fd = file_open_regular(path, 0, err);
     if (fd < 0)
-        rc = slide_fail(err, SLIDE_EIO, "cannot open %s: %s", path, strerror(errno));
+        rc = SLIDE_EIO;
     else {
         rc = read_layer_body(fd, path, f, depth, count, s, err);
         close(fd);
