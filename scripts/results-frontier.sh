@@ -46,6 +46,7 @@ for run in $runs; do
         continue
     fi
     ck="$dir/slide-frontier-$b"
+    mkdir -p "$ck"
     if [ -e "$ck/state" ]; then
         mode="--resume $ck"
     else

@@ -122,6 +122,7 @@ static void test_bad_arguments(void **state)
     check_usage("frontier 3x3 --buffer 3", "--buffer expects");
     check_usage("frontier 3x3 --frobnicate", "frobnicate");
     check_usage("frontier 3x3 --checkpoint a --resume b", "not both");
+    check_usage("frontier 3x3 --temp-dir /nonexistent/dir", "not a writable directory");
     check_usage("frontier 3x3 --goal '1 2 3/4 5 6/7 8 8'", "goal");
 }
 

@@ -3,8 +3,9 @@
  * (frontier_key.h) for the frontier search.
  *
  * Method: least-significant-digit radix sort, 11-bit digits, over the low
- * `bits` bits only (keys are below 2^bits), stable, with one counting pass
- * per digit; a digit on which every key agrees is skipped.  O(n * bits/11),
+ * `bits` bits only (keys are below 2^bits), stable: one pass counts every
+ * digit, then one scatter pass per digit; a digit on which every key agrees
+ * is skipped.  Arrays of up to 64 keys get an insertion sort.  O(n * bits/11),
  * no comparisons: the right tool for fixed-width keys (Knuth, TAOCP vol. 3,
  * 5.2.5).
  */
@@ -25,8 +26,7 @@
 fkey *fsort_keys(fkey *a, fkey *tmp, size_t n, int bits);
 
 /*
- * The same for 64-bit keys (bits <= 64): all digit counts in one pass, then
- * one scatter pass per digit.  Keys of boards up to 20 cells (4x4: 44 bits)
+ * The same for 64-bit keys (bits <= 64).  Keys of boards up to 20 cells (4x4: 44 bits)
  * are sorted this way, at half the memory traffic of fsort_keys.
  */
 uint64_t *fsort_u64(uint64_t *a, uint64_t *tmp, size_t n, int bits);

@@ -169,6 +169,10 @@ static int parse_args(int argc, char **argv, struct frontier_args *a)
                                     "--checkpoint or --resume, not both");
     if (board_parse_dims(argv[optind], &a->rows, &a->cols, &err))
         return cli_fail(EXIT_USAGE, "%s", err.msg);
+    struct stat st;
+    if (a->temp_dir && (stat(a->temp_dir, &st) != 0 || !S_ISDIR(st.st_mode) ||
+                        access(a->temp_dir, W_OK | X_OK) != 0))
+        return cli_fail(EXIT_USAGE, "--temp-dir %s is not a writable directory", a->temp_dir);
     return EXIT_OK;
 }
 

@@ -10,8 +10,6 @@
 #include <stdlib.h>
 
 #define RADIX (1u << FSORT_DIGIT_BITS)
-/* 128 bits in 11-bit digits. */
-#define MAX_DIGITS ((128 + FSORT_DIGIT_BITS - 1) / FSORT_DIGIT_BITS)
 /* Below this many keys the counting passes cost more than they save. */
 #define SMALL_SORT 64
 
