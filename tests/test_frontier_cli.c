@@ -144,6 +144,12 @@ static void test_memory_and_disk(void **state)
     assert_non_null(strstr(err, ", disk"));
     free(out);
     free(err);
+    snprintf(args, sizeof args, "frontier 3x3 --max-memory 1 --temp-dir %s --max-disk 1K",
+             scratch);
+    assert_int_equal(clitest_run(args, NULL, &out, &err), 1);
+    assert_non_null(strstr(err, "--max-disk allows less"));
+    free(out);
+    free(err);
     snprintf(args, sizeof args, "rmdir %s && mkdir %s", scratch, scratch); /* empty */
     assert_int_equal(system(args), 0);
 }

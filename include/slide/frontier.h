@@ -55,6 +55,7 @@ struct frontier_options {
     int max_depth;         /* stop once layer max_depth is known; < 0: never */
     uint64_t buffer_keys;  /* keys of the expansion buffer (>= 64); 0: 2^24 */
     uint64_t max_memory;   /* bytes the search may hold; 0: MemAvailable */
+    uint64_t max_disk;     /* bytes a step may put in temp_dir; 0: its free space */
     frontier_layer_fn on_layer; /* may be NULL */
     void *ctx;
 };
@@ -97,7 +98,8 @@ void frontier_estimate(const struct frontier_search *f, const struct frontier_op
  * Compute layer depth + 1 (nothing when complete).  Checked first, from
  * frontier_estimate: the runs and the new layer stay in memory when fixed +
  * step fits o->max_memory (and MemAvailable); else they go to temp_dir when
- * its file system has room for step; else the step is refused
+ * its file system has room for step (and step <= o->max_disk when set);
+ * else the step is refused
  * (SLIDE_ENOMEM naming the bytes needed and available, and --temp-dir).
  * Errors: SLIDE_ENOMEM, SLIDE_EIO (temporary files), SLIDE_EFORMAT (a
  * stream failed to decode); on error the search is unchanged (layers

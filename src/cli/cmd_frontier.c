@@ -24,6 +24,7 @@ static const char help[] =
     "usage: slide frontier RxC [--max-depth D] [--goal G] [--threads N]\n"
     "                 [--format text|csv|md|tex] [--progress] [--provenance]\n"
     "                 [--max-memory BYTES] [--buffer KEYS] [--temp-dir DIR]\n"
+    "                 [--max-disk BYTES]\n"
     "                 [--checkpoint DIR] [--resume DIR]\n"
     "Breadth-first search from the goal that keeps only the last two layers\n"
     "(frontier search with delayed duplicate detection), for any board of up to\n"
@@ -57,6 +58,9 @@ static const char help[] =
     "  --temp-dir DIR     where steps that do not fit in memory put their sorted\n"
     "                     runs and new layers: unlinked temporary files (nothing\n"
     "                     remains after the run); its free space is checked first\n"
+    "  --max-disk B       disk a step may use in --temp-dir (K/M/G/T; default:\n"
+    "                     the free space); a step estimated to need more is\n"
+    "                     refused (exit 1) before it starts\n"
     "  --checkpoint DIR   save every layer into DIR (created if missing, locked\n"
     "                     while in use): DIR/layer-D for the last two layers and\n"
     "                     DIR/state (text: board, goal, depth, histogram, CRC),\n"
@@ -93,7 +97,7 @@ struct frontier_args {
     enum report_format format;
     int progress;
     int provenance;
-    uint64_t max_memory, buffer;
+    uint64_t max_memory, max_disk, buffer;
     const char *temp_dir, *checkpoint, *resume;
     char command[512];
 };
@@ -116,6 +120,7 @@ static int parse_args(int argc, char **argv, struct frontier_args *a)
         {"provenance", no_argument, 0, 'V'},      {"max-memory", required_argument, 0, 'm'},
         {"buffer", required_argument, 0, 'b'},    {"temp-dir", required_argument, 0, 'T'},
         {"checkpoint", required_argument, 0, 'c'}, {"resume", required_argument, 0, 'r'},
+        {"max-disk", required_argument, 0, 'D'},
         {"help", no_argument, 0, 'h'},            {0, 0, 0, 0}};
     long v;
     int c;
@@ -155,6 +160,10 @@ static int parse_args(int argc, char **argv, struct frontier_args *a)
                                 optarg);
             break;
         case 'T': a->temp_dir = optarg; break;
+        case 'D':
+            if (cli_bytes("--max-disk", optarg, &a->max_disk))
+                return EXIT_USAGE;
+            break;
         case 'c': a->checkpoint = optarg; break;
         case 'r': a->resume = optarg; break;
         case 'h': fputs(help, stdout); return -1;
@@ -401,7 +410,7 @@ static int run(const struct frontier_args *a, const struct board *goal)
     if (a->checkpoint && save(&c)) /* layer 0: a directory that cannot be written */
         rc = EXIT_FAIL;           /* fails now, not after the first long layer */
     struct frontier_options o = {threads, a->max_depth, a->buffer, a->max_memory,
-                                 on_layer, &c};
+                                 a->max_disk, on_layer, &c};
     int lib = rc ? SLIDE_OK : frontier_run(&f, &o, &err);
     if (rc)
         ;

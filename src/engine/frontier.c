@@ -343,10 +343,12 @@ static int choose_storage(const struct frontier_search *f, const struct frontier
     if (statvfs(f->temp_dir, &v) != 0)
         return slide_fail(err, SLIDE_EIO, "cannot read the free space of %s", f->temp_dir);
     uint64_t free_bytes = (uint64_t)v.f_bavail * (uint64_t)v.f_frsize;
-    if (step > free_bytes)
+    if (step > free_bytes || (o->max_disk && step > o->max_disk))
         return slide_fail(err, SLIDE_ENOMEM, "distance %d needs about %.2f GB of disk in "
-                          "%s but %.2f GB are free", f->depth + 1, (double)step / 1e9,
-                          f->temp_dir, (double)free_bytes / 1e9);
+                          "%s but %.2f GB are free%s", f->depth + 1, (double)step / 1e9,
+                          f->temp_dir, (double)free_bytes / 1e9,
+                          o->max_disk && step > o->max_disk ? " and --max-disk allows less"
+                                                            : "");
     *dir = f->temp_dir;
     return SLIDE_OK;
 }
