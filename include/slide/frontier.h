@@ -41,6 +41,7 @@ struct frontier_layer {
     uint64_t count;        /* boards at that distance */
     uint64_t cumulative;   /* boards at distance <= depth */
     uint64_t candidates;   /* neighbours generated (after the per-run dedup) */
+    uint64_t run_bytes;    /* data bytes of the step's sorted runs */
     uint64_t bytes;        /* data bytes of its stream */
     double seconds;        /* wall time of the step */
     double elapsed;        /* wall time of the search so far */
@@ -71,6 +72,7 @@ struct frontier_search {
     int complete;
     double seconds;        /* wall time of the steps so far */
     uint64_t candidates;   /* keys of the last step's runs */
+    uint64_t run_bytes;    /* their data bytes */
     int on_disk;           /* the last step's runs and layer went to temp_dir */
     double step_seconds;   /* wall time of the last step */
 };

@@ -43,8 +43,10 @@ static const char help[] =
     "                     depend on N\n"
     "  --format F         text (default), csv, md (Markdown) or tex (booktabs)\n"
     "  --progress         one line per layer on stderr (default on a terminal):\n"
-    "                     distance, boards, boards so far, neighbours generated,\n"
-    "                     bytes per board of the layer, time, rate, 'disk' when the\n"
+    "                     distance, boards, boards so far, neighbours generated\n"
+    "                     (after each run's repeats are dropped) and the bytes\n"
+    "                     each takes in the runs, bytes per board of the layer,\n"
+    "                     time, rate, 'disk' when the\n"
     "                     step went to --temp-dir, and an ETA to --max-depth that\n"
     "                     assumes each layer grows by the last ratio\n"
     "  --no-progress      never\n"
@@ -246,8 +248,9 @@ static void print_layer(const struct run_ctx *c, const struct frontier_layer *L)
 {
     double eta = estimate_eta(c, L);
     fprintf(stderr, "slide: distance %d: %" PRIu64 " boards, %" PRIu64 " in all, %" PRIu64
-            " neighbours, %.2f bytes/board, %.2f s (%.2f M boards/s)%s", L->depth,
-            L->count, L->cumulative, L->candidates,
+            " neighbours in runs of %.2f bytes each, %.2f bytes/board, %.2f s (%.2f M "
+            "boards/s)%s", L->depth, L->count, L->cumulative, L->candidates,
+            L->candidates ? (double)L->run_bytes / (double)L->candidates : 0.0,
             L->count ? (double)L->bytes / (double)L->count : 0.0, L->seconds,
             L->seconds > 0 ? (double)L->count / L->seconds / 1e6 : 0.0,
             c->f->on_disk ? ", disk" : "");

@@ -402,6 +402,9 @@ int frontier_step(struct frontier_search *f, const struct frontier_options *o,
         if (rc)
             fstream_close(&next);
     }
+    uint64_t run_bytes = 0;
+    for (size_t i = 0; i < r.len; i++)
+        run_bytes += r.run[i].bytes;
     runs_free(&r);
     if (rc)
         return rc;
@@ -422,6 +425,7 @@ int frontier_step(struct frontier_search *f, const struct frontier_options *o,
     f->reached += next.count;
     f->complete = next.count == 0;
     f->candidates = candidates;
+    f->run_bytes = run_bytes;
     f->on_disk = dir != NULL;
     f->step_seconds = omp_get_wtime() - t0;
     f->seconds += f->step_seconds;
@@ -436,7 +440,7 @@ int frontier_run(struct frontier_search *f, const struct frontier_options *o,
         if (rc)
             return rc;
         struct frontier_layer L = {f->depth, f->hist[f->depth], f->reached, f->candidates,
-                                   f->cur.bytes, f->step_seconds, f->seconds};
+                                   f->run_bytes, f->cur.bytes, f->step_seconds, f->seconds};
         if (o->on_layer && o->on_layer(&L, o->ctx))
             return slide_fail(err, SLIDE_EINTR, "stopped after distance %d", f->depth);
     }
