@@ -366,7 +366,8 @@ static void test_refusals(void **state)
     assert_non_null(strstr(res.err, "only 1024 bytes"));
     TRY(1, "already holds a checkpoint; continue it with --resume", "bfs 2x5 --checkpoint %s",
         dir);
-    TRY(2, "--checkpoint-every needs --checkpoint DIR", "bfs 2x5 --checkpoint-every 5");
+    TRY(2, "option --checkpoint-every is used only with --checkpoint DIR or --resume DIR",
+        "bfs 2x5 --checkpoint-every 5");
     TRY(2, "--checkpoint-every expects minutes", "bfs 2x5 --checkpoint %s --checkpoint-every -1",
         dir);
     TRY(1, "/missing/state does not exist", "bfs 2x5 --resume %s/missing", base);

@@ -89,7 +89,7 @@ static void test_option_errors(void **state)
 {
     (void)state;
     static const char *const cases[][2] = {
-        {"bfs -3x3", "slide: unknown option -3 (see slide bfs --help)\n"},
+        {"bfs -3x3", "slide: board size \"-3x3\" is not of the form RxC (e.g. 3x3)\n"},
         {"bfs 3x3 --frobnicate", "slide: unknown option --frobnicate (see slide bfs --help)\n"},
         {"bfs 3x3 --threads", "slide: option --threads needs a value (see slide bfs --help)\n"},
         {"bfs 3x3 -t", "slide: option -t needs a value (see slide bfs --help)\n"},
@@ -97,13 +97,42 @@ static void test_option_errors(void **state)
         {"solve -q 1,2,3,4,5,6,7,8,0", "slide: unknown option -q (see slide solve --help)\n"},
         {"dist --db", "slide: option --db needs a value (see slide dist --help)\n"},
         {"scramble 3x3 --nope", "slide: unknown option --nope (see slide scramble --help)\n"},
-        /* abbreviations name the option they abbreviate */
-        {"bfs 2x3 --prog=1", "slide: option --progress takes no value (see slide bfs --help)\n"},
-        {"bfs 2x3 --thr", "slide: option --threads needs a value (see slide bfs --help)\n"},
-        {"bfs 2x3 --pro", "slide: option --pro is ambiguous: it abbreviates several options "
-                          "(see slide bfs --help)\n"},
-        {"bfs --progress -3x3", "slide: unknown option -3 (see slide bfs --help)\n"},
+        /* long options are written in full: an abbreviation is unknown and
+         * the hint names what it begins; none reaches --help */
+        {"bfs 2x3 --prog=1", "slide: unknown option --prog; long options are written in "
+                             "full: did you mean --progress? (see slide bfs --help)\n"},
+        {"bfs 2x3 --thr", "slide: unknown option --thr; long options are written in full: "
+                          "did you mean --threads? (see slide bfs --help)\n"},
+        {"bfs 2x3 --pro", "slide: unknown option --pro; long options are written in full: "
+                          "did you mean --progress or --provenance? (see slide bfs --help)\n"},
+        {"bfs 2x3 --h lc", "slide: unknown option --h; long options are written in full: "
+                           "did you mean --help? (see slide bfs --help)\n"},
+        {"bfs 2x3 --he", "slide: unknown option --he; long options are written in full: "
+                         "did you mean --help? (see slide bfs --help)\n"},
+        {"bfs --progress -3x3", "slide: board size \"-3x3\" is not of the form RxC (e.g. 3x3)\n"},
         {"bfs 2x3 --=x", "slide: unknown option --=x (see slide bfs --help)\n"},
+        /* an option given twice, or with its opposite */
+        {"bfs 2x3 -t 2 --threads 3", "slide: option --threads is given twice; give it once "
+                                     "(see slide bfs --help)\n"},
+        {"bfs 2x3 --progress --no-progress", "slide: options --progress and --no-progress set "
+                                             "the same thing; give one (see slide bfs --help)\n"},
+        {"heuristic 2x3 --h lc --heuristic wd", "slide: options --h and --heuristic set the "
+                                                "same thing; give one (see slide heuristic --help)\n"},
+        /* an option that the request does not use names what uses it */
+        {"bfs 2x3 --encoding 2", "slide: option --encoding is used only with --save FILE "
+                                 "(see slide bfs --help)\n"},
+        {"bfs 2x3 --level 3", "slide: option --level is used only with --save FILE "
+                              "(see slide bfs --help)\n"},
+        {"db verify x.db --level 3", "slide: option --level is used only with db recompress, "
+                                     "not with db verify (see slide db --help)\n"},
+        {"db info x.db --threads 2", "slide: option --threads is used only with db verify or "
+                                     "db recompress, not with db info (see slide db --help)\n"},
+        {"db recompress x.db y.db --format csv", "slide: option --format is used only with "
+                                                 "db info, not with db recompress (see slide db --help)\n"},
+        {"solve --method layers --progress 1,2,3/4,5,6/7,8,0", "slide: option --progress is "
+         "used only with --method ida, not with --method layers (see slide solve --help)\n"},
+        {"bfs 2x3 --checkpoint-every 3", "slide: option --checkpoint-every is used only with "
+                                         "--checkpoint DIR or --resume DIR (see slide bfs --help)\n"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         int got = slide(cases[i][0], 1);
@@ -118,7 +147,13 @@ static void test_solvable(void **state)
     (void)state;
     expect("solvable '1 2 3 4/5 6 7 8/9 10 11 12/13 15 14 0'", 0, "unsolvable: width 4 is even");
     expect("solvable '1 2 3/4 5 6/8 7 0'", 0, "unsolvable: width 3 is odd");
-    expect("solvable 1 2 3/4 5 6/7 0 8", 0, "solvable: width 3 is odd");
+    expect("solvable '1 2 3/4 5 6/7 0 8'", 0, "solvable: width 3 is odd");
+    /* several words are several boards, never one joined board */
+    expect("solvable \"1 2 3\" \"4 5 6\" \"7 8 0\"", 2,
+           "slide: solvable takes one BOARD (got 3); quote it, or use - to read it from "
+           "standard input");
+    expect("solve A B", 2, "slide: solve takes one BOARD (got 2); quote it, or use - to "
+           "read several");
     expect("solvable --goal '0 1 2/3 4 5' '1 0 2/3 4 5'", 0, "solvable");
     expect("solvable '2 1 0'", 0, "unsolvable: a 1x3 board is a path");
     expect("solvable --size 2x2 '1 2 3 0'", 0, "solvable");

@@ -88,7 +88,7 @@ static void test_solve_csv_against_bfs(void **state)
 static void test_solve_text(void **state)
 {
     (void)state;
-    assert_int_equal(run("solve 8 6 7/2 5 4/3 0 1", NULL, out, sizeof out), 0);
+    assert_int_equal(run("solve '8 6 7/2 5 4/3 0 1'", NULL, out, sizeof out), 0);
     assert_non_null(strstr(out, "optimal moves: 31\n"));
     assert_non_null(strstr(out, "heuristic lc"));
     assert_int_equal(run("solve --h manhattan '8 6 7/2 5 4/3 0 1'", NULL, out, sizeof out), 0);

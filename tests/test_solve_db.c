@@ -371,11 +371,11 @@ static void test_options(void **state)
         int status;
         const char *msg;
     } cases[] = {
-        {"--method layers --db %s", 2, "--db is an option of --method db, not of layers"},
-        {"--method bibfs --db %s", 2, "--db is an option of --method db, not of bibfs"},
-        {"--method ida --db %s", 2, "--db is an option of --method db, not of ida"},
-        {"--method db --h lc --db %s", 2, "--h is an option of --method ida, not of db"},
-        {"--method db --max-states 9 --db %s", 2, "--max-states is an option of --method bibfs"},
+        {"--method layers --db %s", 2, "--db is used only with --method db, not with --method layers"},
+        {"--method bibfs --db %s", 2, "--db is used only with --method db, not with --method bibfs"},
+        {"--method ida --db %s", 2, "--db is used only with --method db, not with --method ida"},
+        {"--method db --h lc --db %s", 2, "--h is used only with --method ida, not with --method db"},
+        {"--method db --max-states 9 --db %s", 2, "--max-states is used only with --method bibfs"},
         {"--method db", 2, "--method db needs --db FILE"},
         {"--db %s --h manhattan --max-nodes 100000", 0, NULL},
     };

@@ -353,9 +353,9 @@ static void test_errors(void **state)
 {
     (void)state;
     expect_usage_error("solve --method bogus '1 2/3 0'", "ida, layers, bibfs");
-    expect_usage_error("solve --method layers --h lc '1 2/3 0'", "--h is an option of --method ida");
+    expect_usage_error("solve --method layers --h lc '1 2/3 0'", "--h is used only with --method ida, not with --method layers");
     expect_usage_error("solve --method layers --max-nodes 9 '1 2/3 0'", "--max-nodes");
-    expect_usage_error("solve --max-states 9 '1 2/3 0'", "--max-states is an option of --method bibfs");
+    expect_usage_error("solve --max-states 9 '1 2/3 0'", "--max-states is used only with --method bibfs, not with --method ida");
     expect_usage_error("solve --method bibfs --max-states 0 '1 2/3 0'", "--max-states");
     expect_usage_error("solve --count --moves '1 2/3 0'", "choose one");
     expect_usage_error("solve --count --format csv '1 2/3 0'", "choose one");

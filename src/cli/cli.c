@@ -4,6 +4,7 @@
 #include "cli.h"
 #include "slide/report.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -128,32 +129,16 @@ char *cli_slurp(FILE *in)
     return buf;
 }
 
-/* argv words joined by single spaces (a board may be given unquoted). */
-static char *join_words(int argc, char **argv)
-{
-    size_t len = 1;
-    for (int i = 0; i < argc; i++)
-        len += strlen(argv[i]) + 1;
-    char *s = malloc(len);
-    if (!s)
-        return NULL;
-    s[0] = '\0';
-    for (int i = 0; i < argc; i++) {
-        if (i)
-            strcat(s, " ");
-        strcat(s, argv[i]);
-    }
-    return s;
-}
-
-int cli_board(int argc, char **argv, int rows, int cols, struct board *b)
+int cli_board(const char *cmd, int argc, char **argv, int rows, int cols, struct board *b)
 {
     slide_error err;
     if (argc == 0)
         return cli_fail(EXIT_USAGE, "no board given (write it like \"1 2 3/4 5 6/7 8 0\", "
                                     "or - to read it from standard input)");
-    char *text = argc == 1 && strcmp(argv[0], "-") == 0 ? cli_slurp(stdin)
-                                                         : join_words(argc, argv);
+    if (argc > 1)
+        return cli_fail(EXIT_USAGE, "%s takes one BOARD (got %d); quote it, or use - "
+                        "to read it from standard input", cmd, argc);
+    char *text = strcmp(argv[0], "-") == 0 ? cli_slurp(stdin) : strdup(argv[0]);
     if (!text)
         return cli_fail(EXIT_FAIL, "cannot read the board text");
     int rc = board_parse(text, rows, cols, b, &err);
@@ -178,6 +163,13 @@ int cli_finish_stdout(void)
         return cli_fail(EXIT_FAIL, "writing standard output failed: %s",
                         strerror(errno));
     return EXIT_OK;
+}
+
+int cli_help(const char *text)
+{
+    fputs(text, stdout);
+    int rc = cli_finish_stdout();
+    return rc ? rc : -1;
 }
 
 int cli_progress_wanted(int flag)
@@ -208,6 +200,226 @@ int cli_threads(const char *text, int *out)
     *out = (int)v;
     return 0;
 }
+
+/* ---- the option layer (cli.h) ------------------------------------------ */
+
+void cli_parse_init(struct cli_parse *p, const char *cmd, const struct cli_option *opts,
+                    int argc, char **argv)
+{
+    memset(p, 0, sizeof *p);
+    p->cmd = cmd;
+    p->opts = opts;
+    p->argc = argc;
+    p->argv = argv;
+    p->next = 1;
+    p->args = argv + 1;
+}
+
+/* One line: the problem, then where the options are documented. */
+static int bad(const struct cli_parse *p, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static int bad(const struct cli_parse *p, const char *fmt, ...)
+{
+    char msg[384];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return cli_fail(CLI_ERROR, "%s (see slide %s --help)", msg, p->cmd);
+}
+
+/* The option whose long name is name[0..len) exactly, or NULL. */
+static const struct cli_option *find_long(const struct cli_parse *p, const char *name,
+                                          size_t len)
+{
+    for (const struct cli_option *o = p->opts; o->name; o++)
+        if (strlen(o->name) == len && strncmp(o->name, name, len) == 0)
+            return o;
+    return NULL;
+}
+
+static const struct cli_option *find_short(const struct cli_parse *p, char c)
+{
+    for (const struct cli_option *o = p->opts; o->name; o++)
+        if (o->letter && o->letter == c)
+            return o;
+    return NULL;
+}
+
+/* "--thr": unknown, with the options it begins as a hint. */
+static int unknown_long(const struct cli_parse *p, const char *word, size_t len)
+{
+    char hint[256] = "";
+    size_t used = 0;
+    for (const struct cli_option *o = p->opts; o->name; o++)
+        if (len > 2 && strncmp(o->name, word + 2, len - 2) == 0 && used < sizeof hint)
+            used += (size_t)snprintf(hint + used, sizeof hint - used, "%s--%s",
+                                     used ? " or " : "; long options are written in full: "
+                                                     "did you mean ", o->name);
+    char msg[400];
+    snprintf(msg, sizeof msg, "unknown option %.*s%s%s", (int)(len > 2 ? len : strlen(word)),
+             word, hint,
+             used ? "?" : "");
+    return cli_fail(CLI_ERROR, "%s (see slide %s --help)", msg, p->cmd);
+}
+
+/* How o was written: "--name" (how 'l') or "-x" (how 's'). */
+static void written(const struct cli_option *o, char how, char *buf, size_t len)
+{
+    if (how == 's')
+        snprintf(buf, len, "-%c", o->letter);
+    else
+        snprintf(buf, len, "--%s", o->name);
+}
+
+/* The option that o is the same setting as (itself when none). */
+static const struct cli_option *canonical(const struct cli_parse *p,
+                                          const struct cli_option *o)
+{
+    const struct cli_option *c = o->same ? find_long(p, o->same, strlen(o->same)) : NULL;
+    return c ? c : o;
+}
+
+/* Record that o was given (written as how); refuse a second time. */
+static int take(struct cli_parse *p, const struct cli_option *o, char how)
+{
+    char now[64], before[64], msg[200];
+    int j = (int)(o - p->opts);
+    assert(j < CLI_MAX_OPTIONS);
+    for (const struct cli_option *q = p->opts; q->name; q++) {
+        int i = (int)(q - p->opts);
+        if (!p->given[i] || canonical(p, q) != canonical(p, o))
+            continue;
+        written(o, how, now, sizeof now);
+        written(q, p->given[i], before, sizeof before);
+        if (i == j)
+            snprintf(msg, sizeof msg, "option %s is given twice; give it once", now);
+        else
+            snprintf(msg, sizeof msg, "options %s and %s set the same thing; give one",
+                     before, now);
+        return bad(p, "%s", msg);
+    }
+    p->given[j] = how;
+    return o->id;
+}
+
+/* The value of o: attached (the rest of the word) or the next word. */
+static int take_value(struct cli_parse *p, const struct cli_option *o, char how,
+                      const char *attached)
+{
+    char w[64];
+    if (attached) {
+        p->value = attached;
+    } else if (p->next < p->argc) {
+        p->value = p->argv[p->next++];
+    } else {
+        written(o, how, w, sizeof w);
+        return bad(p, "option %s needs a value", w);
+    }
+    return take(p, o, how);
+}
+
+static int next_long(struct cli_parse *p, const char *word)
+{
+    size_t len = strcspn(word, "=");
+    const struct cli_option *o = find_long(p, word + 2, len - 2);
+    if (!o)
+        return unknown_long(p, word, len);
+    p->value = NULL;
+    if (o->arg == CLI_VALUE)
+        return take_value(p, o, 'l', word[len] == '=' ? word + len + 1 : NULL);
+    if (word[len] == '=')
+        return bad(p, "option --%s takes no value", o->name);
+    return take(p, o, 'l');
+}
+
+/* The next letter of a cluster "-abc" (p->cluster points at it). */
+static int next_short(struct cli_parse *p)
+{
+    char c = *p->cluster++, w[3] = {'-', c, '\0'};
+    const struct cli_option *o = find_short(p, c);
+    if (!o) {
+        p->cluster = NULL;
+        return bad(p, "unknown option %s", w);
+    }
+    p->value = NULL;
+    if (o->arg == CLI_VALUE) {
+        const char *attached = *p->cluster ? p->cluster : NULL;
+        p->cluster = NULL;
+        return take_value(p, o, 's', attached);
+    }
+    if (!*p->cluster)
+        p->cluster = NULL;
+    return take(p, o, 's');
+}
+
+/* An option word: "--x", or "-x" not followed by a digit; "-" is not one. */
+static int is_option(const char *w)
+{
+    return w[0] == '-' && w[1] && !(w[1] >= '0' && w[1] <= '9');
+}
+
+int cli_parse_next(struct cli_parse *p)
+{
+    if (p->cluster)
+        return next_short(p);
+    while (p->next < p->argc) {
+        char *w = p->argv[p->next++];
+        if (p->ended || !is_option(w)) {
+            p->args[p->nargs++] = w; /* never past the words already read */
+            continue;
+        }
+        if (strcmp(w, "--") == 0) {
+            p->ended = 1;
+            continue;
+        }
+        if (w[1] == '-')
+            return next_long(p, w);
+        p->value = NULL;
+        p->cluster = w + 1;
+        return next_short(p);
+    }
+    return CLI_END;
+}
+
+int cli_parse_options(struct cli_parse *p, const char *help, cli_take_fn take, void *ctx)
+{
+    for (int c; (c = cli_parse_next(p)) != CLI_END;) {
+        if (c == CLI_ERROR)
+            return EXIT_USAGE;
+        if (c == 'h' && help)
+            return cli_help(help);
+        if (take(c, p->value, ctx))
+            return EXIT_USAGE;
+    }
+    return EXIT_OK;
+}
+
+int cli_parse_given(const struct cli_parse *p, int id)
+{
+    for (const struct cli_option *o = p->opts; o->name; o++)
+        if (o->id == id && p->given[o - p->opts])
+            return 1;
+    return 0;
+}
+
+int cli_parse_unused(const struct cli_parse *p, unsigned active, const char *now)
+{
+    for (const struct cli_option *o = p->opts; o->name; o++) {
+        char w[64];
+        char how = p->given[o - p->opts];
+        if (!how || !o->uses || (o->uses & active))
+            continue;
+        written(o, how, w, sizeof w);
+        return cli_fail(EXIT_USAGE, "option %s is used only with %s%s%s (see slide %s "
+                        "--help)", w, o->used_with, now ? ", not with " : "", now ? now : "",
+                        p->cmd);
+    }
+    return EXIT_OK;
+}
+
+/* ---- the getopt_long error reporter, for commands not yet converted ---- */
 
 /* The long options that `name` (len characters) names: an exact match, or
  * every option it abbreviates.  Returns how many; *hit the first. */

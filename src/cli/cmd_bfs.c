@@ -2,7 +2,6 @@
  * cmd_bfs.c - `slide bfs RxC`: enumerate every board by two-bit BFS and
  * report the distance histogram, the radius and the antipodes.
  */
-#include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
 #include <omp.h>
@@ -152,78 +151,86 @@ static int parse_minutes(const char *text, double *seconds)
     return 0;
 }
 
+/* Contexts that use an option (cli.h): a database or checkpoints asked for. */
+enum { USE_SAVE = 1, USE_CHECKPOINT = 2 };
+
+static const struct cli_option bfs_options[] = {
+    {"goal", 'g', CLI_VALUE, 'g', 0, NULL, NULL},
+    {"threads", 't', CLI_VALUE, 't', 0, NULL, NULL},
+    {"space", 's', CLI_VALUE, 's', 0, NULL, NULL},
+    {"format", 'f', CLI_VALUE, 'f', 0, NULL, NULL},
+    {"progress", 0, CLI_FLAG, 'p', 0, NULL, NULL},
+    {"no-progress", 0, CLI_FLAG, 'P', 0, NULL, "progress"},
+    {"provenance", 0, CLI_FLAG, 'V', 0, NULL, NULL},
+    {"max-memory", 'm', CLI_VALUE, 'm', 0, NULL, NULL},
+    {"help", 'h', CLI_FLAG, 'h', 0, NULL, NULL},
+    {"checkpoint", 0, CLI_VALUE, 'c', 0, NULL, NULL},
+    {"checkpoint-every", 0, CLI_VALUE, 'e', USE_CHECKPOINT,
+     "--checkpoint DIR or --resume DIR", NULL},
+    {"resume", 0, CLI_VALUE, 'r', 0, NULL, NULL},
+    {"save", 0, CLI_VALUE, 'S', 0, NULL, NULL},
+    {"encoding", 0, CLI_VALUE, 'E', USE_SAVE, "--save FILE", NULL},
+    {"level", 0, CLI_VALUE, 'L', USE_SAVE, "--save FILE", NULL},
+    {0, 0, 0, 0, 0, NULL, NULL}};
+
+/* One option's value into a; EXIT_OK or EXIT_USAGE (printed). */
+static int take_option(int c, const char *v, void *ctx)
+{
+    struct bfs_args *a = ctx;
+    long n;
+    int k;
+    switch (c) {
+    case 'g': a->goal_text = v; return EXIT_OK;
+    case 't': return cli_threads(v, &a->threads) ? EXIT_USAGE : EXIT_OK;
+    case 's':
+        if ((k = space_kind_parse(v)) < 0)
+            return cli_fail(EXIT_USAGE, "--space must be compact or full, not \"%s\"", v);
+        a->kind = (enum space_kind)k;
+        return EXIT_OK;
+    case 'f': return cli_format(v, &a->format) ? EXIT_USAGE : EXIT_OK;
+    case 'p': a->progress = 1; return EXIT_OK;
+    case 'P': a->progress = 0; return EXIT_OK;
+    case 'V': a->provenance = 1; return EXIT_OK;
+    case 'm': return cli_bytes("--max-memory", v, &a->max_memory) ? EXIT_USAGE : EXIT_OK;
+    case 'c': a->checkpoint = v; return EXIT_OK;
+    case 'r': a->resume = v; return EXIT_OK;
+    case 'e': return parse_minutes(v, &a->every) ? EXIT_USAGE : EXIT_OK;
+    case 'S': a->save = v; return EXIT_OK;
+    case 'E':
+        if (cli_int("--encoding", v, 1, 8, &n))
+            return EXIT_USAGE;
+        if (!db_encoding_name((int)n))
+            return cli_fail(EXIT_USAGE, "--encoding must be 1, 2 or 8, not %ld", n);
+        a->db.encoding = (int)n;
+        return EXIT_OK;
+    case 'L':
+        if (cli_int("--level", v, 0, 9, &n))
+            return EXIT_USAGE;
+        a->db.level = (int)n;
+        return EXIT_OK;
+    }
+    return EXIT_USAGE;
+}
+
 static int parse_args(int argc, char **argv, struct bfs_args *a)
 {
-    static const struct option opts[] = {
-        {"goal", required_argument, 0, 'g'},   {"threads", required_argument, 0, 't'},
-        {"space", required_argument, 0, 's'},  {"format", required_argument, 0, 'f'},
-        {"progress", no_argument, 0, 'p'},     {"no-progress", no_argument, 0, 'P'},
-        {"provenance", no_argument, 0, 'V'},
-        {"max-memory", required_argument, 0, 'm'}, {"help", no_argument, 0, 'h'},
-        {"checkpoint", required_argument, 0, 'c'},
-        {"checkpoint-every", required_argument, 0, 'e'},
-        {"resume", required_argument, 0, 'r'},
-        {"save", required_argument, 0, 'S'},   {"encoding", required_argument, 0, 'E'},
-        {"level", required_argument, 0, 'L'},  {0, 0, 0, 0}};
-    long v;
-    int c, k;
+    struct cli_parse p;
     slide_error err;
     memset(a, 0, sizeof *a);
     a->progress = -1;
     a->every = -1;
     a->db.level = -1;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "g:t:s:f:m:h", opts, NULL)) != -1) {
-        switch (c) {
-        case 'g': a->goal_text = optarg; break;
-        case 't':
-            if (cli_threads(optarg, &a->threads))
-                return EXIT_USAGE;
-            break;
-        case 's':
-            if ((k = space_kind_parse(optarg)) < 0)
-                return cli_fail(EXIT_USAGE, "--space must be compact or full, not \"%s\"", optarg);
-            a->kind = (enum space_kind)k;
-            break;
-        case 'f':
-            if (cli_format(optarg, &a->format))
-                return EXIT_USAGE;
-            break;
-        case 'p': a->progress = 1; break;
-        case 'P': a->progress = 0; break;
-        case 'V': a->provenance = 1; break;
-        case 'm':
-            if (cli_bytes("--max-memory", optarg, &a->max_memory))
-                return EXIT_USAGE;
-            break;
-        case 'c': a->checkpoint = optarg; break;
-        case 'r': a->resume = optarg; break;
-        case 'e':
-            if (parse_minutes(optarg, &a->every))
-                return EXIT_USAGE;
-            break;
-        case 'S': a->save = optarg; break;
-        case 'E':
-            if (cli_int("--encoding", optarg, 1, 8, &v))
-                return EXIT_USAGE;
-            if (!db_encoding_name((int)v))
-                return cli_fail(EXIT_USAGE, "--encoding must be 1, 2 or 8, not %ld", v);
-            a->db.encoding = (int)v;
-            break;
-        case 'L':
-            if (cli_int("--level", optarg, 0, 9, &v))
-                return EXIT_USAGE;
-            a->db.level = (int)v;
-            break;
-        case 'h': fputs(help, stdout); return -1;
-        default: return cli_bad_option("bfs", argc, argv, "g:t:s:f:m:h", opts);
-        }
-    }
-    if (argc - optind != 1)
+    cli_parse_init(&p, "bfs", bfs_options, argc, argv);
+    int rc = cli_parse_options(&p, help, take_option, a);
+    if (rc)
+        return rc;
+    unsigned active = (a->save ? USE_SAVE : 0) |
+                      (a->checkpoint || a->resume ? USE_CHECKPOINT : 0);
+    if (cli_parse_unused(&p, active, NULL))
+        return EXIT_USAGE;
+    if (p.nargs != 1)
         return cli_fail(EXIT_USAGE, "slide bfs takes one board size such as 3x3 (see --help)");
-    if (a->every >= 0 && !a->checkpoint && !a->resume)
-        return cli_fail(EXIT_USAGE, "--checkpoint-every needs --checkpoint DIR or --resume DIR");
-    if (board_parse_dims(argv[optind], &a->rows, &a->cols, &err))
+    if (board_parse_dims(p.args[0], &a->rows, &a->cols, &err))
         return cli_fail(EXIT_USAGE, "%s", err.msg);
     return EXIT_OK;
 }

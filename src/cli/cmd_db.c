@@ -2,7 +2,6 @@
  * cmd_db.c - `slide db info|verify FILE`: what a distance database holds,
  * and whether every part of it checks out.
  */
-#include <getopt.h>
 #include <inttypes.h>
 #include <omp.h>
 #include <string.h>
@@ -50,45 +49,56 @@ struct db_args {
     int level;
 };
 
+/* Contexts that use an option (cli.h): the action. */
+enum { USE_INFO = 1, USE_VERIFY = 2, USE_RECOMPRESS = 4 };
+
+static const struct cli_option db_options[] = {
+    {"format", 'f', CLI_VALUE, 'f', USE_INFO, "db info", NULL},
+    {"threads", 't', CLI_VALUE, 't', USE_VERIFY | USE_RECOMPRESS,
+     "db verify or db recompress", NULL},
+    {"level", 'l', CLI_VALUE, 'l', USE_RECOMPRESS, "db recompress", NULL},
+    {"help", 'h', CLI_FLAG, 'h', 0, NULL, NULL},
+    {0, 0, 0, 0, 0, NULL, NULL}};
+
+static int take_option(int c, const char *v, void *ctx)
+{
+    struct db_args *a = ctx;
+    long n;
+    switch (c) {
+    case 'f': return cli_format(v, &a->format) ? EXIT_USAGE : EXIT_OK;
+    case 't': return cli_threads(v, &a->threads) ? EXIT_USAGE : EXIT_OK;
+    case 'l':
+        if (cli_int("--level", v, 0, 9, &n))
+            return EXIT_USAGE;
+        a->level = (int)n;
+        return EXIT_OK;
+    }
+    return EXIT_USAGE;
+}
+
 static int parse_args(int argc, char **argv, struct db_args *a)
 {
-    static const struct option opts[] = {{"format", required_argument, 0, 'f'},
-                                         {"threads", required_argument, 0, 't'},
-                                         {"level", required_argument, 0, 'l'},
-                                         {"help", no_argument, 0, 'h'},
-                                         {0, 0, 0, 0}};
-    int c;
-    long v;
+    struct cli_parse p;
     memset(a, 0, sizeof *a);
     a->level = -1;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "f:t:l:h", opts, NULL)) != -1) {
-        switch (c) {
-        case 'f':
-            if (cli_format(optarg, &a->format))
-                return EXIT_USAGE;
-            break;
-        case 't':
-            if (cli_threads(optarg, &a->threads))
-                return EXIT_USAGE;
-            break;
-        case 'l':
-            if (cli_int("--level", optarg, 0, 9, &v))
-                return EXIT_USAGE;
-            a->level = (int)v;
-            break;
-        case 'h': fputs(help, stdout); return -1;
-        default: return cli_bad_option("db", argc, argv, "f:t:l:h", opts);
-        }
-    }
-    int args = argc - optind;
-    a->action = args > 0 ? argv[optind] : "";
-    if (!((args == 2 && (!strcmp(a->action, "info") || !strcmp(a->action, "verify"))) ||
-          (args == 3 && !strcmp(a->action, "recompress"))))
+    cli_parse_init(&p, "db", db_options, argc, argv);
+    int rc = cli_parse_options(&p, help, take_option, a);
+    if (rc)
+        return rc;
+    int args = p.nargs;
+    a->action = args > 0 ? p.args[0] : "";
+    int info = !strcmp(a->action, "info"), verify = !strcmp(a->action, "verify"),
+        recompress = !strcmp(a->action, "recompress");
+    if (!((args == 2 && (info || verify)) || (args == 3 && recompress)))
         return cli_fail(EXIT_USAGE, "usage: slide db info|verify FILE, or slide db "
                                     "recompress FILE OUT (see slide db --help)");
-    a->file = argv[optind + 1];
-    a->out = args == 3 ? argv[optind + 2] : NULL;
+    unsigned active = info ? USE_INFO : verify ? USE_VERIFY : USE_RECOMPRESS;
+    char now[32];
+    snprintf(now, sizeof now, "db %s", a->action);
+    if (cli_parse_unused(&p, active, now))
+        return EXIT_USAGE;
+    a->file = p.args[1];
+    a->out = args == 3 ? p.args[2] : NULL;
     return EXIT_OK;
 }
 

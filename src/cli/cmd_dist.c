@@ -2,7 +2,6 @@
  * cmd_dist.c - `slide dist --db FILE BOARD...`: exact distances (and
  * optimal paths) from a distance database.
  */
-#include <getopt.h>
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,37 +49,41 @@ struct answer {
 };
 
 
-static int parse_args(int argc, char **argv, struct dist_args *a)
+static const struct cli_option dist_options[] = {
+    {"db", 'd', CLI_VALUE, 'd', 0, NULL, NULL},
+    {"goal", 'g', CLI_VALUE, 'g', 0, NULL, NULL},
+    {"path", 'p', CLI_FLAG, 'p', 0, NULL, NULL},
+    {"format", 'f', CLI_VALUE, 'f', 0, NULL, NULL},
+    {"threads", 't', CLI_VALUE, 't', 0, NULL, NULL},
+    {"time", 0, CLI_FLAG, 'T', 0, NULL, NULL},
+    {"help", 'h', CLI_FLAG, 'h', 0, NULL, NULL},
+    {0, 0, 0, 0, 0, NULL, NULL}};
+
+static int parse_args(int argc, char **argv, struct dist_args *a, struct cli_parse *p)
 {
-    static const struct option opts[] = {
-        {"db", required_argument, 0, 'd'},     {"goal", required_argument, 0, 'g'},
-        {"path", no_argument, 0, 'p'},         {"format", required_argument, 0, 'f'},
-        {"threads", required_argument, 0, 't'}, {"time", no_argument, 0, 'T'},
-        {"help", no_argument, 0, 'h'},         {0, 0, 0, 0}};
-    int c;
     memset(a, 0, sizeof *a);
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "d:g:pf:t:h", opts, NULL)) != -1) {
+    cli_parse_init(p, "dist", dist_options, argc, argv);
+    for (int c; (c = cli_parse_next(p)) != CLI_END;) {
         switch (c) {
-        case 'd': a->db_path = optarg; break;
-        case 'g': a->goal_text = optarg; break;
+        case CLI_ERROR: return EXIT_USAGE;
+        case 'd': a->db_path = p->value; break;
+        case 'g': a->goal_text = p->value; break;
         case 'p': a->path = 1; break;
         case 'T': a->timing = 1; break;
         case 'f':
-            if (cli_format(optarg, &a->format))
+            if (cli_format(p->value, &a->format))
                 return EXIT_USAGE;
             break;
         case 't':
-            if (cli_threads(optarg, &a->threads))
+            if (cli_threads(p->value, &a->threads))
                 return EXIT_USAGE;
             break;
-        case 'h': fputs(help, stdout); return -1;
-        default: return cli_bad_option("dist", argc, argv, "d:g:pf:t:h", opts);
+        case 'h': return cli_help(help);
         }
     }
     if (!a->db_path)
         return cli_fail(EXIT_USAGE, "slide dist needs --db FILE (see --help)");
-    if (optind == argc)
+    if (p->nargs == 0)
         return cli_fail(EXIT_USAGE, "no board given (one per argument, or - for standard input)");
     return EXIT_OK;
 }
@@ -241,14 +244,15 @@ int cmd_dist(int argc, char **argv)
 {
     struct dist_args a;
     struct run_state r;
-    int rc = parse_args(argc, argv, &a);
+    struct cli_parse p;
+    int rc = parse_args(argc, argv, &a, &p);
     if (rc)
         return rc < 0 ? EXIT_OK : rc;
     memset(&r, 0, sizeof r);
     r.a = &a;
     if ((rc = open_db(&a, &r.db)) != EXIT_OK)
         return rc;
-    struct board_source src = {argv + optind, argc - optind, 0, 0, NULL, 0, 0};
+    struct board_source src = {p.args, p.nargs, 0, 0, NULL, 0, 0};
     src.stdin_mode = src.argc == 1 && strcmp(src.argv[0], "-") == 0;
     r.boards = calloc(BATCH, sizeof *r.boards);
     r.ans = calloc(BATCH, sizeof *r.ans);

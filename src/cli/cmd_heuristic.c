@@ -3,7 +3,6 @@
  * list against the exact distance of every reachable board (sweep.h).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,7 +77,7 @@ struct heur_args {
     uint64_t max_memory;
 };
 
-static void print_help(void)
+static int print_help(void)
 {
     int n;
     const struct heuristic_def *t = heuristic_table(&n);
@@ -89,50 +88,57 @@ static void print_help(void)
                                  t[i].name, t[i].summary);
     fputs(help_usage, stdout);
     fputs(list, stdout);
-    fputs(help_options, stdout);
+    return cli_help(help_options);
 }
+
+static const struct cli_option heuristic_options[] = {
+    {"h", 0, CLI_VALUE, 'H', 0, NULL, NULL},
+    {"heuristic", 0, CLI_VALUE, 'H', 0, NULL, "h"},
+    {"goal", 'g', CLI_VALUE, 'g', 0, NULL, NULL},
+    {"joint", 'j', CLI_VALUE, 'j', 0, NULL, NULL},
+    {"threads", 't', CLI_VALUE, 't', 0, NULL, NULL},
+    {"format", 'f', CLI_VALUE, 'f', 0, NULL, NULL},
+    {"provenance", 0, CLI_FLAG, 'P', 0, NULL, NULL},
+    {"progress", 0, CLI_FLAG, 'p', 0, NULL, NULL},
+    {"no-progress", 0, CLI_FLAG, 'q', 0, NULL, "progress"},
+    {"max-memory", 'm', CLI_VALUE, 'm', 0, NULL, NULL},
+    {"help", 'h', CLI_FLAG, 'h', 0, NULL, NULL},
+    {0, 0, 0, 0, 0, NULL, NULL}};
 
 static int parse_args(int argc, char **argv, struct heur_args *a)
 {
-    static const struct option opts[] = {
-        {"h", required_argument, 0, 'H'},        {"heuristic", required_argument, 0, 'H'},
-        {"goal", required_argument, 0, 'g'},     {"joint", required_argument, 0, 'j'},
-        {"threads", required_argument, 0, 't'},  {"format", required_argument, 0, 'f'},
-        {"provenance", no_argument, 0, 'P'},     {"progress", no_argument, 0, 'p'},
-        {"no-progress", no_argument, 0, 'q'},    {"max-memory", required_argument, 0, 'm'},
-        {"help", no_argument, 0, 'h'},           {0, 0, 0, 0}};
-    int c;
+    struct cli_parse p;
     slide_error err;
     memset(a, 0, sizeof *a);
     a->progress = -1;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "g:j:t:f:m:h", opts, NULL)) != -1) {
+    cli_parse_init(&p, "heuristic", heuristic_options, argc, argv);
+    for (int c; (c = cli_parse_next(&p)) != CLI_END;) {
         switch (c) {
-        case 'H': a->list = optarg; break;
-        case 'g': a->goal_text = optarg; break;
-        case 'j': a->joint = optarg; break;
+        case CLI_ERROR: return EXIT_USAGE;
+        case 'H': a->list = p.value; break;
+        case 'g': a->goal_text = p.value; break;
+        case 'j': a->joint = p.value; break;
         case 't':
-            if (cli_threads(optarg, &a->threads))
+            if (cli_threads(p.value, &a->threads))
                 return EXIT_USAGE;
             break;
         case 'f':
-            if (cli_format(optarg, &a->format))
+            if (cli_format(p.value, &a->format))
                 return EXIT_USAGE;
             break;
         case 'P': a->provenance = 1; break;
         case 'p': a->progress = 1; break;
         case 'q': a->progress = 0; break;
         case 'm':
-            if (cli_bytes("--max-memory", optarg, &a->max_memory))
+            if (cli_bytes("--max-memory", p.value, &a->max_memory))
                 return EXIT_USAGE;
             break;
-        case 'h': print_help(); return -1;
-        default: return cli_bad_option("heuristic", argc, argv, "g:j:t:f:m:h", opts);
+        case 'h': return print_help();
         }
     }
-    if (argc - optind != 1)
+    if (p.nargs != 1)
         return cli_fail(EXIT_USAGE, "slide heuristic takes one board size such as 3x3 (see --help)");
-    if (board_parse_dims(argv[optind], &a->rows, &a->cols, &err))
+    if (board_parse_dims(p.args[0], &a->rows, &a->cols, &err))
         return cli_fail(EXIT_USAGE, "%s", err.msg);
     if (!a->list)
         return cli_fail(EXIT_USAGE, "name the heuristics with --h, e.g. --h manhattan,lc "
@@ -437,7 +443,7 @@ int cmd_heuristic(int argc, char **argv)
 {
     struct heur_args a;
     char command[1024];
-    cli_command_line("heuristic", argc, argv, command, sizeof command); /* before getopt */
+    cli_command_line("heuristic", argc, argv, command, sizeof command); /* before the options are read (argv is permuted) */
     int rc = parse_args(argc, argv, &a);
     if (rc)
         return rc < 0 ? EXIT_OK : rc;

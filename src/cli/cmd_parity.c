@@ -2,7 +2,6 @@
  * cmd_parity.c - `slide parity RxC`: the parity criterion checked against a
  * BFS on every arrangement of the board.
  */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,40 +52,44 @@ struct parity_args {
     uint64_t max_memory;
 };
 
+static const struct cli_option parity_options[] = {
+    {"goal", 'g', CLI_VALUE, 'g', 0, NULL, NULL},
+    {"threads", 't', CLI_VALUE, 't', 0, NULL, NULL},
+    {"format", 'f', CLI_VALUE, 'f', 0, NULL, NULL},
+    {"provenance", 0, CLI_FLAG, 'p', 0, NULL, NULL},
+    {"max-memory", 'm', CLI_VALUE, 'm', 0, NULL, NULL},
+    {"help", 'h', CLI_FLAG, 'h', 0, NULL, NULL},
+    {0, 0, 0, 0, 0, NULL, NULL}};
+
 static int parse_args(int argc, char **argv, struct parity_args *a)
 {
-    static const struct option opts[] = {
-        {"goal", required_argument, 0, 'g'},       {"threads", required_argument, 0, 't'},
-        {"format", required_argument, 0, 'f'},     {"provenance", no_argument, 0, 'p'},
-        {"max-memory", required_argument, 0, 'm'}, {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0}};
-    int c;
+    struct cli_parse p;
     slide_error err;
     memset(a, 0, sizeof *a);
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "g:t:f:m:h", opts, NULL)) != -1) {
+    cli_parse_init(&p, "parity", parity_options, argc, argv);
+    for (int c; (c = cli_parse_next(&p)) != CLI_END;) {
         switch (c) {
-        case 'g': a->goal_text = optarg; break;
+        case CLI_ERROR: return EXIT_USAGE;
+        case 'g': a->goal_text = p.value; break;
         case 't':
-            if (cli_threads(optarg, &a->threads))
+            if (cli_threads(p.value, &a->threads))
                 return EXIT_USAGE;
             break;
         case 'f':
-            if (cli_format(optarg, &a->format))
+            if (cli_format(p.value, &a->format))
                 return EXIT_USAGE;
             break;
         case 'p': a->provenance = 1; break;
         case 'm':
-            if (cli_bytes("--max-memory", optarg, &a->max_memory))
+            if (cli_bytes("--max-memory", p.value, &a->max_memory))
                 return EXIT_USAGE;
             break;
-        case 'h': fputs(help, stdout); return -1;
-        default: return cli_bad_option("parity", argc, argv, "g:t:f:m:h", opts);
+        case 'h': return cli_help(help);
         }
     }
-    if (argc - optind != 1)
+    if (p.nargs != 1)
         return cli_fail(EXIT_USAGE, "slide parity takes one board size such as 3x3 (see --help)");
-    if (board_parse_dims(argv[optind], &a->rows, &a->cols, &err))
+    if (board_parse_dims(p.args[0], &a->rows, &a->cols, &err))
         return cli_fail(EXIT_USAGE, "%s", err.msg);
     return EXIT_OK;
 }
@@ -171,7 +174,7 @@ int cmd_parity(int argc, char **argv)
     struct theorem_result r;
     slide_error err;
     char cmd[512];
-    cli_command_line("parity", argc, argv, cmd, sizeof cmd); /* before getopt permutes argv */
+    cli_command_line("parity", argc, argv, cmd, sizeof cmd); /* before the option layer permutes argv */
     int rc = parse_args(argc, argv, &a);
     if (rc)
         return rc < 0 ? EXIT_OK : rc;

@@ -3,7 +3,6 @@
  * walks from the goal, reproducible from a seed.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -58,42 +57,46 @@ static int parse_seed(const char *text, uint64_t *seed)
     return 0;
 }
 
+static const struct cli_option scramble_options[] = {
+    {"count", 'n', CLI_VALUE, 'n', 0, NULL, NULL},
+    {"walk", 'w', CLI_VALUE, 'w', 0, NULL, NULL},
+    {"seed", 's', CLI_VALUE, 's', 0, NULL, NULL},
+    {"goal", 'g', CLI_VALUE, 'g', 0, NULL, NULL},
+    {"help", 'h', CLI_FLAG, 'h', 0, NULL, NULL},
+    {0, 0, 0, 0, 0, NULL, NULL}};
+
 static int parse_args(int argc, char **argv, struct scramble_args *a)
 {
-    static const struct option opts[] = {
-        {"count", required_argument, 0, 'n'}, {"walk", required_argument, 0, 'w'},
-        {"seed", required_argument, 0, 's'},  {"goal", required_argument, 0, 'g'},
-        {"help", no_argument, 0, 'h'},        {0, 0, 0, 0}};
+    struct cli_parse p;
     slide_error err;
-    int c;
     memset(a, 0, sizeof *a);
     a->count = 1;
     a->walk = -1;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "n:w:s:g:h", opts, NULL)) != -1) {
+    cli_parse_init(&p, "scramble", scramble_options, argc, argv);
+    for (int c; (c = cli_parse_next(&p)) != CLI_END;) {
         switch (c) {
+        case CLI_ERROR: return EXIT_USAGE;
         case 'n':
-            if (cli_int("--count", optarg, 0, LONG_MAX, &a->count))
+            if (cli_int("--count", p.value, 0, LONG_MAX, &a->count))
                 return EXIT_USAGE;
             break;
         case 'w':
-            if (cli_int("--walk", optarg, 0, LONG_MAX, &a->walk))
+            if (cli_int("--walk", p.value, 0, LONG_MAX, &a->walk))
                 return EXIT_USAGE;
             break;
         case 's':
-            if (parse_seed(optarg, &a->seed))
+            if (parse_seed(p.value, &a->seed))
                 return EXIT_USAGE;
             a->seeded = 1;
             break;
-        case 'g': a->goal_text = optarg; break;
-        case 'h': fputs(help, stdout); return -1;
-        default: return cli_bad_option("scramble", argc, argv, "n:w:s:g:h", opts);
+        case 'g': a->goal_text = p.value; break;
+        case 'h': return cli_help(help);
         }
     }
-    if (argc - optind != 1)
+    if (p.nargs != 1)
         return cli_fail(EXIT_USAGE, "slide scramble takes one board size such as 4x4 "
                                     "(see --help)");
-    if (board_parse_dims(argv[optind], &a->rows, &a->cols, &err))
+    if (board_parse_dims(p.args[0], &a->rows, &a->cols, &err))
         return cli_fail(EXIT_USAGE, "%s", err.msg);
     return EXIT_OK;
 }

@@ -1,7 +1,6 @@
 /*
  * cmd_solvable.c - `slide solvable BOARD [--goal G]`: the parity verdict.
  */
-#include <getopt.h>
 #include <stdlib.h>
 
 #include "cli.h"
@@ -22,29 +21,32 @@ static const char help[] =
     "Output: one line on stdout, \"solvable: ...\" or \"unsolvable: ...\" and\n"
     "the numbers behind the verdict.  Exit status 0 for either verdict.\n";
 
+static const struct cli_option solvable_options[] = {
+    {"goal", 'g', CLI_VALUE, 'g', 0, NULL, NULL},
+    {"size", 's', CLI_VALUE, 's', 0, NULL, NULL},
+    {"help", 'h', CLI_FLAG, 'h', 0, NULL, NULL},
+    {0, 0, 0, 0, 0, NULL, NULL}};
+
 int cmd_solvable(int argc, char **argv)
 {
-    static const struct option opts[] = {{"goal", required_argument, 0, 'g'},
-                                         {"size", required_argument, 0, 's'},
-                                         {"help", no_argument, 0, 'h'},
-                                         {0, 0, 0, 0}};
+    struct cli_parse p;
     const char *goal_text = NULL;
-    int rows = 0, cols = 0, c;
+    int rows = 0, cols = 0;
     slide_error err;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "g:s:h", opts, NULL)) != -1) {
+    cli_parse_init(&p, "solvable", solvable_options, argc, argv);
+    for (int c; (c = cli_parse_next(&p)) != CLI_END;) {
         switch (c) {
-        case 'g': goal_text = optarg; break;
+        case CLI_ERROR: return EXIT_USAGE;
+        case 'g': goal_text = p.value; break;
         case 's':
-            if (board_parse_dims(optarg, &rows, &cols, &err))
+            if (board_parse_dims(p.value, &rows, &cols, &err))
                 return cli_fail(EXIT_USAGE, "--size: %s", err.msg);
             break;
-        case 'h': fputs(help, stdout); return EXIT_OK;
-        default: return cli_bad_option("solvable", argc, argv, "g:s:h", opts);
+        case 'h': return cli_help(help) < 0 ? EXIT_OK : EXIT_FAIL;
         }
     }
     struct board b = {0}, goal = {0};
-    if (cli_board(argc - optind, argv + optind, rows, cols, &b))
+    if (cli_board("solvable", p.nargs, p.args, rows, cols, &b))
         return EXIT_USAGE;
     if (cli_goal(goal_text, b.rows, b.cols, &goal)) {
         board_free(&b);

@@ -4,7 +4,6 @@
  * IDA*, bidirectional BFS or descent in a distance database, or constructed
  * layer by layer for any size.
  */
-#include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <signal.h>
@@ -290,7 +289,8 @@ static int db_covers(const struct solve_job *job, char *why, size_t len)
  * says which (covers); given its needed option without --method, it is
  * chosen and hands the other boards to its fallback, with a note.
  */
-enum { TAKES_H = 1, TAKES_MAX_NODES = 2, TAKES_MAX_STATES = 4, TAKES_DB = 8 };
+enum { TAKES_H = 1, TAKES_MAX_NODES = 2, TAKES_MAX_STATES = 4, TAKES_DB = 8,
+       TAKES_PROGRESS = 16 };
 
 static const struct solve_method {
     const char *name;
@@ -304,7 +304,7 @@ static const struct solve_method {
     const char *fallback; /* when chosen by its option alone: the method for
                              the boards it does not cover (NULL: none) */
 } methods[] = {
-    {"ida", solve_ida, TAKES_H | TAKES_MAX_NODES, 1, 0, NULL, NULL},
+    {"ida", solve_ida, TAKES_H | TAKES_MAX_NODES | TAKES_PROGRESS, 1, 0, NULL, NULL},
     {"layers", solve_layers, 0, 0, 0, NULL, NULL},
     {"bibfs", solve_bibfs, TAKES_MAX_STATES, 0, 0, NULL, NULL},
     {"db", solve_db, TAKES_DB, 0, TAKES_DB, db_covers, "ida"},
@@ -374,23 +374,18 @@ static void method_default(struct solve_args *a)
     }
 }
 
-/* Refuse an option the chosen method (and its fallback) would silently
- * ignore, and a method without an option it needs. */
-static int check_specific(const struct solve_args *a)
+/* Refuse a method without an option it needs, and (cli_parse_unused) an
+ * option that the chosen method and its fallback would silently ignore. */
+static int check_specific(const struct solve_args *a, const struct cli_parse *p)
 {
     unsigned used = a->method->takes | (a->fallback ? a->fallback->takes : 0);
-    for (size_t i = 0; i < sizeof specific / sizeof specific[0]; i++) {
+    for (size_t i = 0; i < sizeof specific / sizeof specific[0]; i++)
         if (a->method->needs & specific[i].bit & ~a->given)
             return cli_fail(EXIT_USAGE, "--method %s needs %s %s", a->method->name,
                             specific[i].name, specific[i].value);
-        if (!(a->given & specific[i].bit & ~used))
-            continue;
-        char users[256];
-        method_names(specific[i].bit, users, sizeof users);
-        return cli_fail(EXIT_USAGE, "%s is an option of --method %s, not of %s",
-                        specific[i].name, users, a->method->name);
-    }
-    return EXIT_OK;
+    char now[64];
+    snprintf(now, sizeof now, "--method %s", a->method->name);
+    return cli_parse_unused(p, used, now);
 }
 
 /* --count, --moves and --format csv|md|tex each choose what is printed. */
@@ -407,64 +402,74 @@ static int set_output(struct solve_args *a, enum solve_output out, const char *o
     return EXIT_OK;
 }
 
-static int parse_args(int argc, char **argv, struct solve_args *a)
+/* The options; a method-specific one names the methods that use it. */
+static const struct cli_option solve_options[] = {
+    {"method", 'M', CLI_VALUE, 'M', 0, NULL, NULL},
+    {"h", 'H', CLI_VALUE, 'H', TAKES_H, "--method ida", NULL},
+    {"goal", 'g', CLI_VALUE, 'g', 0, NULL, NULL},
+    {"size", 's', CLI_VALUE, 's', 0, NULL, NULL},
+    {"format", 'f', CLI_VALUE, 'f', 0, NULL, NULL},
+    {"max-nodes", 'n', CLI_VALUE, 'n', TAKES_MAX_NODES, "--method ida", NULL},
+    {"max-states", 'S', CLI_VALUE, 'S', TAKES_MAX_STATES, "--method bibfs", NULL},
+    {"count", 'c', CLI_FLAG, 'c', 0, NULL, NULL},
+    {"moves", 'm', CLI_FLAG, 'm', 0, NULL, NULL},
+    {"progress", 0, CLI_FLAG, 'p', TAKES_PROGRESS, "--method ida", NULL},
+    {"no-progress", 0, CLI_FLAG, 'P', TAKES_PROGRESS, "--method ida", "progress"},
+    {"help", 'h', CLI_FLAG, 'h', 0, NULL, NULL},
+    {"db", 'd', CLI_VALUE, 'd', TAKES_DB, "--method db", NULL},
+    {0, 0, 0, 0, 0, NULL, NULL}};
+
+/* One option's value into a; EXIT_OK or EXIT_USAGE (printed). */
+static int take_option(int c, const char *v, void *ctx)
 {
-    static const struct option opts[] = {
-        {"method", required_argument, 0, 'M'}, {"h", required_argument, 0, 'H'},
-        {"goal", required_argument, 0, 'g'},   {"size", required_argument, 0, 's'},
-        {"format", required_argument, 0, 'f'}, {"max-nodes", required_argument, 0, 'n'},
-        {"max-states", required_argument, 0, 'S'}, {"count", no_argument, 0, 'c'},
-        {"moves", no_argument, 0, 'm'},        {"progress", no_argument, 0, 'p'},
-        {"no-progress", no_argument, 0, 'P'},  {"help", no_argument, 0, 'h'},
-        {"db", required_argument, 0, 'd'},     {0, 0, 0, 0}};
+    struct solve_args *a = ctx;
     slide_error err;
-    long v;
-    int c, k;
+    long n;
+    int k;
+    switch (c) {
+    case 'M':
+        return (a->method = method_find(v)) ? EXIT_OK : method_unknown(v);
+    case 'H': a->heuristic = v; a->given |= TAKES_H; return EXIT_OK;
+    case 'd': a->db_path = v; a->given |= TAKES_DB; return EXIT_OK;
+    case 'g': a->goal_text = v; return EXIT_OK;
+    case 's':
+        return board_parse_dims(v, &a->rows, &a->cols, &err)
+                   ? cli_fail(EXIT_USAGE, "--size: %s", err.msg) : EXIT_OK;
+    case 'f':
+        if ((k = report_format_parse(v)) < 0)
+            return cli_fail(EXIT_USAGE, "--format must be text, csv, md or tex, not \"%s\"", v);
+        if (k != REPORT_TEXT && set_output(a, OUT_RECORD, "--format"))
+            return EXIT_USAGE;
+        a->format = (enum report_format)k;
+        return EXIT_OK;
+    case 'n':
+    case 'S':
+        if (cli_int(c == 'n' ? "--max-nodes" : "--max-states", v, 1, LONG_MAX, &n))
+            return EXIT_USAGE;
+        *(c == 'n' ? &a->max_nodes : &a->max_states) = (uint64_t)n;
+        a->given |= c == 'n' ? TAKES_MAX_NODES : TAKES_MAX_STATES;
+        return EXIT_OK;
+    case 'c':
+    case 'm':
+        return set_output(a, c == 'c' ? OUT_COUNT : OUT_MOVES, c == 'c' ? "--count" : "--moves");
+    case 'p': a->progress = 1; return EXIT_OK;
+    case 'P': a->progress = 0; return EXIT_OK;
+    }
+    return EXIT_USAGE;
+}
+
+static int parse_args(int argc, char **argv, struct solve_args *a, struct cli_parse *p)
+{
     memset(a, 0, sizeof *a);
     a->heuristic = IDA_HEURISTIC_DEFAULT;
     a->progress = -1;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "M:H:g:s:f:n:S:cmhd:", opts, NULL)) != -1) {
-        switch (c) {
-        case 'M':
-            if (!(a->method = method_find(optarg)))
-                return method_unknown(optarg);
-            break;
-        case 'H': a->heuristic = optarg; a->given |= TAKES_H; break;
-        case 'd': a->db_path = optarg; a->given |= TAKES_DB; break;
-        case 'g': a->goal_text = optarg; break;
-        case 's':
-            if (board_parse_dims(optarg, &a->rows, &a->cols, &err))
-                return cli_fail(EXIT_USAGE, "--size: %s", err.msg);
-            break;
-        case 'f':
-            if ((k = report_format_parse(optarg)) < 0)
-                return cli_fail(EXIT_USAGE, "--format must be text, csv, md or tex, not \"%s\"", optarg);
-            if (k != REPORT_TEXT && set_output(a, OUT_RECORD, "--format"))
-                return EXIT_USAGE;
-            a->format = (enum report_format)k;
-            break;
-        case 'n':
-        case 'S':
-            if (cli_int(c == 'n' ? "--max-nodes" : "--max-states", optarg, 1, LONG_MAX, &v))
-                return EXIT_USAGE;
-            *(c == 'n' ? &a->max_nodes : &a->max_states) = (uint64_t)v;
-            a->given |= c == 'n' ? TAKES_MAX_NODES : TAKES_MAX_STATES;
-            break;
-        case 'c':
-        case 'm':
-            if (set_output(a, c == 'c' ? OUT_COUNT : OUT_MOVES, c == 'c' ? "--count" : "--moves"))
-                return EXIT_USAGE;
-            break;
-        case 'p': a->progress = 1; break;
-        case 'P': a->progress = 0; break;
-        case 'h': fputs(help, stdout); return -1;
-        default: return cli_bad_option("solve", argc, argv, "M:H:g:s:f:n:S:cmhd:", opts);
-        }
-    }
+    cli_parse_init(p, "solve", solve_options, argc, argv);
+    int rc = cli_parse_options(p, help, take_option, a);
+    if (rc)
+        return rc;
     if (!a->method)
         method_default(a);
-    return check_specific(a);
+    return check_specific(a, p);
 }
 
 /* ---- input: one board from the arguments, or boards from stdin -------- */
@@ -562,15 +567,11 @@ static int read_boards(int argc, char **argv, const struct solve_args *a,
         free(first);
         if (by_line)
             return split_lines(l) ? cli_fail(EXIT_FAIL, "out of memory reading boards") : 0;
-    } else {
-        size_t len = 1;
-        for (int i = 0; i < argc; i++)
-            len += strlen(argv[i]) + 1;
-        if (!(l->buf = malloc(len)))
-            return cli_fail(EXIT_FAIL, "out of memory reading the board");
-        l->buf[0] = '\0';
-        for (int i = 0; i < argc; i++)
-            strcat(strcat(l->buf, i ? " " : ""), argv[i]);
+    } else if (argc > 1) {
+        return cli_fail(EXIT_USAGE, "solve takes one BOARD (got %d); quote it, or "
+                        "use - to read several", argc);
+    } else if (!(l->buf = strdup(argv[0]))) {
+        return cli_fail(EXIT_FAIL, "out of memory reading the board");
     }
     l->text = malloc(sizeof *l->text);
     l->line = calloc(1, sizeof *l->line);
@@ -923,7 +924,8 @@ static int worse(int a, int b)
 int cmd_solve(int argc, char **argv)
 {
     struct solve_args a;
-    int rc = parse_args(argc, argv, &a);
+    struct cli_parse p;
+    int rc = parse_args(argc, argv, &a, &p);
     if (rc)
         return rc < 0 ? EXIT_OK : rc;
     struct board_list l;
@@ -933,7 +935,7 @@ int cmd_solve(int argc, char **argv)
         db_free(&r.db);
         return cli_fail(EXIT_FAIL, "%s: %s", a.db_path, err.msg);
     }
-    if ((rc = read_boards(argc - optind, argv + optind, &a, &l))) {
+    if ((rc = read_boards(p.nargs, p.args, &a, &l))) {
         board_list_free(&l);
         db_free(&r.db);
         return rc;
