@@ -3,7 +3,6 @@
  * for the two-bit store, by frontier search (frontier.h), with per-layer
  * checkpoints (frontier_checkpoint.h).
  */
-#include <getopt.h>
 #include <inttypes.h>
 #include <omp.h>
 #include <signal.h>
@@ -115,74 +114,80 @@ struct run_ctx {
     int save_failed;
 };
 
+/* Contexts that use an option (cli.h): steps may go to disk. */
+enum { USE_TEMP_DIR = 1 };
+
+static const struct cli_option frontier_options[] = {
+    {"max-depth", 'd', CLI_VALUE, 'd', 0, NULL, NULL},
+    {"goal", 'g', CLI_VALUE, 'g', 0, NULL, NULL},
+    {"threads", 't', CLI_VALUE, 't', 0, NULL, NULL},
+    {"format", 'f', CLI_VALUE, 'f', 0, NULL, NULL},
+    {"progress", 0, CLI_FLAG, 'p', 0, NULL, NULL},
+    {"no-progress", 0, CLI_FLAG, 'P', 0, NULL, "progress"},
+    {"provenance", 0, CLI_FLAG, 'V', 0, NULL, NULL},
+    {"max-memory", 'm', CLI_VALUE, 'm', 0, NULL, NULL},
+    {"buffer", 0, CLI_VALUE, 'b', 0, NULL, NULL},
+    {"temp-dir", 0, CLI_VALUE, 'T', 0, NULL, NULL},
+    {"max-disk", 0, CLI_VALUE, 'D', USE_TEMP_DIR, "--temp-dir DIR", NULL},
+    {"checkpoint", 0, CLI_VALUE, 'c', 0, NULL, NULL},
+    {"resume", 0, CLI_VALUE, 'r', 0, NULL, NULL},
+    {"help", 'h', CLI_FLAG, 'h', 0, NULL, NULL},
+    {0, 0, 0, 0, 0, NULL, NULL}};
+
+/* One option's value into a; EXIT_OK or EXIT_USAGE (printed). */
+static int take_option(int c, const char *v, void *ctx)
+{
+    struct frontier_args *a = ctx;
+    long n;
+    switch (c) {
+    case 'd':
+        if (cli_int("--max-depth", v, 0, 100000, &n))
+            return EXIT_USAGE;
+        a->max_depth = (int)n;
+        return EXIT_OK;
+    case 'g': a->goal_text = v; return EXIT_OK;
+    case 't': return cli_threads(v, &a->threads) ? EXIT_USAGE : EXIT_OK;
+    case 'f': return cli_format(v, &a->format) ? EXIT_USAGE : EXIT_OK;
+    case 'p': a->progress = 1; return EXIT_OK;
+    case 'P': a->progress = 0; return EXIT_OK;
+    case 'V': a->provenance = 1; return EXIT_OK;
+    case 'm': return cli_bytes("--max-memory", v, &a->max_memory) ? EXIT_USAGE : EXIT_OK;
+    case 'D': return cli_bytes("--max-disk", v, &a->max_disk) ? EXIT_USAGE : EXIT_OK;
+    case 'b':
+        if (cli_bytes("--buffer", v, &a->buffer))
+            return EXIT_USAGE;
+        if (a->buffer < 64 || a->buffer > (1ULL << 36))
+            return cli_fail(EXIT_USAGE, "--buffer expects 64 to 64G keys, not \"%s\"", v);
+        return EXIT_OK;
+    case 'T': a->temp_dir = v; return EXIT_OK;
+    case 'c': a->checkpoint = v; return EXIT_OK;
+    case 'r': a->resume = v; return EXIT_OK;
+    }
+    return EXIT_USAGE;
+}
+
 static int parse_args(int argc, char **argv, struct frontier_args *a)
 {
-    static const struct option opts[] = {
-        {"max-depth", required_argument, 0, 'd'}, {"goal", required_argument, 0, 'g'},
-        {"threads", required_argument, 0, 't'},   {"format", required_argument, 0, 'f'},
-        {"progress", no_argument, 0, 'p'},        {"no-progress", no_argument, 0, 'P'},
-        {"provenance", no_argument, 0, 'V'},      {"max-memory", required_argument, 0, 'm'},
-        {"buffer", required_argument, 0, 'b'},    {"temp-dir", required_argument, 0, 'T'},
-        {"checkpoint", required_argument, 0, 'c'}, {"resume", required_argument, 0, 'r'},
-        {"max-disk", required_argument, 0, 'D'},
-        {"help", no_argument, 0, 'h'},            {0, 0, 0, 0}};
-    long v;
-    int c;
+    struct cli_parse p;
     slide_error err;
+    struct stat st;
     memset(a, 0, sizeof *a);
     a->progress = -1;
     a->max_depth = -1;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "d:g:t:f:m:h", opts, NULL)) != -1) {
-        switch (c) {
-        case 'd':
-            if (cli_int("--max-depth", optarg, 0, 100000, &v))
-                return EXIT_USAGE;
-            a->max_depth = (int)v;
-            break;
-        case 'g': a->goal_text = optarg; break;
-        case 't':
-            if (cli_threads(optarg, &a->threads))
-                return EXIT_USAGE;
-            break;
-        case 'f':
-            if (cli_format(optarg, &a->format))
-                return EXIT_USAGE;
-            break;
-        case 'p': a->progress = 1; break;
-        case 'P': a->progress = 0; break;
-        case 'V': a->provenance = 1; break;
-        case 'm':
-            if (cli_bytes("--max-memory", optarg, &a->max_memory))
-                return EXIT_USAGE;
-            break;
-        case 'b':
-            if (cli_bytes("--buffer", optarg, &a->buffer))
-                return EXIT_USAGE;
-            if (a->buffer < 64 || a->buffer > (1ULL << 36))
-                return cli_fail(EXIT_USAGE, "--buffer expects 64 to 64G keys, not \"%s\"",
-                                optarg);
-            break;
-        case 'T': a->temp_dir = optarg; break;
-        case 'D':
-            if (cli_bytes("--max-disk", optarg, &a->max_disk))
-                return EXIT_USAGE;
-            break;
-        case 'c': a->checkpoint = optarg; break;
-        case 'r': a->resume = optarg; break;
-        case 'h': fputs(help, stdout); return -1;
-        default: return cli_bad_option("frontier", argc, argv, "d:g:t:f:m:h", opts);
-        }
-    }
-    if (argc - optind != 1)
+    cli_parse_init(&p, "frontier", frontier_options, argc, argv);
+    int rc = cli_parse_options(&p, help, take_option, a);
+    if (rc)
+        return rc;
+    if (cli_parse_unused(&p, a->temp_dir ? USE_TEMP_DIR : 0, NULL))
+        return EXIT_USAGE;
+    if (p.nargs != 1)
         return cli_fail(EXIT_USAGE, "slide frontier takes one board size such as 4x4 "
                                     "(see --help)");
     if (a->checkpoint && a->resume)
         return cli_fail(EXIT_USAGE, "--resume DIR goes on saving into DIR; give "
                                     "--checkpoint or --resume, not both");
-    if (board_parse_dims(argv[optind], &a->rows, &a->cols, &err))
+    if (board_parse_dims(p.args[0], &a->rows, &a->cols, &err))
         return cli_fail(EXIT_USAGE, "%s", err.msg);
-    struct stat st;
     if (a->temp_dir && (stat(a->temp_dir, &st) != 0 || !S_ISDIR(st.st_mode) ||
                         access(a->temp_dir, W_OK | X_OK) != 0))
         return cli_fail(EXIT_USAGE, "--temp-dir %s is not a writable directory", a->temp_dir);
