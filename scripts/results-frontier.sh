@@ -17,7 +17,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 SLIDE=${SLIDE:-$PWD/build/slide}
-runs=${FRONTIER_RUNS:-"4x4:28 3x5:31 5x5:22"}
+runs=${FRONTIER_RUNS:-"4x4:29 3x5:28 5x5:22"}
 dir=${FRONTIER_DIR:-/tmp}
 memory=${FRONTIER_MEMORY:-7G}
 out=results/frontier
@@ -59,7 +59,9 @@ for run in $runs; do
         > "$f.csv.tmp" 2> "$f.log"
     echo "# load average: $load before the run, $(cut -d' ' -f1-3 /proc/loadavg) after" >> "$f.log"
     mv "$f.csv.tmp" "$f.csv"
-    grep '^slide: ' "$f.log" > "$f.progress.txt" || true
+    # a resumed run adds its layers to the progress of the runs before it
+    case $mode in --resume*) ;; *) : > "$f.progress.txt" ;; esac
+    grep '^slide: ' "$f.log" >> "$f.progress.txt" || true
     grep -v '^slide: ' "$f.log" > "$f.txt" || true
     rm -f "$f.log"
 done

@@ -153,5 +153,6 @@ case " ${SKIP:-} " in *" heuristics "*) ;; *)
     [ "$mode" = all ] && [ -f scripts/heuristics-results.sh ] && sh scripts/heuristics-results.sh ;; esac
 [ "$mode" = small ] && RESULTS="$out" sh scripts/heuristics-results.sh 3x3 2x5
 [ "$mode" != small ] && sh scripts/plots.sh "$out"
+[ "$mode" = all ] && sh scripts/results-frontier.sh # first layers of 4x4, 3x5, 5x5 (kept if done)
 [ "$mode" = all ] && sh scripts/paper-notes.sh
 echo "results: wrote $out" >&2
