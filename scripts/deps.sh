@@ -1,5 +1,6 @@
 #!/bin/sh
-# deps.sh build|test|all - make sure the packages slide needs are present.
+# deps.sh build|test|all - make sure the packages slide needs are present
+# (all: also the optional ones of slide serve and its browser tests).
 # As root with apt-get, installs what is missing; otherwise prints the exact
 # command to run and fails.
 set -u
@@ -10,6 +11,15 @@ command -v pkg-config >/dev/null 2>&1 || missing="$missing pkg-config"
 have_pkg zlib || [ -f /usr/include/zlib.h ] || missing="$missing zlib1g-dev"
 if [ "$what" != build ]; then
     have_pkg cmocka || [ -f /usr/include/cmocka.h ] || missing="$missing libcmocka-dev"
+fi
+# optional (make deps only): slide serve's libraries, and chromium + node for
+# its browser tests; without them slide builds and the tests say what they skip
+if [ "$what" = all ]; then
+    have_pkg libmicrohttpd || [ -f /usr/include/microhttpd.h ] || missing="$missing libmicrohttpd-dev"
+    have_pkg jansson || [ -f /usr/include/jansson.h ] || missing="$missing libjansson-dev"
+    command -v chromium >/dev/null 2>&1 || missing="$missing chromium"
+    command -v node >/dev/null 2>&1 || missing="$missing nodejs"
+    command -v npm >/dev/null 2>&1 || missing="$missing npm"
 fi
 [ -z "$missing" ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

@@ -198,7 +198,8 @@ int cli_progress_wanted(int flag);
     X(dist, "exact distances and optimal paths of boards from a distance database") \
     X(db, "inspect (info), check (verify) or recompress a distance database file") \
     X(heuristic, "check heuristics against the exact distance of every board of RxC") \
-    X(frontier, "the first layers of RxC up to 34 cells (4x4, 5x5) by frontier search")
+    X(frontier, "the first layers of RxC up to 34 cells (4x4, 5x5) by frontier search") \
+    X(serve, "the board in a web page: play, check, solve and chart, with a JSON API")
 
 #define CLI_DECLARE(name, summary) int cmd_##name(int argc, char **argv);
 CLI_COMMANDS(CLI_DECLARE)
