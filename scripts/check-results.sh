@@ -7,6 +7,8 @@
 # differences and exit 1.
 #
 #   (default)  every part of `make results` but the big boards (2x7, 7x2:
+#              and the frontier runs of 4x4, 3x5, 5x5, hours of CPU, whose
+#              counts results-frontier.sh compares with OEIS itself;
 #              their search is checked by scripts/check-search-code.sh
 #              instead): the histograms and antipodes up to 3x4 and 2x6,
 #              the parity table, the heuristic tables; tens of minutes
@@ -27,7 +29,7 @@ done
 if [ $small = 1 ]; then
     parts="hist-small hist-3x3c heur-3x3 heur-2x5"
 else
-    parts=$(sh scripts/results.sh --list | grep -vx big)
+    parts=$(sh scripts/results.sh --list | grep -vx -e big -e frontier)
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -13,6 +13,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 [ -f results/summary.md ] && cp results/summary.md "$tmp/summary"
 [ -f results/summary-big.md ] && cp results/summary-big.md "$tmp/summary-big"
+[ -f results/frontier/summary.md ] && cp results/frontier/summary.md "$tmp/frontier"
 if [ -f results/parity.csv ]; then
     {
         echo "From \`results/parity.csv\` (slide parity, full-space BFS against the criterion):"

@@ -230,6 +230,7 @@ int cli_progress_wanted(int flag);
     X(db, "inspect (info), check (verify) or recompress a distance database file") \
     X(heuristic, "check heuristics against the exact distance of every board of RxC") \
     X(pdb, "build, inspect and verify pattern databases (additive or plain)") \
+    X(frontier, "the first layers of RxC up to 34 cells (4x4, 5x5) by frontier search") \
     X(serve, "the board in a web page: play, check, solve and chart, with a JSON API")
 
 #define CLI_DECLARE(name, summary) int cmd_##name(int argc, char **argv);
