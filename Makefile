@@ -6,6 +6,7 @@
 #   make asan       the tests under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make bench      speed and memory figures with baselines, and the solvers'
 #                   figures (make bench-solvers alone; not a test)
+#   make bench-mpi  the MPI search's figures (needs mpicc; not a test)
 #   make results    regenerate results/ (tables, plots, paper-notes numbers)
 #   make results-2x7  the 2x7 and 7x2 searches (10.9 GB each, long)
 #   make install    PREFIX=/usr/local DESTDIR= ; make clean
@@ -35,8 +36,12 @@ GIT_COMMIT  := $(shell if c=$$(git rev-parse --short HEAD 2>/dev/null); then \
 # src/ has one folder per layer (scripts/check-layers.sh lists them lowest
 # first and fails when a file includes a header of a higher layer); every
 # folder but src/cli/ goes into the library.
-LIB_SRC  := $(filter-out src/cli/%,$(wildcard src/*/*.c))
-CLI_SRC  := $(wildcard src/cli/*.c)
+# The MPI files (*_mpi.c) need mpicc: they go only into build/slide-mpi,
+# which is built when mpicc is present (with cmd_bfs.c compiled again with
+# -DSLIDE_MPI so that `bfs --mpi` reaches them).
+MPI_SRC  := $(wildcard src/*/*_mpi.c)
+LIB_SRC  := $(filter-out src/cli/% $(MPI_SRC),$(wildcard src/*/*.c))
+CLI_SRC  := $(filter-out $(MPI_SRC),$(wildcard src/cli/*.c))
 LIB_OBJ  := $(LIB_SRC:src/%.c=$(BUILD)/obj/%.o)
 CLI_OBJ  := $(CLI_SRC:src/%.c=$(BUILD)/obj/%.o)
 # Tests run lowest layer first, so the first failure names the lowest broken module.
@@ -44,11 +49,16 @@ TEST_ORDER := board parity rank space store report atomic_file bfs checkpoint cl
 TEST_SRC := $(foreach t,$(TEST_ORDER),$(wildcard tests/test_$(t).c)) \
             $(filter-out $(foreach t,$(TEST_ORDER),tests/test_$(t).c),$(wildcard tests/test_*.c))
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+MPICC    := $(shell command -v mpicc 2>/dev/null)
+MPI_BIN  := $(if $(MPICC),$(BUILD)/slide-mpi,)
+MPI_OBJ  := $(MPI_SRC:src/%.c=$(BUILD)/mpi/%.o) $(BUILD)/mpi/cli/cmd_bfs.o
+# test_mpi runs mpirun: only where the MPI build is
+TEST_BIN := $(if $(MPICC),$(TEST_BIN),$(filter-out $(BUILD)/tests/test_mpi,$(TEST_BIN)))
 
-.PHONY: all run test asan bench bench-solvers results results-2x7 install clean deps check-build-deps check-test-deps
+.PHONY: all run test asan bench bench-mpi bench-solvers results results-2x7 install clean deps check-build-deps check-test-deps
 .DELETE_ON_ERROR:
 
-all: check-build-deps $(BUILD)/slide $(BUILD)/libslide.a
+all: check-build-deps $(BUILD)/slide $(BUILD)/libslide.a $(MPI_BIN)
 
 check-build-deps:
 	@sh scripts/deps.sh build
@@ -73,6 +83,13 @@ $(BUILD)/obj/core/provenance.o: src/core/provenance.c include/slide/provenance.h
 	@echo '$(GIT_COMMIT)' | cmp -s - $@ || echo '$(GIT_COMMIT)' > $@
 FORCE:
 
+$(BUILD)/mpi/%.o: src/%.c $(wildcard include/slide/*.h) $(wildcard src/*/*.h)
+	@mkdir -p $(@D)
+	$(MPICC) $(ALL_CFLAGS) -DSLIDE_MPI -c -o $@ $<
+
+$(BUILD)/slide-mpi: $(filter-out $(BUILD)/obj/cli/cmd_bfs.o,$(CLI_OBJ)) $(MPI_OBJ) $(BUILD)/libslide.a
+	$(MPICC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
+
 $(BUILD)/libslide.a: $(LIB_OBJ)
 	$(AR) rcs $@ $^
 
@@ -91,7 +108,8 @@ run: all
 
 test: check-test-deps all $(TEST_BIN)
 	@sh scripts/check-layers.sh --self-test && sh scripts/check-layers.sh
-	@SLIDE=$(CURDIR)/$(BUILD)/slide sh scripts/run-tests.sh $(TEST_BIN)
+	@SLIDE=$(CURDIR)/$(BUILD)/slide SLIDE_MPI_BIN=$(CURDIR)/$(BUILD)/slide-mpi \
+	  sh scripts/run-tests.sh $(TEST_BIN)
 
 asan:
 	$(MAKE) BUILD=build-asan CFLAGS='-O1 -g' \
@@ -101,6 +119,10 @@ bench: all
 	sh scripts/bench.sh
 	@echo
 	sh scripts/bench-solvers.sh
+
+# the MPI search's figures: time split, bytes per board, 1..4 processes, P=16
+bench-mpi: all
+	sh scripts/bench-mpi.sh
 
 bench-solvers: all
 	sh scripts/bench-solvers.sh
