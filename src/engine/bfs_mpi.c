@@ -270,10 +270,12 @@ static void expand_word(struct layer_ctx *c, uint64_t wi, int colour,
         int z = (int)(g % (uint64_t)s->n);
         if (s->colour[z] != colour)
             continue;
-        uint64_t h = g / (uint64_t)s->n, nb[MOVE_COUNT];
-        if (h != *have_h) {
+        /* a block's t depends on need_parity[z] in the compact space (the
+         * two arrangements of a half-rank), so the cache key holds both */
+        uint64_t key = g / (uint64_t)s->n * 2 + s->need_parity[z], nb[MOVE_COUNT];
+        if (key != *have_h) {
             space_untz(s, g, t);
-            *have_h = h;
+            *have_h = key;
         }
         int cnt = space_neighbours_tz(s, t, z, g, nb);
         for (int i = 0; i < cnt; i++)
