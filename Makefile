@@ -11,6 +11,7 @@
 #   make results-2x7  the 2x7 and 7x2 searches (10.9 GB each, long)
 #   make install    PREFIX=/usr/local DESTDIR= ; make clean
 #   make deps       install (as root) or name the missing build dependencies
+#                   (Open MPI included: then make also builds build/slide-mpi)
 
 VERSION   := 0.1.0
 PREFIX    ?= /usr/local
