@@ -136,6 +136,8 @@ static int cmp_u64(const void *a, const void *b)
 static size_t encode(uint64_t *v, size_t *n, uint64_t base, uint8_t *code)
 {
     size_t k = 0, bytes = 0;
+    if (*n == 0)
+        return 0; /* v may be NULL: no buffer for this owner yet */
     qsort(v, *n, sizeof *v, cmp_u64);
     for (size_t i = 0; i < *n; i++)
         if (k == 0 || v[i] != v[k - 1])
