@@ -13,7 +13,9 @@
 #include "clitest.h"
 
 #include <inttypes.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #define SCRATCH "/tmp/slide-test-mpi"
 #define MAXD 128
@@ -272,6 +274,47 @@ static void test_killed_process_then_resume(void **state)
     compare_stores(SCRATCH "/single-2x5-k", dir);
 }
 
+/* SIGINT to mpirun once the first checkpoint exists: the processes stop at
+ * a layer boundary, save, and a resume ends on the published histogram. */
+static void test_interrupted_then_resume(void **state)
+{
+    (void)state;
+    const char *bin = getenv("SLIDE_MPI_BIN");
+    char cmd[1024], *out, *err;
+    uint64_t want[MAXD], got[MAXD];
+    int radius = published(2, 5, want), status;
+    assert_non_null(bin);
+    snprintf(cmd, sizeof cmd, "ASAN_OPTIONS=detect_leaks=0 exec mpirun %s--oversubscribe -n 2 "
+             "%s bfs 2x5 --mpi --budget 8K --checkpoint " SCRATCH "/int --checkpoint-every 0 "
+             ">/dev/null 2>" SCRATCH "/int.err", getuid() == 0 ? "--allow-run-as-root " : "",
+             bin);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+        _exit(127);
+    }
+    struct stat sb;
+    for (int i = 0; i < 3000 && stat(SCRATCH "/int/mpi-state", &sb) != 0; i++)
+        nanosleep(&(struct timespec){0, 10000000}, NULL);
+    kill(pid, SIGINT);
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) != 0);
+    FILE *f = fopen(SCRATCH "/int.err", "r");
+    assert_non_null(f);
+    err = clitest_slurp(f);
+    fclose(f);
+    if (!strstr(err, "checkpoint saved in " SCRATCH "/int"))
+        fail_msg("no checkpoint message after SIGINT: %s", err);
+    free(err);
+    assert_int_equal(mpi_run(2, NULL, "bfs 2x5 --mpi --resume " SCRATCH "/int", &out, &err), 0);
+    assert_int_equal(parse_hist(out, got), radius);
+    for (int d = 0; d <= radius; d++)
+        assert_true(got[d] == want[d]);
+    free(out);
+    free(err);
+}
+
 static void test_bad_options(void **state)
 {
     (void)state;
@@ -309,6 +352,7 @@ int main(void)
         cmocka_unit_test(test_2x5_published_and_consistency_P1_to_4),
         cmocka_unit_test(test_uneven_ownership),
         cmocka_unit_test(test_killed_process_then_resume),
+        cmocka_unit_test(test_interrupted_then_resume),
         cmocka_unit_test(test_bad_options),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
