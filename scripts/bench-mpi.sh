@@ -4,7 +4,7 @@
 # For BOARD (default 3x4; BENCH_MPI_BOARD=2x6 for the other 239.5M-board
 # space): the single-process search (bfs.c, 1 thread) as the baseline, then
 # mpirun -n P for P = 1..4 and P = BENCH_MPI_BIG_P (default 16,
-# oversubscribed).  For each: wall time, the time split (sum over layers of
+# oversubscribed; BENCH_MPI_PROCS="2 4" to choose the others).  For each: wall time, the time split (sum over layers of
 # each layer's slowest process) into expand, exchange (encode, send,
 # receive, and waiting for the slowest peer) and mark, the payload bytes
 # sent per board expanded and per remote index (the delta coding), the
@@ -20,6 +20,7 @@ command -v mpirun >/dev/null 2>&1 || { echo "bench-mpi: no mpirun (make deps)" >
 BOARD=${BENCH_MPI_BOARD:-3x4}
 BIG=${BENCH_MPI_BIG_P:-16}
 BUDGET=${BENCH_MPI_BUDGET:-64M}
+PROCS=${BENCH_MPI_PROCS:-1 2 3 4}
 OUT=build/bench-mpi
 mkdir -p "$OUT"
 root=""
@@ -36,7 +37,7 @@ sed -n '/distance/,/^boards/p' "$OUT/single.txt" | grep -v '^boards' > "$OUT/sin
 
 printf '%4s %8s %8s %8s %8s %12s %12s %9s %9s %9s %7s\n' P wall expand exchange mark \
     expanded remote bytes/bd bytes/idx messages rounds
-for P in 1 2 3 4 "$BIG"; do
+for P in $PROCS $BIG; do
     t0=$(now)
     nice -n 10 mpirun $root --oversubscribe -n "$P" build/slide-mpi bfs "$BOARD" --mpi \
         --stats --budget "$BUDGET" > "$OUT/mpi-$P.txt" 2> "$OUT/stats-$P.txt"
