@@ -192,8 +192,10 @@ static int prepare_dir(MPI_Comm comm, const struct mpi_args *a, const struct spa
     if (rank == 0) {
         struct statvfs v;
         uint64_t need = 2 * store_bytes_needed(s->size) + (1u << 20);
-        if (mkdir(dir, 0777) && access(dir, W_OK))
-            rc = slide_fail(err, SLIDE_EIO, "cannot create the checkpoint directory %s", dir);
+        struct stat sb;
+        if (mkdir(dir, 0777) && (stat(dir, &sb) || !S_ISDIR(sb.st_mode) || access(dir, W_OK)))
+            rc = slide_fail(err, SLIDE_EIO, "cannot use %s as the checkpoint directory: it "
+                            "cannot be created, is not a directory or is not writable", dir);
         else if (!a->resume && checkpoint_mpi_exists(MPI_COMM_SELF, dir))
             rc = slide_fail(err, SLIDE_EIO, "%s already holds an MPI checkpoint; continue "
                             "it with --resume %s", dir, dir);
