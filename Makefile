@@ -11,7 +11,12 @@
 #   make results-2x7  the 2x7 and 7x2 searches (10.9 GB each, long)
 #   make install    PREFIX=/usr/local DESTDIR= ; make clean
 #   make deps       install (as root) or name the missing build dependencies
-#                   (Open MPI included: then make also builds build/slide-mpi)
+#                   (and the optional ones: the web server, the browser tests,
+#                   Open MPI: then make also builds build/slide-mpi)
+#
+# slide serve is built when pkg-config finds libmicrohttpd and jansson
+# (Debian: libmicrohttpd-dev libjansson-dev); without them slide builds all
+# the same and `slide serve` says what to install.  HAVE_SERVE=0 forces it off.
 
 VERSION   := 0.1.0
 PREFIX    ?= /usr/local
@@ -26,8 +31,13 @@ BASE_CFLAGS := $(ARCH_CFLAGS) -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -
 ZLIB_CFLAGS := $(shell pkg-config --cflags zlib 2>/dev/null)
 ZLIB_LIBS   := $(shell pkg-config --libs zlib 2>/dev/null || echo -lz)
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
-ALL_CFLAGS  := $(BASE_CFLAGS) $(ZLIB_CFLAGS) $(CFLAGS) $(SAN_FLAGS)
-LDLIBS      := $(ZLIB_LIBS) -lm
+HAVE_SERVE  ?= $(shell pkg-config --exists libmicrohttpd jansson 2>/dev/null && echo 1 || echo 0)
+ifeq ($(HAVE_SERVE),1)
+SERVE_CFLAGS := -DSLIDE_HAVE_SERVE $(shell pkg-config --cflags libmicrohttpd jansson)
+SERVE_LIBS   := $(shell pkg-config --libs libmicrohttpd jansson) -lpthread
+endif
+ALL_CFLAGS  := $(BASE_CFLAGS) $(ZLIB_CFLAGS) $(SERVE_CFLAGS) $(CFLAGS) $(SAN_FLAGS)
+LDLIBS      := $(SERVE_LIBS) $(ZLIB_LIBS) -lm
 # The commit in provenance blocks; "-dirty" when the code (src, include, the
 # Makefile) differs from it - regenerated results or edited docs do not count.
 GIT_COMMIT  := $(shell if c=$$(git rev-parse --short HEAD 2>/dev/null); then \
@@ -43,12 +53,22 @@ GIT_COMMIT  := $(shell if c=$$(git rev-parse --short HEAD 2>/dev/null); then \
 MPI_SRC  := $(wildcard src/*/*_mpi.c)
 LIB_SRC  := $(filter-out src/cli/% $(MPI_SRC),$(wildcard src/*/*.c))
 CLI_SRC  := $(filter-out $(MPI_SRC),$(wildcard src/cli/*.c))
+# The page of slide serve, embedded: src/serve/web/* -> a generated C table.
+WEB_FILES := $(sort $(wildcard src/serve/web/*))
+ifeq ($(HAVE_SERVE),1)
+LIB_OBJ  := $(LIB_SRC:src/%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/serve_assets.o
+else
+LIB_SRC  := $(filter-out src/serve/%,$(LIB_SRC))
 LIB_OBJ  := $(LIB_SRC:src/%.c=$(BUILD)/obj/%.o)
+endif
 CLI_OBJ  := $(CLI_SRC:src/%.c=$(BUILD)/obj/%.o)
 # Tests run lowest layer first, so the first failure names the lowest broken module.
 TEST_ORDER := board parity rank space store report atomic_file bfs checkpoint cli
 TEST_SRC := $(foreach t,$(TEST_ORDER),$(wildcard tests/test_$(t).c)) \
             $(filter-out $(foreach t,$(TEST_ORDER),tests/test_$(t).c),$(wildcard tests/test_*.c))
+ifneq ($(HAVE_SERVE),1)
+TEST_SRC := $(filter-out tests/test_serve%,$(TEST_SRC))
+endif
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 MPICC    := $(shell command -v mpicc 2>/dev/null)
 MPI_BIN  := $(if $(MPICC),$(BUILD)/slide-mpi,)
@@ -78,6 +98,20 @@ $(BUILD)/obj/core/provenance.o: src/core/provenance.c include/slide/provenance.h
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -DSLIDE_VERSION='"$(VERSION)"' -DSLIDE_COMMIT='"$(GIT_COMMIT)"' \
 	  -DSLIDE_CFLAGS_USED='"$(strip $(CFLAGS) $(SAN_FLAGS))"' -c -o $@ $<
+
+$(BUILD)/gen/serve_assets.c: $(WEB_FILES) scripts/embed-assets.sh
+	@mkdir -p $(@D)
+	sh scripts/embed-assets.sh $@ $(WEB_FILES)
+
+$(BUILD)/obj/gen/serve_assets.o: $(BUILD)/gen/serve_assets.c src/serve/assets.h
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Isrc/serve -c -o $@ $<
+
+# cmd_serve.o is compiled again when the server is switched on or off.
+$(BUILD)/obj/cli/cmd_serve.o: $(BUILD)/have-serve
+$(BUILD)/have-serve: FORCE
+	@mkdir -p $(@D)
+	@echo '$(HAVE_SERVE)' | cmp -s - $@ || echo '$(HAVE_SERVE)' > $@
 
 # Rebuild provenance.o when the commit changes.
 .git-commit: FORCE
@@ -111,6 +145,7 @@ test: check-test-deps all $(TEST_BIN)
 	@sh scripts/check-layers.sh --self-test && sh scripts/check-layers.sh
 	@SLIDE=$(CURDIR)/$(BUILD)/slide SLIDE_MPI_BIN=$(CURDIR)/$(BUILD)/slide-mpi \
 	  sh scripts/run-tests.sh $(TEST_BIN)
+	@SLIDE=$(CURDIR)/$(BUILD)/slide HAVE_SERVE=$(HAVE_SERVE) sh scripts/browser-tests.sh
 
 asan:
 	$(MAKE) BUILD=build-asan CFLAGS='-O1 -g' \

@@ -1,5 +1,6 @@
 #!/bin/sh
-# deps.sh build|test|mpi|all - make sure the packages slide needs are present.
+# deps.sh build|test|mpi|all - make sure the packages slide needs are present
+# (all: also the optional ones of slide serve and its browser tests).
 # Open MPI (build/slide-mpi and its tests) is optional: `test` only notes
 # that it is missing; `mpi` and `all` install it.
 # As root with apt-get, installs what is missing; otherwise prints the exact
@@ -17,6 +18,15 @@ if [ "$what" = mpi ] || [ "$what" = all ]; then
     command -v mpicc >/dev/null 2>&1 || missing="$missing libopenmpi-dev openmpi-bin"
 elif [ "$what" = test ] && ! command -v mpicc >/dev/null 2>&1; then
     echo "slide: no mpicc: the MPI tests are skipped (make deps, or apt-get install libopenmpi-dev openmpi-bin)" >&2
+fi
+# optional (make deps only): slide serve's libraries, and chromium + node for
+# its browser tests; without them slide builds and the tests say what they skip
+if [ "$what" = all ]; then
+    have_pkg libmicrohttpd || [ -f /usr/include/microhttpd.h ] || missing="$missing libmicrohttpd-dev"
+    have_pkg jansson || [ -f /usr/include/jansson.h ] || missing="$missing libjansson-dev"
+    command -v chromium >/dev/null 2>&1 || missing="$missing chromium"
+    command -v node >/dev/null 2>&1 || missing="$missing nodejs"
+    command -v npm >/dev/null 2>&1 || missing="$missing npm"
 fi
 [ -z "$missing" ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

@@ -201,7 +201,8 @@ int cmd_bfs_mpi(int argc, char **argv);
     X(parity, "check the parity criterion against a BFS on every arrangement of RxC") \
     X(dist, "exact distances and optimal paths of boards from a distance database") \
     X(db, "inspect (info), check (verify) or recompress a distance database file") \
-    X(heuristic, "check heuristics against the exact distance of every board of RxC")
+    X(heuristic, "check heuristics against the exact distance of every board of RxC") \
+    X(serve, "the board in a web page: play, check, solve and chart, with a JSON API")
 
 #define CLI_DECLARE(name, summary) int cmd_##name(int argc, char **argv);
 CLI_COMMANDS(CLI_DECLARE)

@@ -1,0 +1,73 @@
+/*
+ * serve.h - `slide serve`: an HTTP server (GNU libmicrohttpd) that serves
+ * one page (embedded in the binary) and the JSON API of serve_api.h.
+ *
+ * Representation: a struct serve owns the libmicrohttpd daemon (one thread
+ * per connection, at most limits.connections of them), the search pool
+ * (serve_pool.h) and the API context; it borrows the loaded databases,
+ * which must outlive it.  Every request is bounded: its body by
+ * limits.max_body (larger ones get 413 before the body is read), its board
+ * by limits.max_side, its search by limits.max_nodes and
+ * limits.max_seconds, and the searches running at once by
+ * limits.searches (more get 503 with Retry-After).
+ *
+ * Invariant: after serve_start returns SLIDE_OK the server answers on
+ * serve_port until serve_stop, which cancels the running searches, closes
+ * every connection and joins every thread before it returns.
+ */
+#ifndef SLIDE_SERVE_H
+#define SLIDE_SERVE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "slide/db.h"
+#include "slide/error.h"
+
+#define SERVE_MAX_BODY (64u << 10)       /* bytes of a request body */
+#define SERVE_MAX_SIDE 32                /* rows and columns of a board */
+#define SERVE_MAX_NODES 200000000ull     /* IDA* expansions per search */
+#define SERVE_MAX_SECONDS 10.0           /* wall time per search */
+#define SERVE_MAX_MOVES 20000            /* moves replayed by /api/eval */
+#define SERVE_MAX_CONNECTIONS 64         /* open connections */
+#define SERVE_CONNECTION_TIMEOUT 15      /* seconds an idle connection lives */
+#define SERVE_AUTO_IDA_CELLS 16          /* "auto" uses IDA* up to 4x4 */
+
+struct serve_limits {
+    size_t max_body;
+    int max_side;
+    uint64_t max_nodes;   /* a request may ask for fewer, never more */
+    double max_seconds;   /* likewise */
+    int max_moves;
+    int searches;         /* concurrent searches, 1..SERVE_POOL_MAX */
+    int connections;
+};
+
+/* The default limits above (searches: 2). */
+struct serve_limits serve_default_limits(void);
+
+struct serve_config {
+    const char *bind;      /* an IPv4 or IPv6 address; NULL: 127.0.0.1 */
+    int port;              /* 0..65535; 0: any free port (see serve_port) */
+    struct serve_limits limits;
+    const struct db *dbs;  /* ndbs loaded databases (payload present), borrowed */
+    int ndbs;
+};
+
+struct serve;
+
+/*
+ * Start serving in background threads.  Errors: SLIDE_EINVAL (bind is not
+ * an IP address, a limit out of range), SLIDE_EIO (the address cannot be
+ * listened on: the message names it and the system error), SLIDE_ENOMEM.
+ * On success *out is the server; stop and free it with serve_stop.
+ */
+int serve_start(const struct serve_config *cfg, struct serve **out, slide_error *err);
+
+/* The port the server listens on (the one chosen when cfg->port was 0). */
+int serve_port(const struct serve *s);
+
+/* Cancel the searches, close the connections, join the threads, free s. */
+void serve_stop(struct serve *s);
+
+#endif

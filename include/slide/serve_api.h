@@ -1,0 +1,69 @@
+/*
+ * serve_api.h - the JSON API of `slide serve`, independent of HTTP: a
+ * request is (method, path, JSON object of fields), an answer is (status,
+ * JSON text).  serve.c carries them over HTTP; the fields of a GET come
+ * from the query string, those of a POST from its body.
+ *
+ * Endpoints (fields marked ? are optional; every board is text in slide's
+ * syntax, "1 2 3/4 5 6/7 8 0"; goal defaults to 1..n-1 with the blank last):
+ *   GET  /api/info        version, limits, loaded databases, heuristics.
+ *   POST /api/solvable    {board, goal?} -> the parity verdict and numbers.
+ *   POST /api/solve       {board, goal?, method?, heuristic?, max_nodes?,
+ *                          max_seconds?} -> a solution (IDA*, database
+ *                          descent or layer by layer) with its figures.
+ *   POST /api/scramble    {size, goal?, walk?, seed?} -> a random board.
+ *   POST /api/eval        {board, goal?, moves?} -> every heuristic and,
+ *                          where a database is loaded, the exact distance,
+ *                          of the board and of each board along moves.
+ *   GET  /api/histogram   ?size=RxC&goal=G -> a loaded database's histogram.
+ * Statuses: 200 an answer; 400 bad input ({"error": one line, the same as
+ * the command line's message}); 404 unknown path or no such database; 405
+ * wrong method (Allow names the right one); 413 body too large; 422 an
+ * unsolvable board given to /api/solve (no node searched); 503 every search
+ * slot busy (Retry-After: 1); 500 a bug (a solution that does not replay).
+ */
+#ifndef SLIDE_SERVE_API_H
+#define SLIDE_SERVE_API_H
+
+#include <jansson.h>
+
+#include "slide/db.h"
+#include "slide/serve.h"
+#include "slide/serve_pool.h"
+
+struct serve_eval_cache;
+
+struct serve_api {
+    const struct serve_limits *limits;
+    const struct db *dbs;   /* borrowed */
+    int ndbs;
+    struct serve_pool *pool;
+    /* the heuristics bound to the last few goals (built once: wd's tables
+     * take up to half a second); NULL until the first /api/eval */
+    struct serve_eval_cache *cache;
+};
+
+struct serve_reply {
+    int status;            /* HTTP status */
+    char *body;            /* JSON text, malloc'd (NULL: out of memory) */
+    int retry_after;       /* seconds for a Retry-After header; 0: none */
+    const char *allow;     /* methods for an Allow header (405); NULL: none */
+};
+
+/*
+ * Answer one request.  method: "GET", "POST", ...; path: the URL path
+ * ("/api/solve"); fields: the request's JSON value (an object; NULL when
+ * the body was empty) - or, when parse_error is not NULL, the body did not
+ * parse and parse_error says why.  Fills reply (free reply->body).
+ * Thread-safe: any number of requests may be answered at once.
+ */
+/* Make what answering requests needs (the heuristic cache) in api, whose
+ * other fields are set.  Errors: SLIDE_ENOMEM.  Release with
+ * serve_api_free after the last request. */
+int serve_api_init(struct serve_api *api, slide_error *err);
+void serve_api_free(struct serve_api *api);
+
+void serve_api_handle(struct serve_api *api, const char *method, const char *path,
+                      json_t *fields, const char *parse_error, struct serve_reply *reply);
+
+#endif

@@ -1,0 +1,221 @@
+/*
+ * cmd_serve.c - `slide serve`: the board in a web page, served by slide
+ * itself (serve.h), with a JSON API (serve_api.h).
+ */
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#ifdef SLIDE_HAVE_SERVE
+#include "slide/db.h"
+#include "slide/serve.h"
+#endif
+
+static const char help[] =
+    "usage: slide serve [--bind ADDR] [--port N] [--db FILE...] [--threads N]\n"
+    "                   [--max-nodes N] [--max-seconds S]\n"
+    "Serve a web page to play, check and solve boards, with the engine behind\n"
+    "it: the parity verdict in words, optimal solutions animated, the exact\n"
+    "distance and every heuristic live where a database is loaded, and the\n"
+    "size's distance histogram.  The URL goes to standard output (one line);\n"
+    "Ctrl-C or SIGTERM stops the server cleanly (running searches are\n"
+    "cancelled, connections closed).  The page is built into the binary.\n"
+    "  --bind ADDR      the IP address to listen on (default 127.0.0.1, this\n"
+    "                   machine only; 0.0.0.0 or :: opens it to the network)\n"
+    "  --port N         the TCP port (default 8080; 0 picks a free one)\n"
+    "  --db FILE...     distance databases (slide bfs RxC --save FILE), up to\n"
+    "                   16, as the words after --db (--db a.db b.db); their\n"
+    "                   sizes get exact distances, descent solutions and the\n"
+    "                   histogram\n"
+    "  --threads N      searches that may run at once (1..64, default 2); a\n"
+    "                   solve request beyond that gets 503 with Retry-After: 1\n"
+    "  --max-nodes N    IDA* expansions per search (default 200000000)\n"
+    "  --max-seconds S  wall time per search (default 10); a search that hits\n"
+    "                   either cap answers status \"stopped\" with the lower\n"
+    "                   bound it proved\n"
+    "Pattern databases (--pdb) are not available yet; IDA* uses lc.\n"
+    "Limits of every request: a body of at most 64 KiB (413 beyond), boards up\n"
+    "to 32x32 (400 beyond; /api/solvable takes any size the body can hold),\n"
+    "at most 64 open connections, idle ones closed after 15 s.\n"
+    "API (JSON; boards are text as on the command line, \"1 2 3/4 5 6/7 8 0\";\n"
+    "goal is optional, default 1..n-1 with the blank last):\n"
+    "  GET  /api/info       version, limits, loaded databases, heuristics\n"
+    "  POST /api/solvable   {board, goal} -> solvable, inversions, blank_row,\n"
+    "                       goal_blank_row (0 = top), rows, cols, width_rule\n"
+    "                       (odd, even or path), explanation (words)\n"
+    "  POST /api/solve      {board, goal, method: auto|ida|db|layers,\n"
+    "                       heuristic: lc|manhattan|misplaced (ida), max_nodes,\n"
+    "                       max_seconds (at most the server's)} -> status\n"
+    "                       (optimal, found, stopped), method, heuristic,\n"
+    "                       optimal, length, moves (the blank's, U D L R),\n"
+    "                       lower_bound, expanded, generated, iterations,\n"
+    "                       h_start, seconds, reason (when stopped).  auto:\n"
+    "                       db where a database covers the board, else ida up\n"
+    "                       to 16 cells, else layers (not optimal)\n"
+    "  POST /api/scramble   {size: \"RxC\", goal, walk: K, seed} -> board, seed\n"
+    "                       (a string: 64 bits), walk; uniform without walk\n"
+    "  POST /api/eval       {board, goal, moves} -> distance (null without a\n"
+    "                       database), h {misplaced, manhattan, lc, lc-pairs,\n"
+    "                       wd: values, null where not built}, database, and\n"
+    "                       with moves, path: the same for each board along them\n"
+    "  GET  /api/histogram  ?size=RxC&goal=G -> rows, cols, goal, radius,\n"
+    "                       reachable, histogram (boards per distance)\n"
+    "Statuses: 200; 400 bad input, {\"error\": the command line's one-line\n"
+    "message} (malformed JSON, wrong types, unknown fields, boards too big);\n"
+    "404 unknown path or no such database; 405 wrong method (Allow header);\n"
+    "413 body too large; 422 /api/solve of an unsolvable board (no search;\n"
+    "error is the parity explanation); 503 every search slot busy.\n"
+    "Exit status: 0 stopped by a signal, 1 cannot listen or load a database,\n"
+    "or built without the web server, 2 bad arguments.\n";
+
+#define SERVE_MAX_DBS 16
+
+struct serve_args {
+    const char *bind;
+    long port, threads;
+    long long max_nodes;
+    double max_seconds;
+    const char *db_paths[SERVE_MAX_DBS];
+    int ndbs;
+};
+
+static int parse_seconds(const char *text, double *out)
+{
+    char *end;
+    double v = strtod(text, &end);
+    if (end == text || *end || !(v > 0 && v <= 3600))
+        return cli_fail(EXIT_USAGE, "--max-seconds expects a number of seconds above 0 and "
+                                    "at most 3600, not \"%s\"", text);
+    *out = v;
+    return 0;
+}
+
+static int parse_nodes(const char *text, long long *out)
+{
+    char *end;
+    long long v = strtoll(text, &end, 10);
+    if (end == text || *end || v < 1)
+        return cli_fail(EXIT_USAGE, "--max-nodes expects a whole number from 1 to %lld, "
+                                    "not \"%s\"", (long long)INT64_MAX, text);
+    *out = v;
+    return 0;
+}
+
+static const struct cli_option serve_options[] = {
+    {"bind", 'b', CLI_VALUE, 'b', 0, NULL, NULL},
+    {"port", 'p', CLI_VALUE, 'p', 0, NULL, NULL},
+    {"db", 'd', CLI_VALUE, 'd', 0, NULL, NULL},
+    {"threads", 't', CLI_VALUE, 't', 0, NULL, NULL},
+    {"max-nodes", 0, CLI_VALUE, 'n', 0, NULL, NULL},
+    {"max-seconds", 0, CLI_VALUE, 's', 0, NULL, NULL},
+    {"help", 'h', CLI_FLAG, 'h', 0, NULL, NULL},
+    {0}};
+
+static int take(int id, const char *value, void *ctx)
+{
+    struct serve_args *a = ctx;
+    switch (id) {
+    case 'b': a->bind = value; return EXIT_OK;
+    case 'p': return cli_int("--port", value, 0, 65535, &a->port) ? EXIT_USAGE : EXIT_OK;
+    case 't': return cli_int("--threads", value, 1, 64, &a->threads) ? EXIT_USAGE : EXIT_OK;
+    case 'n': return parse_nodes(value, &a->max_nodes) ? EXIT_USAGE : EXIT_OK;
+    case 's': return parse_seconds(value, &a->max_seconds) ? EXIT_USAGE : EXIT_OK;
+    case 'd': a->db_paths[a->ndbs++] = value; return EXIT_OK;
+    default: return EXIT_USAGE;
+    }
+}
+
+/* Returns 0, an exit status, or -1 after --help.  --db FILE may be followed
+ * by more database files: the words that are not options. */
+static int parse_args(int argc, char **argv, struct serve_args *a)
+{
+    *a = (struct serve_args){"127.0.0.1", 8080, 2, 200000000LL, 10.0, {0}, 0};
+    struct cli_parse p;
+    cli_parse_init(&p, "serve", serve_options, argc, argv);
+    int rc = cli_parse_options(&p, help, take, a);
+    if (rc)
+        return rc;
+    if (p.nargs && !a->ndbs)
+        return cli_fail(EXIT_USAGE, "serve takes no arguments, not \"%s\" (database files "
+                                    "follow --db; see slide serve --help)", p.args[0]);
+    if (a->ndbs + p.nargs > SERVE_MAX_DBS)
+        return cli_fail(EXIT_USAGE, "--db: at most %d databases, not %d", SERVE_MAX_DBS,
+                        a->ndbs + p.nargs);
+    for (int i = 0; i < p.nargs; i++)
+        a->db_paths[a->ndbs++] = p.args[i];
+    return 0;
+}
+
+#ifdef SLIDE_HAVE_SERVE
+/* Wait for SIGINT or SIGTERM (blocked in every thread by the caller). */
+static int wait_for_signal(const sigset_t *set)
+{
+    int sig = 0;
+    while (sigwait(set, &sig) != 0)
+        ;
+    return sig;
+}
+
+static int run(const struct serve_args *a, struct db *dbs, const sigset_t *set)
+{
+    struct serve_config cfg = {a->bind, (int)a->port, serve_default_limits(), dbs, a->ndbs};
+    cfg.limits.searches = (int)a->threads;
+    cfg.limits.max_nodes = (uint64_t)a->max_nodes;
+    cfg.limits.max_seconds = a->max_seconds;
+    struct serve *s;
+    slide_error err;
+    int rc = serve_start(&cfg, &s, &err);
+    if (rc)
+        return cli_fail_lib(rc, &err) == EXIT_USAGE ? EXIT_USAGE : EXIT_FAIL;
+    int v6 = strchr(a->bind, ':') != NULL;
+    printf("http://%s%s%s:%d/\n", v6 ? "[" : "", a->bind, v6 ? "]" : "", serve_port(s));
+    fflush(stdout);
+    fprintf(stderr, "slide: serving the page at that address%s; Ctrl-C stops\n",
+            strcmp(a->bind, "127.0.0.1") && strcmp(a->bind, "::1")
+                ? " (open to the network: bound to a non-loopback address)" : "");
+    int sig = wait_for_signal(set);
+    serve_stop(s);
+    fprintf(stderr, "slide: %s received, server stopped\n", sig == SIGTERM ? "SIGTERM" : "SIGINT");
+    return EXIT_OK;
+}
+
+int cmd_serve(int argc, char **argv)
+{
+    struct serve_args a;
+    int rc = parse_args(argc, argv, &a);
+    if (rc)
+        return rc < 0 ? EXIT_OK : rc;
+    /* blocked before any thread starts (OpenMP's while loading, the
+     * server's): every thread inherits the mask, so only sigwait sees them */
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &set, NULL);
+    signal(SIGPIPE, SIG_IGN);
+    struct db dbs[SERVE_MAX_DBS];
+    memset(dbs, 0, sizeof dbs);
+    slide_error err;
+    int status = EXIT_OK;
+    for (int i = 0; i < a.ndbs && status == EXIT_OK; i++)
+        if (db_load(a.db_paths[i], 0, &dbs[i], &err))
+            status = cli_fail(EXIT_FAIL, "%s: %s", a.db_paths[i], err.msg);
+    if (status == EXIT_OK)
+        status = run(&a, dbs, &set);
+    for (int i = 0; i < a.ndbs; i++)
+        db_free(&dbs[i]);
+    return status;
+}
+#else
+int cmd_serve(int argc, char **argv)
+{
+    struct serve_args a;
+    int rc = parse_args(argc, argv, &a);
+    if (rc)
+        return rc < 0 ? EXIT_OK : rc;
+    return cli_fail(EXIT_FAIL, "this slide was built without the web server: install "
+                               "libmicrohttpd-dev and libjansson-dev (make deps), then "
+                               "run make again");
+}
+#endif

@@ -1,0 +1,194 @@
+/*
+ * serve_api.c - the routes of the JSON API and its small endpoints: info,
+ * solvable, scramble, histogram (serve_api.h).  solve and eval have files
+ * of their own.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "request.h"
+#include "slide/heuristic.h"
+#include "slide/ida_heuristic.h"
+#include "slide/parity.h"
+#include "slide/provenance.h"
+#include "slide/scramble.h"
+
+static json_t *db_summary(const struct db *db)
+{
+    return json_pack("{s:i, s:i, s:o, s:i, s:I}", "rows", db->rows, "cols", db->cols,
+                     "goal", json_board(&db->goal), "radius", db->radius,
+                     "reachable", (json_int_t)db->reachable);
+}
+
+static void info(struct serve_api *api, json_t *f, struct serve_reply *r)
+{
+    static const char *const none[] = {NULL};
+    if (req_fields(f, none, r))
+        return;
+    const struct serve_limits *l = api->limits;
+    json_t *dbs = json_array(), *hs = json_array(), *ida = json_array();
+    for (int i = 0; i < api->ndbs; i++)
+        json_array_append_new(dbs, db_summary(&api->dbs[i]));
+    int n;
+    const struct heuristic_def *t = heuristic_table(&n);
+    for (int i = 0; i < n; i++)
+        json_array_append_new(hs, json_pack("{s:s, s:b, s:s}", "name", t[i].name,
+                                            "admissible", t[i].admissible == HEURISTIC_YES,
+                                            "summary", t[i].summary));
+    for (int i = 0; ida_heuristic_name(i); i++)
+        json_array_append_new(ida, json_string(ida_heuristic_name(i)));
+    json_t *limits = json_pack("{s:I, s:i, s:I, s:f, s:i, s:i, s:i, s:i}",
+                               "max_body", (json_int_t)l->max_body, "max_side", l->max_side,
+                               "max_nodes", (json_int_t)l->max_nodes,
+                               "max_seconds", l->max_seconds, "max_moves", l->max_moves,
+                               "searches", l->searches, "connections", l->connections,
+                               "auto_ida_cells", SERVE_AUTO_IDA_CELLS);
+    reply_json(r, 200, json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:[ssss]}",
+                                 "version", provenance_version(), "commit", provenance_commit(),
+                                 "limits", limits, "databases", dbs, "heuristics", hs,
+                                 "ida_heuristics", ida, "methods", "auto", "ida", "db",
+                                 "layers"));
+}
+
+static const char *width_rule(const struct parity_report *p)
+{
+    if (p->path_graph)
+        return "path";
+    return p->cols % 2 ? "odd" : "even";
+}
+
+static void solvable(struct serve_api *api, json_t *f, struct serve_reply *r)
+{
+    static const char *const fields[] = {"board", "goal", NULL};
+    struct board b = {0}, goal = {0};
+    struct parity_report p;
+    slide_error err;
+    char why[SLIDE_ERROR_LEN];
+    if (req_fields(f, fields, r) || req_board(api, f, 1, &b, &goal, r)) {
+    } else if (parity_check(&b, &goal, &p, &err)) {
+        reply_error(r, 400, "%s", err.msg);
+    } else {
+        parity_explain(&p, why, sizeof why);
+        reply_json(r, 200, json_pack("{s:b, s:I, s:i, s:i, s:i, s:i, s:s, s:s}",
+                                     "solvable", p.solvable, "inversions",
+                                     (json_int_t)p.inversions, "blank_row", p.blank_row,
+                                     "goal_blank_row", p.goal_blank_row, "rows", p.rows,
+                                     "cols", p.cols, "width_rule", width_rule(&p),
+                                     "explanation", why));
+    }
+    board_free(&b);
+    board_free(&goal);
+}
+
+/* A seed from the clock when the request has none (returned, so the board
+ * can be drawn again). */
+static uint64_t clock_seed(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    uint64_t x = (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+    return rng_splitmix64(&x);
+}
+
+static void scramble(struct serve_api *api, json_t *f, struct serve_reply *r)
+{
+    static const char *const fields[] = {"size", "goal", "walk", "seed", NULL};
+    int rows, cols, given;
+    long long walk = -1;
+    uint64_t seed = 0;
+    struct board goal = {0}, b = {0};
+    slide_error err;
+    if (req_fields(f, fields, r) || req_size(api, f, &rows, &cols, r) ||
+        req_int(f, "walk", 0, 1000000, &walk, r) || req_seed(f, "seed", &seed, &given, r) ||
+        req_goal(f, rows, cols, &goal, r))
+        goto done;
+    if (!given)
+        seed = clock_seed();
+    struct rng g;
+    rng_seed(&g, seed);
+    int rc = board_alloc(&b, rows, cols, &err);
+    if (!rc)
+        rc = walk < 0 ? scramble_uniform(&g, &goal, &b, &err)
+                      : scramble_walk(&g, &goal, (uint64_t)walk, &b, &err);
+    if (rc) {
+        reply_error(r, rc == SLIDE_ENOMEM ? 500 : 400, "%s", err.msg);
+        goto done;
+    }
+    char s[24];
+    snprintf(s, sizeof s, "%llu", (unsigned long long)seed);
+    reply_json(r, 200, json_pack("{s:o, s:s, s:o}", "board", json_board(&b), "seed", s,
+                                 "walk", walk < 0 ? json_null() : json_integer(walk)));
+done:
+    board_free(&goal);
+    board_free(&b);
+}
+
+static void histogram(struct serve_api *api, json_t *f, struct serve_reply *r)
+{
+    static const char *const fields[] = {"size", "goal", NULL};
+    int rows, cols;
+    struct board goal = {0};
+    if (req_fields(f, fields, r) || req_size(api, f, &rows, &cols, r) ||
+        req_goal(f, rows, cols, &goal, r))
+        goto done;
+    const struct db *db = serve_db_for(api, &goal, &goal);
+    if (!db) {
+        reply_error(r, 404, "no database of %dx%d boards with this goal is loaded (start "
+                    "slide serve with --db FILE; see /api/info)", rows, cols);
+        goto done;
+    }
+    json_t *h = json_array();
+    for (int d = 0; d <= db->radius; d++)
+        json_array_append_new(h, json_integer((json_int_t)db->hist[d]));
+    json_t *o = db_summary(db);
+    json_object_set_new(o, "histogram", h);
+    reply_json(r, 200, o);
+done:
+    board_free(&goal);
+}
+
+typedef void (*endpoint_fn)(struct serve_api *api, json_t *f, struct serve_reply *r);
+
+static const struct route {
+    const char *path, *method;
+    endpoint_fn run;
+} routes[] = {
+    {"/api/info", "GET", info},           {"/api/histogram", "GET", histogram},
+    {"/api/solvable", "POST", solvable},  {"/api/solve", "POST", serve_solve},
+    {"/api/scramble", "POST", scramble},  {"/api/eval", "POST", serve_eval},
+};
+
+int serve_api_init(struct serve_api *api, slide_error *err)
+{
+    return serve_eval_cache_new(&api->cache, err);
+}
+
+void serve_api_free(struct serve_api *api)
+{
+    serve_eval_cache_free(api->cache);
+    api->cache = NULL;
+}
+
+void serve_api_handle(struct serve_api *api, const char *method, const char *path,
+                      json_t *fields, const char *parse_error, struct serve_reply *reply)
+{
+    memset(reply, 0, sizeof *reply);
+    for (size_t i = 0; i < sizeof routes / sizeof routes[0]; i++) {
+        const struct route *t = &routes[i];
+        if (strcmp(path, t->path))
+            continue;
+        if (strcmp(method, t->method) && !(strcmp(t->method, "GET") == 0 &&
+                                           strcmp(method, "HEAD") == 0)) {
+            reply->allow = strcmp(t->method, "GET") ? t->method : "GET, HEAD";
+            reply_error(reply, 405, "%s takes %s, not %.16s", t->path, t->method, method);
+        } else if (parse_error) {
+            reply_error(reply, 400, "%s", parse_error);
+        } else {
+            t->run(api, fields, reply);
+        }
+        return;
+    }
+    reply_error(reply, 404, "no such endpoint: %.128s (the API: /api/info, /api/solvable, "
+                "/api/solve, /api/scramble, /api/eval, /api/histogram)", path);
+}

@@ -1,0 +1,228 @@
+/*
+ * serve_eval.c - POST /api/eval: every heuristic of heuristic.h and, where
+ * a loaded database covers the board, its exact distance - for one board
+ * and for each board along a sequence of moves (the page's chart of h and
+ * d along a solution).
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "request.h"
+#include "slide/heuristic.h"
+
+#define EVAL_CACHE 8 /* goals whose heuristics are kept */
+
+/* Every heuristic of the table bound to one goal; read-only once built,
+ * so any number of requests may evaluate with it at once. */
+struct evaluator {
+    struct board goal;
+    struct heuristic *h;   /* count rows of the table; def NULL where not built */
+    int count;
+};
+
+struct serve_eval_cache {
+    pthread_mutex_t lock;
+    struct evaluator *e[EVAL_CACHE];
+    int n;
+};
+
+static void evaluator_free(struct evaluator *e)
+{
+    if (!e)
+        return;
+    for (int i = 0; e->h && i < e->count; i++)
+        heuristic_free(&e->h[i]);
+    free(e->h);
+    board_free(&e->goal);
+    free(e);
+}
+
+/*
+ * wd's tables are built by a BFS that stops only when it passes
+ * HEURISTIC_WD_MAX_STATES, after seconds of work; the sizes whose tables
+ * fit are known (heuristic.c's message lists them: 4x4, 3x5, 2x6 and
+ * smaller, and the transposes; one row or column up to 16 cells), so
+ * other sizes are not tried.
+ */
+static int wd_fits(int rows, int cols)
+{
+    int a = rows < cols ? rows : cols, b = rows < cols ? cols : rows;
+    return (a == 1 && b <= 16) || (a == 2 && b <= 6) || (a == 3 && b <= 5) ||
+           (a == 4 && b <= 4);
+}
+
+/* Bind every heuristic to goal; one that is not built for this size (wd
+ * beyond wd_fits) has the value null. */
+static int evaluator_new(const struct board *goal, struct evaluator **out, slide_error *err)
+{
+    const struct heuristic_def *table;
+    struct evaluator *e = calloc(1, sizeof *e);
+    *out = NULL;
+    if (!e || board_copy(&e->goal, goal, err)) {
+        free(e);
+        return slide_fail(err, SLIDE_ENOMEM, "out of memory for the heuristics");
+    }
+    table = heuristic_table(&e->count);
+    if (!(e->h = calloc((size_t)e->count, sizeof *e->h))) {
+        evaluator_free(e);
+        return slide_fail(err, SLIDE_ENOMEM, "out of memory for the heuristics");
+    }
+    for (int i = 0; i < e->count; i++) {
+        if (!strcmp(table[i].name, "wd") && !wd_fits(goal->rows, goal->cols))
+            continue;
+        int rc = heuristic_init(&e->h[i], table[i].name, goal, err);
+        if (rc == SLIDE_ENOMEM) {
+            evaluator_free(e);
+            return rc;
+        }
+        if (rc)
+            memset(&e->h[i], 0, sizeof e->h[i]);
+    }
+    *out = e;
+    return SLIDE_OK;
+}
+
+static struct evaluator *cached(struct serve_eval_cache *c, const struct board *goal)
+{
+    struct evaluator *e = NULL;
+    pthread_mutex_lock(&c->lock);
+    for (int i = 0; i < c->n && !e; i++)
+        if (board_equal(&c->e[i]->goal, goal))
+            e = c->e[i];
+    pthread_mutex_unlock(&c->lock);
+    return e;
+}
+
+/* The evaluator of goal: from the cache, or built and (room permitting)
+ * kept there; *own is 1 when the caller must free it. */
+static int evaluator_for(struct serve_api *api, const struct board *goal,
+                         struct evaluator **out, int *own, slide_error *err)
+{
+    struct serve_eval_cache *c = api->cache;
+    *own = 0;
+    if ((*out = cached(c, goal)))
+        return SLIDE_OK;
+    int rc = evaluator_new(goal, out, err);
+    if (rc)
+        return rc;
+    pthread_mutex_lock(&c->lock);
+    struct evaluator *again = NULL;
+    for (int i = 0; i < c->n && !again; i++)
+        if (board_equal(&c->e[i]->goal, goal))
+            again = c->e[i];
+    if (again) { /* another request built it meanwhile */
+        evaluator_free(*out);
+        *out = again;
+    } else if (c->n < EVAL_CACHE) {
+        c->e[c->n++] = *out;
+    } else {
+        *own = 1;
+    }
+    pthread_mutex_unlock(&c->lock);
+    return SLIDE_OK;
+}
+
+int serve_eval_cache_new(struct serve_eval_cache **out, slide_error *err)
+{
+    if (!(*out = calloc(1, sizeof **out)))
+        return slide_fail(err, SLIDE_ENOMEM, "out of memory for the heuristic cache");
+    pthread_mutex_init(&(*out)->lock, NULL);
+    return SLIDE_OK;
+}
+
+void serve_eval_cache_free(struct serve_eval_cache *c)
+{
+    if (!c)
+        return;
+    for (int i = 0; i < c->n; i++)
+        evaluator_free(c->e[i]);
+    pthread_mutex_destroy(&c->lock);
+    free(c);
+}
+
+/* {"distance": d|null, "h": {name: value|null, ...}} of board b. */
+static json_t *evaluate(const struct evaluator *e, const struct db *db, const struct board *b)
+{
+    const struct heuristic_def *table = heuristic_table(&(int){0});
+    json_t *h = json_object(), *o = json_object();
+    for (int i = 0; i < e->count; i++)
+        json_object_set_new(h, table[i].name, e->h[i].def
+                                                  ? json_integer(heuristic_eval(&e->h[i], b->cells))
+                                                  : json_null());
+    int d;
+    slide_error err;
+    int known = db && db_distance(db, b, &d, &err) == SLIDE_OK;
+    json_object_set_new(o, "distance", known ? json_integer(d) : json_null());
+    json_object_set_new(o, "h", h);
+    return o;
+}
+
+/* The boards along moves, each evaluated; NULL and a 400 on an illegal move. */
+static json_t *along(const struct evaluator *e, const struct db *db, const struct board *start,
+                     const char *moves, struct serve_reply *r)
+{
+    struct board b;
+    slide_error err;
+    if (board_copy(&b, start, &err)) {
+        reply_error(r, 500, "%s", err.msg);
+        return NULL;
+    }
+    json_t *path = json_array();
+    json_array_append_new(path, evaluate(e, db, &b));
+    int z = board_blank(&b);
+    for (size_t i = 0; moves[i]; i++) {
+        int m = move_parse(moves[i]);
+        if (m < 0 || board_move(&b, &z, (enum move)m)) {
+            reply_error(r, 400, "field \"moves\": move %zu ('%c') %s", i + 1, moves[i],
+                        m < 0 ? "is not one of U, D, L, R" : "leaves the board");
+            json_decref(path);
+            path = NULL;
+            break;
+        }
+        json_array_append_new(path, evaluate(e, db, &b));
+    }
+    board_free(&b);
+    return path;
+}
+
+static void eval_board(struct serve_api *api, json_t *f, const struct board *b,
+                       const struct board *goal, struct serve_reply *r)
+{
+    const char *moves;
+    if (req_string(f, "moves", 0, "UULDR", &moves, r))
+        return;
+    if (moves && strlen(moves) > (size_t)api->limits->max_moves) {
+        reply_error(r, 400, "field \"moves\" has %zu moves; slide serve evaluates at most %d",
+                    strlen(moves), api->limits->max_moves);
+        return;
+    }
+    const struct db *db = serve_db_for(api, b, goal);
+    struct evaluator *e;
+    int own;
+    slide_error err;
+    if (evaluator_for(api, goal, &e, &own, &err)) {
+        reply_error(r, 500, "%s", err.msg);
+        return;
+    }
+    json_t *o = evaluate(e, db, b), *path = moves ? along(e, db, b, moves, r) : NULL;
+    json_object_set_new(o, "database", json_boolean(db != NULL));
+    if (path)
+        json_object_set_new(o, "path", path);
+    if (!moves || path)
+        reply_json(r, 200, o);
+    else
+        json_decref(o);
+    if (own)
+        evaluator_free(e);
+}
+
+void serve_eval(struct serve_api *api, json_t *f, struct serve_reply *r)
+{
+    static const char *const fields[] = {"board", "goal", "moves", NULL};
+    struct board b = {0}, goal = {0};
+    if (!req_fields(f, fields, r) && !req_board(api, f, 0, &b, &goal, r))
+        eval_board(api, f, &b, &goal, r);
+    board_free(&b);
+    board_free(&goal);
+}

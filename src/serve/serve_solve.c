@@ -1,0 +1,293 @@
+/*
+ * serve_solve.c - POST /api/solve: one board solved by IDA*, by descent in
+ * a loaded distance database, or layer by layer, each bounded by the
+ * server's limits (serve.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "request.h"
+#include "slide/ida.h"
+#include "slide/layers.h"
+#include "slide/parity.h"
+
+/* What a method produced; the figures a method does not have stay -1. */
+struct solved {
+    const char *method, *heuristic;
+    int optimal;
+    char *moves;            /* letters, NUL-terminated, malloc'd; NULL when stopped */
+    long long length, lower_bound, expanded, generated, iterations, h_start;
+    char stopped[SLIDE_ERROR_LEN]; /* why a search stopped; "" when it did not */
+};
+
+/*
+ * The heuristic IDA* uses when the request names none: the strongest one
+ * slide has for this board and goal.  Today that is linear conflict for
+ * every board; pattern databases, once loaded with --pdb, are chosen here.
+ */
+static const char *best_heuristic(const struct serve_api *api, const struct board *goal)
+{
+    (void)api;
+    (void)goal;
+    return IDA_HEURISTIC_DEFAULT;
+}
+
+static double now_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* The moves as letters (malloc'd). */
+static char *letters(const unsigned char *moves, int len)
+{
+    char *s = malloc((size_t)len + 1);
+    for (int i = 0; s && i < len; i++)
+        s[i] = move_letter((enum move)moves[i]);
+    if (s)
+        s[len] = '\0';
+    return s;
+}
+
+struct solve_request {
+    const struct board *start, *goal;
+    const char *heuristic;
+    long long max_nodes;
+    double max_seconds;
+};
+
+/* IDA* in a pool slot; returns SLIDE_OK, SLIDE_EINTR (stopped: s->stopped
+ * says why) or another error; 1 when every slot is busy. */
+static int run_ida(struct serve_api *api, const struct solve_request *q, struct solved *s,
+                   slide_error *err)
+{
+    struct ida_heuristic h;
+    int rc = ida_heuristic_open(&h, q->heuristic, q->goal, err);
+    if (rc)
+        return rc;
+    int slot = serve_pool_acquire(api->pool, q->max_seconds);
+    if (slot < 0) {
+        ida_heuristic_close(&h);
+        return 1;
+    }
+    struct ida_options o = {(uint64_t)q->max_nodes, serve_pool_flag(api->pool, slot), NULL,
+                            NULL};
+    struct ida_result res;
+    rc = ida_solve(q->start, q->goal, &h, &o, &res, err);
+    if (rc == SLIDE_EINTR && serve_pool_timed_out(api->pool, slot))
+        snprintf(s->stopped, sizeof s->stopped, "stopped at the time limit of %g s, in "
+                 "the iteration with threshold %d: the optimum is at least %d",
+                 q->max_seconds, res.bound, res.bound);
+    else if (rc == SLIDE_EINTR)
+        snprintf(s->stopped, sizeof s->stopped, "%s", err->msg);
+    serve_pool_release(api->pool, slot);
+    s->method = "ida";
+    s->heuristic = h.name;
+    s->optimal = rc == SLIDE_OK && h.admissible;
+    s->length = rc ? -1 : res.length;
+    s->lower_bound = !h.admissible ? 0 : rc ? res.bound : res.length;
+    s->expanded = (long long)res.expanded;
+    s->generated = (long long)res.generated;
+    s->iterations = res.iterations;
+    s->h_start = res.h_start;
+    if (!rc && !(s->moves = letters(res.moves, res.length)))
+        rc = slide_fail(err, SLIDE_ENOMEM, "out of memory for %d moves", res.length);
+    ida_result_free(&res);
+    ida_heuristic_close(&h);
+    return rc == SLIDE_EINTR && s->stopped[0] ? SLIDE_EINTR : rc;
+}
+
+static int run_db(const struct db *db, const struct board *start, struct solved *s,
+                  slide_error *err)
+{
+    enum move m[DB_MAX_RADIUS + 1];
+    int len = 0;
+    int rc = db_path(db, start, m, &len, err);
+    if (rc)
+        return rc;
+    if (!(s->moves = malloc((size_t)len + 1)))
+        return slide_fail(err, SLIDE_ENOMEM, "out of memory for %d moves", len);
+    for (int i = 0; i < len; i++)
+        s->moves[i] = move_letter(m[i]);
+    s->moves[len] = '\0';
+    s->method = "db";
+    s->optimal = 1;
+    s->length = s->lower_bound = len;
+    return SLIDE_OK;
+}
+
+static int run_layers(const struct board *start, const struct board *goal, struct solved *s,
+                      slide_error *err)
+{
+    struct layers_moves m = {0};
+    int rc = layers_solve(start, goal, &m, err);
+    if (!rc && !(s->moves = malloc(m.len + 1)))
+        rc = slide_fail(err, SLIDE_ENOMEM, "out of memory for the moves");
+    if (!rc) {
+        memcpy(s->moves, m.moves, m.len);
+        s->moves[m.len] = '\0';
+        s->length = (long long)m.len;
+    }
+    s->method = "layers";
+    layers_moves_free(&m);
+    return rc;
+}
+
+/* 1 if the moves take start to goal (the check every answer goes through). */
+static int replays(const struct board *start, const struct board *goal, const char *moves)
+{
+    struct board b;
+    slide_error err;
+    if (board_copy(&b, start, &err))
+        return 0;
+    int z = board_blank(&b), ok = 1;
+    for (const char *p = moves; *p && ok; p++)
+        ok = move_parse(*p) >= 0 && board_move(&b, &z, (enum move)move_parse(*p)) == 0;
+    ok = ok && board_equal(&b, goal);
+    board_free(&b);
+    return ok;
+}
+
+static json_t *figure(long long v)
+{
+    return v < 0 ? json_null() : json_integer(v);
+}
+
+static void reply_solved(struct serve_reply *r, const struct solved *s, double seconds)
+{
+    const char *status = s->stopped[0] ? "stopped" : s->optimal ? "optimal" : "found";
+    json_t *o = json_pack("{s:s, s:s, s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:f}",
+                          "status", status, "method", s->method,
+                          "heuristic", s->heuristic ? json_string(s->heuristic) : json_null(),
+                          "optimal", s->optimal, "length", figure(s->length),
+                          "moves", s->moves ? json_string(s->moves) : json_null(),
+                          "lower_bound", figure(s->lower_bound),
+                          "expanded", figure(s->expanded), "generated", figure(s->generated),
+                          "iterations", figure(s->iterations), "h_start", figure(s->h_start),
+                          "seconds", seconds);
+    if (o && s->stopped[0])
+        json_object_set_new(o, "reason", json_string(s->stopped));
+    reply_json(r, 200, o);
+}
+
+/* 422 with the parity explanation when start cannot reach goal; -1 then. */
+static int refuse_unsolvable(const struct board *start, const struct board *goal,
+                             struct serve_reply *r)
+{
+    struct parity_report pr;
+    slide_error err;
+    if (parity_check(start, goal, &pr, &err)) {
+        reply_error(r, 400, "%s", err.msg);
+        return -1;
+    }
+    if (pr.solvable)
+        return 0;
+    char why[SLIDE_ERROR_LEN];
+    parity_explain(&pr, why, sizeof why);
+    reply_json(r, 422, json_pack("{s:s, s:s, s:i}", "error", why, "status", "unsolvable",
+                                 "expanded", 0));
+    return -1;
+}
+
+/* The request's method, heuristic and caps. */
+static int read_options(struct serve_api *api, json_t *f, const struct board *goal,
+                        const char **method, struct solve_request *q, struct serve_reply *r)
+{
+    const struct serve_limits *l = api->limits;
+    q->heuristic = NULL;
+    q->max_nodes = (long long)l->max_nodes;
+    q->max_seconds = l->max_seconds;
+    if (req_string(f, "method", 0, "auto", method, r) ||
+        req_string(f, "heuristic", 0, "lc", &q->heuristic, r) ||
+        req_int(f, "max_nodes", 1, (long long)l->max_nodes, &q->max_nodes, r) ||
+        req_seconds(f, "max_seconds", l->max_seconds, &q->max_seconds, r))
+        return -1;
+    *method = *method ? *method : "auto";
+    static const char *const known[] = {"auto", "ida", "db", "layers", NULL};
+    int ok = 0;
+    for (int i = 0; known[i]; i++)
+        ok |= strcmp(*method, known[i]) == 0;
+    if (!ok) {
+        reply_error(r, 400, "field \"method\" must be auto, ida, db or layers, not \"%.32s\"",
+                    *method);
+        return -1;
+    }
+    if (q->heuristic && strcmp(*method, "ida") && strcmp(*method, "auto")) {
+        reply_error(r, 400, "field \"heuristic\" is for method ida (or auto), not %s", *method);
+        return -1;
+    }
+    if (!q->heuristic) {
+        q->heuristic = best_heuristic(api, goal);
+        return 0;
+    }
+    char names[128] = "";
+    for (int i = 0; ida_heuristic_name(i); i++) {
+        if (!strcmp(q->heuristic, ida_heuristic_name(i)))
+            return 0;
+        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "",
+                 ida_heuristic_name(i));
+    }
+    reply_error(r, 400, "unknown heuristic \"%.32s\" for IDA* (known: %s)", q->heuristic, names);
+    return -1;
+}
+
+/* "auto": the database when one covers the board, IDA* up to
+ * SERVE_AUTO_IDA_CELLS cells, layer by layer beyond. */
+static const char *choose(const struct board *b, const char *method, const struct db *db)
+{
+    if (strcmp(method, "auto"))
+        return method;
+    if (db)
+        return "db";
+    return board_cells(b) <= SERVE_AUTO_IDA_CELLS ? "ida" : "layers";
+}
+
+static void solve_board(struct serve_api *api, json_t *f, const struct board *b,
+                        const struct board *goal, struct serve_reply *r)
+{
+    struct solve_request q = {b, goal, NULL, 0, 0};
+    const char *method;
+    if (read_options(api, f, goal, &method, &q, r) || refuse_unsolvable(b, goal, r))
+        return;
+    const struct db *db = serve_db_for(api, b, goal);
+    method = choose(b, method, db);
+    if (!strcmp(method, "db") && !db) {
+        reply_error(r, 400, "method db: no database is loaded for %dx%d boards with this "
+                    "goal (see /api/info)", b->rows, b->cols);
+        return;
+    }
+    struct solved s = {.expanded = -1, .generated = -1, .iterations = -1, .h_start = -1,
+                       .lower_bound = -1, .length = -1};
+    slide_error err;
+    double t0 = now_seconds();
+    int rc = !strcmp(method, "ida") ? run_ida(api, &q, &s, &err)
+             : !strcmp(method, "db") ? run_db(db, b, &s, &err)
+                                     : run_layers(b, goal, &s, &err);
+    double seconds = now_seconds() - t0;
+    if (rc == 1) {
+        r->retry_after = 1;
+        reply_error(r, 503, "all %d search slots are busy; try again in a second",
+                    api->limits->searches);
+    } else if (rc && rc != SLIDE_EINTR) {
+        reply_error(r, rc == SLIDE_EINVAL || rc == SLIDE_ERANGE ? 400 : 500, "%s", err.msg);
+    } else if (!rc && !replays(b, goal, s.moves)) {
+        reply_error(r, 500, "internal error: the %s solution does not replay to the goal",
+                    method);
+    } else {
+        reply_solved(r, &s, seconds);
+    }
+    free(s.moves);
+}
+
+void serve_solve(struct serve_api *api, json_t *f, struct serve_reply *r)
+{
+    static const char *const fields[] = {"board", "goal", "method", "heuristic",
+                                         "max_nodes", "max_seconds", NULL};
+    struct board b = {0}, goal = {0};
+    if (!req_fields(f, fields, r) && !req_board(api, f, 0, &b, &goal, r))
+        solve_board(api, f, &b, &goal, r);
+    board_free(&b);
+    board_free(&goal);
+}
