@@ -36,7 +36,28 @@ static void test_parse_syntaxes(void **state)
     parse_ok("1,2,3\n4,5,6\n7,8,_\n", 0, 0, 3, 3, g33);
     parse_ok("1 2 3 / 4 5 6 / 7 8 .", 0, 0, 3, 3, g33);
     parse_ok("1 2 3 4 5 6 7 8 0", 3, 3, 3, 3, g33);
-    parse_ok("1 2 3/4 5 6/7 8 0/", 0, 0, 3, 3, g33); /* trailing separator */
+    /* comments in every form; a '/' then a newline is one separator */
+    parse_ok("# my board\n1 2 3\n4 5 6\n  # note\n7 8 0\n", 0, 0, 3, 3, g33);
+    parse_ok("1 2 3/\n4 5 6/\n7 8 0\n", 0, 0, 3, 3, g33);
+    /* an empty cell or row is an error naming where */
+    parse_err("1 2 3/4 5 6/7 8 0/", 0, 0, "empty row 4");
+    parse_err("/1 2 3/4 5 6/7 8 0", 0, 0, "empty row 1");
+    parse_err("1 2 3//4 5 6/7 8 0", 0, 0, "empty row 2");
+    parse_err("1,,2,3/4,5,6/7,8,0", 0, 0, "empty cell in row 1 after 1 cell ");
+    parse_err("1,2,3/,4,5,6/7,8,0", 0, 0, "empty cell in row 2 after 0 cells");
+    parse_err("1,2,3/4,5,6,/7,8,0", 0, 0, "empty cell in row 2 after 3 cells");
+    parse_err("1,2,3/4,5,6/7,8,0,", 0, 0, "empty cell in row 3 after 3 cells");
+    /* numbers are quoted as written, at any length; singulars */
+    parse_err("1 2 3/4 5 6/7 8 2147483647", 0, 0, "tile 2147483647 is out of range");
+    parse_err("1 2 3/4 5 6/7 8 123456789012345678901234567890", 0, 0,
+              "tile 123456789012345678901234567890 is out of range");
+    parse_err("5", 0, 0, "a 1x1 board has no tiles, only the blank");
+    parse_err("0", 2, 2, "board has 1 cell, a 2x2 board needs 4");
+    parse_err("1 2/0", 0, 0, "row 2 has 1 cell but row 1 has 2");
+    /* a Princeton-style size header is named as such */
+    parse_err("3\n1 2 3\n4 5 6\n7 8 0\n", 0, 0,
+              "a first line with a single number looks like a size header; remove it "
+              "or use --size");
     parse_ok("1 2 3/4 5 6/7 8 0", 3, 3, 3, 3, g33);
     static const int g23[] = {4, 5, 0, 1, 2, 3};
     parse_ok("4 5 0/1 2 3", 0, 0, 2, 3, g23);

@@ -9,6 +9,7 @@
 #include "testutil.h"
 
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
@@ -83,7 +84,7 @@ static void search_free(struct search *x)
 
 static void remove_checkpoint(const char *dir)
 {
-    static const char *const names[] = {"state", "store", "state.tmp", "store.tmp"};
+    static const char *const names[] = {"state", "store", "state.tmp", "store.tmp", "lock"};
     char path[512];
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
@@ -460,12 +461,76 @@ static void test_disk_space(void **state)
     remove_checkpoint(dir);
 }
 
+/* The lock is exclusive across processes and names its holder; it ends
+ * with the holder, and a link at DIR/lock is never followed. */
+static void test_lock(void **state)
+{
+    (void)state;
+    char dir[64], path[128];
+    int up[2], down[2];
+    struct checkpoint_lock lk;
+    slide_error err;
+    new_dir(dir, sizeof dir);
+    assert_int_equal(pipe(up), 0);
+    assert_int_equal(pipe(down), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) { /* the holder: lock, tell the parent, wait to be released */
+        char c;
+        struct checkpoint_lock mine;
+        int ok = checkpoint_lock(dir, &mine, NULL) == SLIDE_OK;
+        if (write(up[1], ok ? "y" : "n", 1) != 1 || read(down[0], &c, 1) != 1)
+            _exit(2);
+        _exit(ok ? 0 : 1);
+    }
+    char c = 0;
+    assert_int_equal(read(up[0], &c, 1), 1);
+    assert_int_equal(c, 'y');
+    char want[160];
+    snprintf(want, sizeof want, "checkpoint %s is in use by process %ld", dir, (long)pid);
+    assert_int_equal(checkpoint_lock(dir, &lk, &err), SLIDE_EIO);
+    assert_string_equal(err.msg, want);
+    assert_int_equal(write(down[1], "x", 1), 1);
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    /* free again; a dead run's temporaries go, other files stay */
+    char stale[128], stale2[128], keep[128];
+    path_in(stale, sizeof stale, dir, ".store.0123456789abcdef.tmp");
+    path_in(stale2, sizeof stale2, dir, ".state.tmp.0123456789abcdef.tmp");
+    path_in(keep, sizeof keep, dir, "keep.txt");
+    test_write_file(stale, "x", 1);
+    test_write_file(stale2, "x", 1);
+    test_write_file(keep, "x", 1);
+    assert_int_equal(checkpoint_lock(dir, &lk, &err), 0);
+    assert_int_equal(access(stale, F_OK), -1);
+    assert_int_equal(access(stale2, F_OK), -1);
+    assert_int_equal(access(keep, F_OK), 0);
+    unlink(keep);
+    checkpoint_unlock(&lk);
+    /* a missing directory, and a link planted as the lock file */
+    path_in(path, sizeof path, dir, "none");
+    assert_int_equal(checkpoint_lock(path, &lk, &err), SLIDE_EIO);
+    assert_non_null(strstr(err.msg, "does not exist"));
+    path_in(path, sizeof path, dir, "lock");
+    unlink(path);
+    assert_int_equal(symlink("/etc/passwd", path), 0);
+    assert_int_equal(checkpoint_lock(dir, &lk, &err), SLIDE_EIO);
+    unlink(path);
+    for (int i = 0; i < 2; i++) {
+        close(up[i]);
+        close(down[i]);
+    }
+    remove_checkpoint(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_crc32),           cmocka_unit_test(test_round_trip_2x5),
         cmocka_unit_test(test_resume_2x5),      cmocka_unit_test(test_interrupted_saves),
         cmocka_unit_test(test_foreign_and_corrupt), cmocka_unit_test(test_disk_space),
+        cmocka_unit_test(test_lock),
         cmocka_unit_test(test_resume_3x4),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,9 +8,12 @@
 #define _GNU_SOURCE /* F_SETPIPE_SZ */
 #include "testutil.h"
 
+#include "slide/checkpoint.h"
+
 #include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -54,6 +57,8 @@ static int line_depth(const char *line, const char *key)
 /* 2: run_slide sends its signal again as soon as slide says it got the
  * first, as timeout(1) does (to the child, then to the process group). */
 static int signal_copies = 1;
+/* > 0: the child may write files of at most this many bytes. */
+static rlim_t file_limit;
 
 static void run_slide(const char *args, const char *out_path, const char *key, int at,
                       int sig)
@@ -71,6 +76,11 @@ static void run_slide(const char *args, const char *out_path, const char *key, i
         dup2(out, STDOUT_FILENO);
         dup2(fds[1], STDERR_FILENO);
         close(fds[0]);
+        if (file_limit) { /* a full disk for every file the child writes */
+            struct rlimit rl = {file_limit, file_limit};
+            signal(SIGXFSZ, SIG_IGN);
+            setrlimit(RLIMIT_FSIZE, &rl);
+        }
         execv(argv[0], argv);
         _exit(127);
     }
@@ -370,7 +380,7 @@ static void test_refusals(void **state)
         "bfs 2x5 --checkpoint-every 5");
     TRY(2, "--checkpoint-every expects minutes", "bfs 2x5 --checkpoint %s --checkpoint-every -1",
         dir);
-    TRY(1, "/missing/state does not exist", "bfs 2x5 --resume %s/missing", base);
+    TRY(1, "/missing does not exist", "bfs 2x5 --resume %s/missing", base);
     snprintf(path, sizeof path, "%s/missing", base);
     assert_int_equal(access(path, F_OK), -1); /* a failed --resume creates nothing */
     TRY(1, "/missing does not exist", "bfs 2x5 --checkpoint %s/missing/x", base);
@@ -395,10 +405,123 @@ static void test_refusals(void **state)
 #undef TRY
 }
 
+/* The whole of a file, for before/after comparisons (malloc'd). */
+static char *slurp_in(const char *dir, const char *name, size_t *len)
+{
+    char path[512];
+    file_in(path, sizeof path, dir, name);
+    return test_read_file(path, len);
+}
+
+/*
+ * One process per checkpoint directory: while this test holds DIR's lock
+ * (as another slide would), a resume and a fresh start are refused naming
+ * this process, print nothing and leave the files as they were.
+ */
+static void test_ownership(void **state)
+{
+    (void)state;
+    static const struct board_case b = {2, 5, 55, 0, 0};
+    char dir[256], fresh[256], args[640], want[400], path[512];
+    struct checkpoint_lock lk;
+    slide_error err;
+    size_t l0, l1, s0, s1;
+    reference(&b, "own", 1);
+    file_in(dir, sizeof dir, base, "own");
+    char *state0 = slurp_in(dir, "state", &l0), *store0 = slurp_in(dir, "store", &s0);
+    assert_int_equal(checkpoint_lock(dir, &lk, &err), 0);
+    snprintf(want, sizeof want, "slide: checkpoint %s is in use by process %ld\n", dir,
+             (long)getpid());
+    static const char *const forms[] = {"bfs --resume %s --format csv",
+                                        "bfs 2x5 --resume %s --format csv",
+                                        "bfs 2x5 --checkpoint %s"};
+    for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+        snprintf(args, sizeof args, forms[i], dir);
+        run_slide(args, out_path, NULL, 0, 0);
+        expect_exit(1, want);
+        assert_string_equal(res.err, want);
+        size_t n;
+        char *out = test_read_file(out_path, &n);
+        assert_int_equal(n, 0);
+        free(out);
+    }
+    char *state1 = slurp_in(dir, "state", &l1), *store1 = slurp_in(dir, "store", &s1);
+    assert_true(l0 == l1 && s0 == s1 && !memcmp(state0, state1, l0) &&
+                !memcmp(store0, store1, s0));
+    free(state1);
+    free(store1);
+    checkpoint_unlock(&lk);
+    /* two fresh starts into one new directory: the second is refused */
+    file_in(fresh, sizeof fresh, base, "fresh");
+    assert_int_equal(mkdir(fresh, 0755), 0);
+    assert_int_equal(checkpoint_lock(fresh, &lk, &err), 0);
+    snprintf(args, sizeof args, "bfs 2x3 --checkpoint %s", fresh);
+    run_slide(args, out_path, NULL, 0, 0);
+    snprintf(want, sizeof want, "checkpoint %s is in use by process %ld", fresh,
+             (long)getpid());
+    expect_exit(1, want);
+    file_in(path, sizeof path, fresh, "state");
+    assert_int_equal(access(path, F_OK), -1);
+    file_in(path, sizeof path, fresh, "store");
+    assert_int_equal(access(path, F_OK), -1);
+    checkpoint_unlock(&lk);
+    remove_dir(fresh);
+    /* --resume DIR alone: size, goal and space from the checkpoint; a
+     * truncated state.tmp beside the good state is removed, not promoted */
+    file_in(path, sizeof path, dir, "state.tmp");
+    test_write_file(path, state0, l0 / 2);
+    snprintf(args, sizeof args, "bfs --resume %s --format csv", dir);
+    run_slide(args, out_path, NULL, 0, 0);
+    expect_exit(0, "(complete)");
+    expect_published_csv(out_path, 2, 5);
+    assert_int_equal(access(path, F_OK), -1);
+    /* given values that contradict it are refused, naming both */
+    snprintf(args, sizeof args, "bfs --resume %s --space full", dir);
+    run_slide(args, out_path, NULL, 0, 0);
+    expect_exit(1, "is of the compact space, not the full space");
+    snprintf(args, sizeof args, "bfs 5x2 --resume %s", dir);
+    run_slide(args, out_path, NULL, 0, 0);
+    expect_exit(1, "is for a 2x5 board, not 5x2");
+    snprintf(args, sizeof args, "bfs --resume %s --goal 0,1,2,3,4/5,6,7,8,9", dir);
+    run_slide(args, out_path, NULL, 0, 0);
+    expect_exit(1, "is for goal \"1 2 3 4 5/6 7 8 9 0\", not \"0 1 2 3 4/5 6 7 8 9\"");
+    free(state0);
+    free(store0);
+    remove_dir(dir);
+}
+
+/* Every checkpoint fails (files are limited to 100 KB, the 2x5 store has
+ * 453,600 bytes): the search still finishes, warns, and exits 0 with the
+ * right histogram, because the result is complete and valid. */
+static void test_final_checkpoint_fails(void **state)
+{
+    (void)state;
+    char dir[256], args[512];
+    file_in(dir, sizeof dir, base, "full");
+    snprintf(args, sizeof args, "bfs 2x5 --format csv --checkpoint %s --checkpoint-every 0",
+             dir);
+    file_limit = 100000;
+    run_slide(args, out_path, NULL, 0, 0);
+    file_limit = 0;
+    expect_exit(0, "slide: warning: the search finished but its final checkpoint was not "
+                   "saved (the result below is complete)");
+    expect_published_csv(out_path, 2, 5);
+    assert_false(strstr(res.err, "/.store."));
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    for (struct dirent *e; (e = readdir(d));) /* no temporary left behind */
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+            assert_string_equal(e->d_name, "lock");
+    closedir(d);
+    remove_dir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_ownership),
+        cmocka_unit_test(test_final_checkpoint_fails),
         cmocka_unit_test(test_2x5),
         cmocka_unit_test(test_3x4),
     };

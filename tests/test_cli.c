@@ -86,6 +86,8 @@ static void test_bfs_errors(void **state)
     expect("bfs 3x3 --mpi", 2, "install Open MPI (apt-get install libopenmpi-dev openmpi-bin)");
     assert_non_null(strchr(out, '\n'));
     assert_string_equal(strchr(out, '\n'), "\n"); /* one line */
+    expect("bfs --resume ''", 1, "slide: the checkpoint directory name is empty");
+    expect("bfs 2x3 --checkpoint ''", 1, "slide: the checkpoint directory name is empty");
 }
 
 /* Option errors: one line each, slide's prefix, the command's --help. */

@@ -175,7 +175,9 @@ static void test_dist_arguments(void **state)
     assert_non_null(strstr(out, "needs --db FILE"));
     free(out);
     assert_int_equal(shf(&out, "%s dist --db %s/nothing.db 0,1,2 2>&1", S, dir), 1);
-    assert_non_null(strstr(out, "nothing.db: cannot open"));
+    assert_non_null(strstr(out, "slide: cannot open "));
+    assert_non_null(strstr(out, "/nothing.db: No such file or directory"));
+    assert_int_equal(clitest_count_lines(out), 1); /* the path named once */
     free(out);
 }
 

@@ -31,6 +31,17 @@ static void expect_solved(const struct board *b, const struct board *goal)
                  (unsigned long long)m.len);
     assert_true(m.len <= layers_bound(b->rows, b->cols));
     assert_int_equal(m.fallbacks, 0);
+    /* never a move followed by its inverse */
+    for (uint64_t i = 0; i + 1 < m.len; i++)
+        if (move_parse(m.moves[i + 1]) == (int)move_inverse((enum move)move_parse(m.moves[i])))
+            fail_msg("%dx%d: moves %llu and %llu are %c%c, a move and its inverse", b->rows,
+                     b->cols, (unsigned long long)i + 1, (unsigned long long)i + 2,
+                     m.moves[i], m.moves[i + 1]);
+    /* counting gives the length of the moves */
+    struct layers_moves c = {0};
+    c.count_only = 1;
+    assert_int_equal(layers_solve(b, goal, &c, &err), 0);
+    assert_int_equal(c.len, m.len);
     layers_moves_free(&m);
 }
 
@@ -272,6 +283,41 @@ static void test_bound_shape(void **state)
     assert_int_equal(layers_bound(9, 1), 8);
 }
 
+/* Stages whose tiles are home cost nothing: a solved board takes 0 moves
+ * and a board one move from the (standard) goal takes exactly 1, on many
+ * shapes up to 100x100. */
+static void test_home_stages(void **state)
+{
+    (void)state;
+    static const int shapes[][2] = {{2, 2}, {2, 3}, {3, 2}, {3, 3}, {3, 5}, {5, 3}, {4, 4},
+                                    {7, 4}, {4, 7}, {10, 10}, {1, 6}, {6, 1}, {100, 100}};
+    for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
+        struct board goal, b;
+        slide_error err;
+        int rows = shapes[k][0], cols = shapes[k][1];
+        assert_int_equal(board_goal(&goal, rows, cols, &err), 0);
+        struct layers_moves m = {0};
+        assert_int_equal(layers_solve(&goal, &goal, &m, &err), 0);
+        if (m.len != 0)
+            fail_msg("%dx%d: the solved board got %llu moves", rows, cols,
+                     (unsigned long long)m.len);
+        for (int d = 0; d < MOVE_COUNT; d++) {
+            assert_int_equal(board_copy(&b, &goal, &err), 0);
+            int z = board_blank(&b);
+            if (board_move(&b, &z, (enum move)d) == 0) {
+                assert_int_equal(layers_solve(&b, &goal, &m, &err), 0);
+                if (m.len != 1 || m.moves[0] != move_letter(move_inverse((enum move)d)))
+                    fail_msg("%dx%d, one move %c from the goal: %llu moves", rows, cols,
+                             move_letter((enum move)d), (unsigned long long)m.len);
+                expect_solved(&b, &goal);
+            }
+            board_free(&b);
+        }
+        layers_moves_free(&m);
+        board_free(&goal);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -284,6 +330,7 @@ int main(void)
         cmocka_unit_test(test_count_only_and_errors),
         cmocka_unit_test(test_big),
         cmocka_unit_test(test_bound_shape),
+        cmocka_unit_test(test_home_stages),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

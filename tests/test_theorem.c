@@ -197,6 +197,25 @@ static void test_refuses_big_boards(void **state)
     assert_int_equal(theorem_parity(&g, theorem_criterion_parity, NULL, 1, 0, &r, &err),
                      SLIDE_ERANGE);
     board_free(&g);
+    /* no factorial wraps: 21! and beyond exceed 2^64 and say so */
+    static const struct { int rows, cols; const char *says; } big[] = {
+        {5, 5, "a 5x5 board has 25! > 2^64 arrangements"},
+        {7, 3, "a 7x3 board has 21! > 2^64 arrangements"},
+        {4, 5, "a 4x5 board has 20! = 2432902008176640000 arrangements"},
+        {1000, 1000, "1000000! > 2^64"},
+        /* a path: refused with its figures before the N! check */
+        {1, 12, "a 1x12 board is a path: only 12 of its 12! = 479001600 arrangements"},
+        {11, 1, "at most 10 cells (10! = 3628800 arrangements)"},
+    };
+    for (size_t i = 0; i < sizeof big / sizeof big[0]; i++) {
+        assert_int_equal(board_goal(&g, big[i].rows, big[i].cols, &err), 0);
+        assert_int_equal(theorem_parity(&g, theorem_criterion_parity, NULL, 1, 0, &r, &err),
+                         SLIDE_ERANGE);
+        if (!strstr(err.msg, big[i].says))
+            fail_msg("%dx%d: \"%s\" lacks \"%s\"", big[i].rows, big[i].cols, err.msg,
+                     big[i].says);
+        board_free(&g);
+    }
 }
 
 int main(void)

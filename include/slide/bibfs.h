@@ -20,7 +20,9 @@
  * without search.
  *
  * Limits: R * C <= SPACE_MAX_CELLS (20) so that an index fits in 64 bits; and
- * a cap on the boards stored by both sides together (about 26 bytes each),
+ * a cap on the boards stored by both sides together (18 to 36 bytes each:
+ * a slot is an 8-byte index and a 1-byte move, and a set doubles when it
+ * would pass half full, so it is between a quarter and half full),
  * beyond which the search stops with an error instead of exhausting memory.
  */
 #ifndef SLIDE_BIBFS_H
@@ -30,7 +32,7 @@
 
 #include "slide/board.h"
 
-/* A cap of 20 M boards is about 0.5 GB. */
+/* A cap of 20 M boards is up to 0.72 GB of hash slots (36 bytes each). */
 #define BIBFS_DEFAULT_MAX_STATES 20000000ULL
 
 struct bibfs_result {

@@ -28,6 +28,8 @@
 
 /* Largest side accepted by the parser and the solvers that work on any size. */
 #define BOARD_MAX_SIDE 1000
+/* The largest tile number of any board (BOARD_MAX_SIDE^2 - 1). */
+#define BOARD_MAX_TILE (BOARD_MAX_SIDE * BOARD_MAX_SIDE - 1)
 
 struct board {
     int rows;

@@ -105,4 +105,40 @@ int checkpoint_save(const char *dir, const struct space *s,
 int checkpoint_load(const char *dir, const struct space *s, uint64_t max_memory,
                     struct store *st, struct bfs_result *r, slide_error *err);
 
+/* An exclusive hold on a checkpoint directory (checkpoint_lock). */
+struct checkpoint_lock {
+    int fd;   /* DIR/lock, flock'ed; -1 when not held */
+};
+
+/*
+ * Take the exclusive lock of the checkpoint directory dir (which must
+ * exist): flock(2) on DIR/lock (created if missing, never through a link),
+ * which then holds this process's id, and remove the temporaries a dead
+ * run left there (".store.*.tmp", ".state.tmp.*.tmp": no live run owns one
+ * while the lock is ours).  Hold it for the whole run: the lock
+ * ends with checkpoint_unlock or the process.  Errors: SLIDE_EIO "checkpoint
+ * DIR is in use by process N" when another process holds it, or naming the
+ * file and the system error (a missing directory: "no checkpoint: directory
+ * DIR does not exist").
+ */
+int checkpoint_lock(const char *dir, struct checkpoint_lock *lk, slide_error *err);
+
+/* Release the lock (safe on one not held). */
+void checkpoint_unlock(struct checkpoint_lock *lk);
+
+/* What a checkpoint is of, read from its state without the store. */
+struct checkpoint_info {
+    int rows, cols;
+    enum space_kind kind;
+    char goal[512];   /* board text of the goal */
+};
+
+/*
+ * The board size, goal and space of the checkpoint in dir (from DIR/state,
+ * or from a whole DIR/state.tmp when the state is missing), so that
+ * `--resume DIR` needs nothing else.  Errors: as checkpoint_load for the
+ * state file (SLIDE_EIO missing, SLIDE_EFORMAT corrupt).
+ */
+int checkpoint_describe(const char *dir, struct checkpoint_info *info, slide_error *err);
+
 #endif

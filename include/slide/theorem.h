@@ -33,6 +33,14 @@
 
 /* Largest board checked: (RC)! <= 12! arrangements (2 bits each, 120 MB). */
 #define THEOREM_MAX_CELLS 12
+/*
+ * Largest path (1xN or Nx1) checked: only N of its N! arrangements are
+ * reachable, so the BFS is instant and the check of the criterion on every
+ * arrangement is all the work, N! evaluations for a claim about N boards;
+ * 11! is already 11 times the 3x3 full space's work per reachable-board
+ * class, so paths above 10 cells are refused with the figures.
+ */
+#define THEOREM_MAX_PATH_CELLS 10
 /* Disagreements kept as examples. */
 #define THEOREM_KEEP 10
 

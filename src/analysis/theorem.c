@@ -124,17 +124,36 @@ static int find_examples(const struct space *s, const struct store *st,
     return SLIDE_OK;
 }
 
+/* "20! = 2432902008176640000", or "21! > 2^64" where n! does not fit. */
+static void factorial_text(int n, char *buf, size_t len)
+{
+    if (n <= RANK_MAX_LEN)
+        snprintf(buf, len, "%d! = %llu", n, (unsigned long long)rank_factorial(n));
+    else
+        snprintf(buf, len, "%d! > 2^64", n);
+}
+
 static int check_size(const struct board *goal, slide_error *err)
 {
     int n = board_cells(goal);
-    if (n > THEOREM_MAX_CELLS)
+    int path = goal->rows == 1 || goal->cols == 1;
+    char has[64], most[64];
+    factorial_text(n, has, sizeof has);
+    if (path && n > THEOREM_MAX_PATH_CELLS) {
+        factorial_text(THEOREM_MAX_PATH_CELLS, most, sizeof most);
         return slide_fail(err, SLIDE_ERANGE,
-                          "a %dx%d board has %d! = %llu arrangements; the exhaustive "
-                          "parity check allows at most %d cells (%d! = %llu)",
-                          goal->rows, goal->cols, n,
-                          n <= RANK_MAX_LEN ? (unsigned long long)rank_factorial(n) : 0ULL,
-                          THEOREM_MAX_CELLS, THEOREM_MAX_CELLS,
-                          (unsigned long long)rank_factorial(THEOREM_MAX_CELLS));
+                          "a %dx%d board is a path: only %d of its %s arrangements are "
+                          "reachable, and the exhaustive check of a path allows at most "
+                          "%d cells (%s arrangements)", goal->rows, goal->cols, n, has,
+                          THEOREM_MAX_PATH_CELLS, most);
+    }
+    if (n > THEOREM_MAX_CELLS) {
+        factorial_text(THEOREM_MAX_CELLS, most, sizeof most);
+        return slide_fail(err, SLIDE_ERANGE,
+                          "a %dx%d board has %s arrangements; the exhaustive parity check "
+                          "allows at most %d cells (%s)", goal->rows, goal->cols, has,
+                          THEOREM_MAX_CELLS, most);
+    }
     return board_validate(goal, err);
 }
 

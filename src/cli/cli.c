@@ -2,7 +2,9 @@
  * cli.c - shared command-line helpers (cli.h).
  */
 #include "cli.h"
+#include "slide/file_kind.h"
 #include "slide/report.h"
+#include "slide/store.h"
 
 #include <assert.h>
 #include <errno.h>
@@ -27,6 +29,27 @@ int cli_fail_lib(int rc, const slide_error *err)
 {
     int code = rc == SLIDE_EINVAL || rc == SLIDE_ERANGE ? EXIT_USAGE : EXIT_FAIL;
     return cli_fail(code, "%s", err->msg);
+}
+
+/* 1 if msg holds path as a word (after a space or at the start, before a
+ * space, ':', ',' or the end). */
+static int names_path(const char *msg, const char *path)
+{
+    size_t n = strlen(path);
+    for (const char *q = msg; n && (q = strstr(q, path)); q++) {
+        char after = q[n];
+        if ((q == msg || q[-1] == ' ') &&
+            (after == '\0' || after == ' ' || after == ':' || after == ','))
+            return 1;
+    }
+    return 0;
+}
+
+int cli_fail_file(int code, const char *path, const slide_error *err)
+{
+    if (names_path(err->msg, path))
+        return cli_fail(code, "%s", err->msg);
+    return cli_fail(code, "%s: %s", path, err->msg);
 }
 
 int cli_int(const char *option, const char *text, long lo, long hi, long *out)
@@ -100,6 +123,18 @@ int cli_bytes(const char *option, const char *text, uint64_t *out)
     return 0;
 }
 
+int cli_max_memory(const char *text, uint64_t *out)
+{
+    if (cli_bytes("--max-memory", text, out))
+        return -1;
+    uint64_t avail = store_memory_available(0);
+    if (avail && *out > avail)
+        fprintf(stderr, "slide: warning: --max-memory %s is more than the %" PRIu64
+                " bytes (%.2f GB) available now (MemAvailable); the limit used is %" PRIu64
+                " bytes\n", text, avail, avail / 1e9, avail);
+    return 0;
+}
+
 char *cli_slurp(FILE *in)
 {
     size_t len = 0, cap = 4096;
@@ -129,6 +164,44 @@ char *cli_slurp(FILE *in)
     return buf;
 }
 
+/* Standard input can be read once: the second reader is refused. */
+static int stdin_taken;
+
+char *cli_read_text(const char *arg, const char *what)
+{
+    if (strcmp(arg, "-") == 0) {
+        if (stdin_taken++) {
+            cli_fail(EXIT_USAGE, "standard input is read once: only one of BOARD and "
+                     "--goal can be -");
+            return NULL;
+        }
+        char *t = cli_slurp(stdin);
+        if (!t)
+            cli_fail(EXIT_FAIL, "cannot read %s from standard input", what);
+        return t;
+    }
+    if (arg[0] != '@') {
+        char *t = strdup(arg);
+        if (!t)
+            cli_fail(EXIT_FAIL, "out of memory for %s", what);
+        return t;
+    }
+    slide_error err;
+    int fd = file_open_regular(arg + 1, 1, &err);
+    FILE *f = fd < 0 ? NULL : fdopen(fd, "r");
+    if (!f) {
+        if (fd >= 0)
+            close(fd);
+        cli_fail(EXIT_USAGE, "%s: %s", what, fd < 0 ? err.msg : strerror(errno));
+        return NULL;
+    }
+    char *t = cli_slurp(f);
+    fclose(f);
+    if (!t)
+        cli_fail(EXIT_FAIL, "cannot read %s from %s", what, arg + 1);
+    return t;
+}
+
 int cli_board(const char *cmd, int argc, char **argv, int rows, int cols, struct board *b)
 {
     slide_error err;
@@ -138,9 +211,9 @@ int cli_board(const char *cmd, int argc, char **argv, int rows, int cols, struct
     if (argc > 1)
         return cli_fail(EXIT_USAGE, "%s takes one BOARD (got %d); quote it, or use - "
                         "to read it from standard input", cmd, argc);
-    char *text = strcmp(argv[0], "-") == 0 ? cli_slurp(stdin) : strdup(argv[0]);
+    char *text = cli_read_text(argv[0], "the board");
     if (!text)
-        return cli_fail(EXIT_FAIL, "cannot read the board text");
+        return EXIT_USAGE;
     int rc = board_parse(text, rows, cols, b, &err);
     free(text);
     return rc ? cli_fail_lib(rc, &err) : 0;
@@ -149,8 +222,11 @@ int cli_board(const char *cmd, int argc, char **argv, int rows, int cols, struct
 int cli_goal(const char *text, int rows, int cols, struct board *goal)
 {
     slide_error err;
-    int rc = text ? board_parse(text, rows, cols, goal, &err)
-                  : board_goal(goal, rows, cols, &err);
+    char *t = text ? cli_read_text(text, "the goal") : NULL;
+    if (text && !t)
+        return EXIT_USAGE;
+    int rc = t ? board_parse(t, rows, cols, goal, &err) : board_goal(goal, rows, cols, &err);
+    free(t);
     if (rc)
         return cli_fail(rc == SLIDE_ENOMEM ? EXIT_FAIL : EXIT_USAGE, "goal: %s",
                         err.msg);

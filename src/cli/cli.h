@@ -16,6 +16,19 @@
 
 enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2, EXIT_UNSOLVABLE = 3 };
 
+/*
+ * The exit statuses of every command, defined once: `slide --help` prints
+ * this table and README.md holds it verbatim (tests/test_docs_cli.c
+ * compares them).  Each command's --help says which of them it uses.
+ */
+#define CLI_EXIT_CODES(X)                                                      \
+    X(0, "success; also a bfs whose final checkpoint could not be written (the result is complete; a warning says so)") \
+    X(1, "failure: out of memory or disk, a file that cannot be read or written, is corrupt or is in use, a search stopped, or a check that disagrees (bfs count, parity, heuristic claims)") \
+    X(2, "bad input: options, sizes, board text, a board the database does not cover, or bad lines in a --keep-going batch") \
+    X(3, "a board cannot reach the goal (solve, dist)") \
+    X(130, "stopped by SIGINT (bfs with a checkpoint directory saves a checkpoint first)") \
+    X(143, "stopped by SIGTERM (as SIGINT)")
+
 /* Print "slide: <message>" on stderr; returns code. */
 int cli_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -140,6 +153,10 @@ int cli_parse_unused(const struct cli_parse *p, unsigned active, const char *now
  * EXIT_FAIL when standard output cannot take it (printed). */
 int cli_help(const char *text);
 
+/* Print a library error about the file path once: err's message as it is
+ * when it names path, else "path: message"; returns code. */
+int cli_fail_file(int code, const char *path, const slide_error *err);
+
 /* Parse an integer option value in [lo, hi]; prints and returns -1 on error. */
 int cli_int(const char *option, const char *text, long lo, long hi, long *out);
 
@@ -156,18 +173,32 @@ int cli_threads(const char *text, int *out);
 void cli_histogram(enum report_format format, int rows, int cols, const uint64_t *hist,
                    int radius);
 
+/* --max-memory: a byte count (cli_bytes); one more than MemAvailable is
+ * kept but said on stderr, since the smaller figure is what applies. */
+int cli_max_memory(const char *text, uint64_t *out);
+
 /* Parse a byte count with an optional K, M, G or T suffix (powers of 1024). */
 int cli_bytes(const char *option, const char *text, uint64_t *out);
 
 /*
- * The one BOARD of command cmd: argv[0] (argc must be 1), or "-" for
- * standard input.  rows/cols (0 = infer) as for board_parse.  Prints the
+ * The one BOARD of command cmd: argv[0] (argc must be 1), "-" for
+ * standard input or "@FILE" (cli_read_text).  rows/cols (0 = infer) as for board_parse.  Prints the
  * error (several words: "takes one BOARD (got N); quote it ...") and
  * returns non-zero on failure.
  */
 int cli_board(const char *cmd, int argc, char **argv, int rows, int cols, struct board *b);
 
-/* The goal: text (may be NULL for the standard goal) of size rows x cols. */
+/*
+ * The text an argument names (malloc'd), for BOARD and --goal: "-" is
+ * standard input (readable once in a process: a second "-" is refused),
+ * "@FILE" the whole of FILE (a regular file), anything else the argument
+ * itself.  what ("the board", "the goal") names it in messages.  NULL after
+ * printing why.
+ */
+char *cli_read_text(const char *arg, const char *what);
+
+/* The goal: text (may be NULL for the standard goal; "-" and "@FILE" as
+ * cli_read_text) of size rows x cols. */
 int cli_goal(const char *text, int rows, int cols, struct board *goal);
 
 /* Read all of a stream into a NUL-terminated buffer (NULL on failure). */

@@ -25,6 +25,7 @@ static const char help[] =
     "                 [--format text|csv|md|tex] [--progress] [--max-memory BYTES]\n"
     "                 [--checkpoint DIR] [--checkpoint-every MINUTES] [--resume DIR]\n"
     "                 [--save FILE [--encoding 1|2|8] [--level N]]\n"
+    "       slide bfs --resume DIR [OPTIONS]\n"
     "Breadth-first search from the goal over every board of an R x C puzzle\n"
     "(R*C <= 20), 2 bits per board.  Reports the number of boards at each\n"
     "distance, the radius (largest distance, God's number) and the antipodes\n"
@@ -65,11 +66,16 @@ static const char help[] =
     "                     so that saving takes at most 10% of the run (plus the\n"
     "                     final save).  With --progress each save prints\n"
     "                     'checkpoint at distance D saved in DIR: MB in S s'\n"
-    "  --resume DIR       continue the search saved in DIR (same board, --goal and\n"
-    "                     --space; any --threads) from its last complete layer; the\n"
-    "                     result equals an uninterrupted run.  Checkpoints go on\n"
-    "                     into DIR unless --checkpoint names another directory.\n"
-    "                     A complete checkpoint just prints its result\n"
+    "  --resume DIR       continue the search saved in DIR from its last complete\n"
+    "                     layer (any --threads); the result equals an\n"
+    "                     uninterrupted run.  RxC, --goal and --space are read\n"
+    "                     from DIR; any given that contradicts it is refused,\n"
+    "                     naming both values.  Checkpoints go on into DIR unless\n"
+    "                     --checkpoint names another directory.  A complete\n"
+    "                     checkpoint just prints its result\n"
+    "A checkpoint directory belongs to one process at a time (an flock on\n"
+    "DIR/lock, held for the whole run): another run on it is refused with\n"
+    "'checkpoint DIR is in use by process N' before it touches anything.\n"
     "SIGINT or SIGTERM (with a checkpoint directory): the search stops at the\n"
     "end of the current layer, saves a checkpoint and exits with 128 + the\n"
     "signal number; a second signal (a second or more later; an immediate copy,\n"
@@ -95,9 +101,11 @@ static const char help[] =
     "'distance,count' and one row per distance; the summary goes to stderr.\n"
     "md and tex print the table with columns distance, count, cumulative,\n"
     "followed by the summary.\n"
-    "Exit status: 0 done, 1 out of memory or disk, a checkpoint refused, or the\n"
-    "count disagrees with (RC)!/2, 2 bad arguments, 130 (SIGINT) or 143\n"
-    "(SIGTERM) stopped on request after saving a checkpoint.\n";
+    "Exit status: 0 done (also when the final checkpoint could not be written:\n"
+    "the result is complete, and a warning says so), 1 out of memory or disk,\n"
+    "a checkpoint refused or in use, --save failed, or the count disagrees\n"
+    "with (RC)!/2, 2 bad arguments, 130 (SIGINT) or 143 (SIGTERM) stopped on\n"
+    "request after saving a checkpoint.\n";
 
 /* Default spacing of checkpoints: at least this, and 10 write times. */
 #define CKPT_MIN_SECONDS 300.0
@@ -125,6 +133,8 @@ struct bfs_args {
     int provenance;          /* --provenance */
     char command[512];       /* the command line, for --provenance */
     const char *save;      /* database file, or NULL */
+    int sized, kind_given;   /* RxC and --space were given */
+    char resume_goal[512];   /* the goal read from --resume DIR's checkpoint */
     struct db_save_options db;
 };
 
@@ -136,7 +146,6 @@ struct run_ctx {
     double every;          /* as bfs_args.every */
     double last_save;      /* clock at the start of the last save (or the run) */
     double save_seconds;   /* how long the last save took */
-    int final_save_failed; /* the result is complete but not checkpointed */
     uint64_t win_count[ETA_WINDOW];
     double win_seconds[ETA_WINDOW];
     int nwin;
@@ -188,12 +197,13 @@ static int take_option(int c, const char *v, void *ctx)
         if ((k = space_kind_parse(v)) < 0)
             return cli_fail(EXIT_USAGE, "--space must be compact or full, not \"%s\"", v);
         a->kind = (enum space_kind)k;
+        a->kind_given = 1;
         return EXIT_OK;
     case 'f': return cli_format(v, &a->format) ? EXIT_USAGE : EXIT_OK;
     case 'p': a->progress = 1; return EXIT_OK;
     case 'P': a->progress = 0; return EXIT_OK;
     case 'V': a->provenance = 1; return EXIT_OK;
-    case 'm': return cli_bytes("--max-memory", v, &a->max_memory) ? EXIT_USAGE : EXIT_OK;
+    case 'm': return cli_max_memory(v, &a->max_memory) ? EXIT_USAGE : EXIT_OK;
     case 'c': a->checkpoint = v; return EXIT_OK;
     case 'r': a->resume = v; return EXIT_OK;
     case 'e': return parse_minutes(v, &a->every) ? EXIT_USAGE : EXIT_OK;
@@ -230,10 +240,39 @@ static int parse_args(int argc, char **argv, struct bfs_args *a)
                       (a->checkpoint || a->resume ? USE_CHECKPOINT : 0);
     if (cli_parse_unused(&p, active, NULL))
         return EXIT_USAGE;
-    if (p.nargs != 1)
-        return cli_fail(EXIT_USAGE, "slide bfs takes one board size such as 3x3 (see --help)");
-    if (board_parse_dims(p.args[0], &a->rows, &a->cols, &err))
+    if (p.nargs > 1 || (p.nargs == 0 && !a->resume))
+        return cli_fail(EXIT_USAGE, "bfs takes one board size such as 3x3 (or none with "
+                        "--resume DIR; see --help)");
+    a->sized = p.nargs == 1;
+    if (a->sized && board_parse_dims(p.args[0], &a->rows, &a->cols, &err))
         return cli_fail(EXIT_USAGE, "%s", err.msg);
+    return EXIT_OK;
+}
+
+/*
+ * --resume DIR alone: the size, goal and space come from the checkpoint.
+ * What was given is kept, so that checkpoint_load refuses a contradiction
+ * naming both values.
+ */
+static int from_checkpoint(struct bfs_args *a)
+{
+    struct checkpoint_info info;
+    slide_error err;
+    if (!a->resume || (a->sized && a->goal_text && a->kind_given))
+        return EXIT_OK;
+    int rc = checkpoint_describe(a->resume, &info, &err);
+    if (rc)
+        return cli_fail_lib(rc, &err);
+    if (!a->sized) {
+        a->rows = info.rows;
+        a->cols = info.cols;
+    }
+    if (!a->kind_given)
+        a->kind = info.kind;
+    if (!a->goal_text && info.rows == a->rows && info.cols == a->cols) {
+        snprintf(a->resume_goal, sizeof a->resume_goal, "%s", info.goal);
+        a->goal_text = a->resume_goal;
+    }
     return EXIT_OK;
 }
 
@@ -439,10 +478,9 @@ static int search(struct run_ctx *c, const struct bfs_args *a, struct store *st,
         rc = bfs_resume(c->s, st, &o, r, &err);
     }
     if (rc == SLIDE_OK && c->dir && !done && save(c, st, r, &err)) {
-        /* the result is complete: report it, then fail (run does) */
-        fprintf(stderr, "slide: the search finished but its final checkpoint was "
-                "not saved: %s\n", err.msg);
-        c->final_save_failed = 1;
+        /* the result is complete and valid: report it, exit 0 */
+        fprintf(stderr, "slide: warning: the search finished but its final checkpoint "
+                "was not saved (the result below is complete): %s\n", err.msg);
     }
     /* a signal during the last layer or the final save: the result is complete */
     return rc ? cli_fail_lib(rc, &err) : EXIT_OK;
@@ -455,20 +493,38 @@ static int same_dir(const char *x, const char *y)
            a.st_ino == b.st_ino;
 }
 
-/* Refuse to overwrite another checkpoint; check the disk up front. */
-static int check_checkpoint_dir(const struct bfs_args *a, const struct space *s)
+/* The checkpoint directories a run holds (cli.h: one process per directory). */
+struct held {
+    struct checkpoint_lock resume, checkpoint;
+};
+
+static void release(struct held *h)
+{
+    checkpoint_unlock(&h->resume);
+    checkpoint_unlock(&h->checkpoint);
+}
+
+/* Check the disk up front, take the directory, and refuse to overwrite
+ * another checkpoint (checked under the lock, so two runs cannot both
+ * start one). */
+static int check_checkpoint_dir(const struct bfs_args *a, const struct space *s,
+                                struct held *h)
 {
     slide_error err;
     const char *dir = a->checkpoint ? a->checkpoint : a->resume;
+    int resumed_here = a->resume && (!a->checkpoint || same_dir(a->checkpoint, a->resume));
     if (!dir)
         return EXIT_OK;
-    if (a->checkpoint && checkpoint_exists(a->checkpoint) &&
-        !(a->resume && same_dir(a->checkpoint, a->resume)))
+    int rc = checkpoint_prepare(dir, s, &err);
+    if (!rc && !resumed_here)
+        rc = checkpoint_lock(dir, &h->checkpoint, &err);
+    if (rc)
+        return cli_fail_lib(rc, &err);
+    if (!resumed_here && checkpoint_exists(dir))
         return cli_fail(EXIT_FAIL, "%s already holds a checkpoint; continue it with "
                         "--resume %s, or remove %s/state and %s/store first",
-                        a->checkpoint, a->checkpoint, a->checkpoint, a->checkpoint);
-    int rc = checkpoint_prepare(dir, s, &err);
-    return rc ? cli_fail_lib(rc, &err) : EXIT_OK;
+                        dir, dir, dir, dir);
+    return EXIT_OK;
 }
 
 /* The store and result to start from: a loaded checkpoint or a new store. */
@@ -495,19 +551,30 @@ static int open_search(const struct bfs_args *a, const struct space *s,
     return EXIT_OK;
 }
 
-/* A resume loads first, so that a failed one creates no directory; a fresh
- * run checks its checkpoint directory before allocating the store. */
+/* A resume takes its directory and loads first, so that a failed one
+ * creates no directory; a fresh run checks and takes its checkpoint
+ * directory before allocating the store.  On failure nothing is held. */
 static int start(const struct bfs_args *a, const struct space *s, struct store *st,
-                 struct bfs_result *r)
+                 struct bfs_result *r, struct held *h)
 {
+    slide_error err;
     int rc;
-    if (!a->resume)
-        return (rc = check_checkpoint_dir(a, s)) ? rc : open_search(a, s, st, r);
-    if ((rc = open_search(a, s, st, r)))
+    h->resume.fd = h->checkpoint.fd = -1;
+    if (!a->resume) {
+        if ((rc = check_checkpoint_dir(a, s, h)) || (rc = open_search(a, s, st, r)))
+            release(h);
         return rc;
-    if ((rc = check_checkpoint_dir(a, s))) {
+    }
+    if ((rc = checkpoint_lock(a->resume, &h->resume, &err)))
+        return cli_fail_lib(rc, &err);
+    if ((rc = open_search(a, s, st, r))) {
+        release(h);
+        return rc;
+    }
+    if ((rc = check_checkpoint_dir(a, s, h))) {
         store_free(st);
         bfs_result_free(r);
+        release(h);
     }
     return rc;
 }
@@ -523,9 +590,9 @@ static int report(const struct bfs_args *a, const struct board *goal,
         provenance_write(stdout, cli_provenance_prefix(a->format), a->command,
                          r->threads, r->seconds);
     const char *pre = a->format == REPORT_TEX ? "% " : a->format == REPORT_MD ? "- " : "";
-    fprintf(info, "%sboard %dx%d, goal %s, %s space of %" PRIu64 " indexes (%" PRIu64
+    fprintf(info, "%sboard %dx%d, goal %s, %s space of %" PRIu64 " index%s (%" PRIu64
             " bytes at 2 bits)\n", pre, a->rows, a->cols, gtext, space_kind_name(s->kind),
-            s->size, store_bytes_needed(s->size));
+            s->size, s->size == 1 ? "" : "es", store_bytes_needed(s->size));
     if (a->format == REPORT_MD)
         fputc('\n', stdout);
     cli_histogram(a->format, a->rows, a->cols, r->hist, r->radius);
@@ -551,14 +618,15 @@ static int run(const struct bfs_args *a, const struct board *goal)
     /* a database that cannot be written is refused before the search */
     if (a->save && (rc = atomic_file_check(a->save, &err)))
         return cli_fail_lib(rc, &err);
-    if ((rc = start(a, &s, &st, &r)))
+    struct held h;
+    if ((rc = start(a, &s, &st, &r, &h)))
         return rc;
     struct run_ctx c = {.s = &s, .dir = a->checkpoint ? a->checkpoint : a->resume,
                         .progress = cli_progress_wanted(a->progress), .every = a->every};
     rc = search(&c, a, &st, &r);
-    /* a finished search is reported even when saving it failed: the
-     * histogram may have taken hours; the exit status still says failure */
-    int saved = c.final_save_failed ? EXIT_FAIL : EXIT_OK;
+    /* a finished search is valid even when its final checkpoint failed (the
+     * warning said so); a --save that failed is a failure */
+    int saved = EXIT_OK;
     if (rc == EXIT_OK && a->save) {
         int db_rc = save_db(a, &s, &st, &r);
         if (db_rc)
@@ -568,6 +636,7 @@ static int run(const struct bfs_args *a, const struct board *goal)
     if (rc == EXIT_OK)
         rc = report(a, goal, &s, &r);
     bfs_result_free(&r);
+    release(&h);
     return rc ? rc : saved;
 }
 
@@ -603,6 +672,8 @@ int cmd_bfs(int argc, char **argv)
     memcpy(a.command, command, sizeof command);
     if (rc)
         return rc < 0 ? EXIT_OK : rc;
+    if ((rc = from_checkpoint(&a)))
+        return rc;
     struct board goal = {0};
     if (cli_goal(a.goal_text, a.rows, a.cols, &goal))
         return EXIT_USAGE;

@@ -130,7 +130,7 @@ static int info(const struct db_args *a)
     struct db db;
     slide_error err;
     if (db_open(a->file, &db, &err))
-        return cli_fail(EXIT_FAIL, "%s: %s", a->file, err.msg);
+        return cli_fail_file(EXIT_FAIL, a->file, &err);
     FILE *out = a->format == REPORT_CSV ? stderr : stdout;
     const char *pre = a->format == REPORT_TEX ? "% " : a->format == REPORT_MD ? "- " : "";
     print_header(out, pre, a->file, &db);
@@ -148,13 +148,13 @@ static int verify(const struct db_args *a)
     slide_error err;
     double t0 = omp_get_wtime();
     if (db_load(a->file, a->threads, &db, &err))
-        return cli_fail(EXIT_FAIL, "%s: %s", a->file, err.msg);
+        return cli_fail_file(EXIT_FAIL, a->file, &err);
     double t1 = omp_get_wtime();
     int rc = db_verify(&db, a->threads, &rep, &err);
     double t2 = omp_get_wtime();
     db_free(&db);
     if (rc)
-        return cli_fail(EXIT_FAIL, "%s: %s", a->file, err.msg);
+        return cli_fail_file(EXIT_FAIL, a->file, &err);
     printf("ok: %s: checksums and sizes agree; %" PRIu64 " reachable boards and %" PRIu64
            " other indexes pass the local check (load %.3f s, check %.3f s)\n", a->file,
            rep.checked, rep.unreachable, t1 - t0, t2 - t1);
@@ -170,7 +170,7 @@ static int recompress(const struct db_args *a)
     if (atomic_file_check(a->out, &err)) /* before the load, which may be long */
         return cli_fail_lib(SLIDE_EIO, &err);
     if (db_load(a->file, a->threads, &db, &err))
-        return cli_fail(EXIT_FAIL, "%s: %s", a->file, err.msg);
+        return cli_fail_file(EXIT_FAIL, a->file, &err);
     double t1 = omp_get_wtime();
     struct db_save_options o = {0, a->level, a->threads, 0};
     int rc = db_write(a->out, &db, &o, &bytes, &err);

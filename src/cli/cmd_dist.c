@@ -12,7 +12,7 @@
 
 static const char help[] =
     "usage: slide dist --db FILE [--goal G] [--path] [--format text|csv|md|tex]\n"
-    "                  [--threads N] [--time] BOARD... | -\n"
+    "                  [--threads N] [--time] [--keep-going] BOARD... | -\n"
     "The exact distance of each BOARD from the goal, read from a distance\n"
     "database written by `slide bfs RxC --save FILE`.  With an encoding of 1\n"
     "or 2 bits the distance is found by walking to the goal: from every board\n"
@@ -26,19 +26,26 @@ static const char help[] =
     "  --format F     text (default), csv, md or tex\n"
     "  --threads N    lookups in parallel (default: all cores)\n"
     "  --time         print the lookup rate on standard error\n"
+    "  --keep-going   report a bad board on standard error, go on with the\n"
+    "                 others, exit 2 at the end (default: refuse it before\n"
+    "                 printing anything)\n"
+    "Every board is read and checked before the table starts, so a bad one\n"
+    "leaves no partial table; a bad line of standard input is named 'line N'\n"
+    "(its line number), a bad argument 'board N'.\n"
     "Output: a table with one row per board, in input order: columns board\n"
     "(as \"1 2 3/4 5 6/7 8 0\"), distance (a number, or \"unsolvable\" for a\n"
     "board of the other parity class) and, with --path, path: the moves of\n"
     "the blank, U D L R, as one word (empty for the goal and for unsolvable\n"
     "boards).  CSV: header board,distance[,path], one record per line.\n"
     "Exit status: 0 done, 1 a bad or unreadable database, 2 bad arguments or\n"
-    "a board of another size or goal, 3 if some board was unsolvable.\n";
+    "a board of another size or goal (also one skipped by --keep-going), 3 if\n"
+    "some board cannot reach the goal.\n";
 
 #define BATCH 4096
 
 struct dist_args {
     const char *db_path, *goal_text;
-    int path, timing, threads;
+    int path, timing, threads, keep_going;
     enum report_format format;
 };
 
@@ -56,6 +63,7 @@ static const struct cli_option dist_options[] = {
     {"format", 'f', CLI_VALUE, 'f', 0, NULL, NULL},
     {"threads", 't', CLI_VALUE, 't', 0, NULL, NULL},
     {"time", 0, CLI_FLAG, 'T', 0, NULL, NULL},
+    {"keep-going", 0, CLI_FLAG, 'k', 0, NULL, NULL},
     {"help", 'h', CLI_FLAG, 'h', 0, NULL, NULL},
     {0, 0, 0, 0, 0, NULL, NULL}};
 
@@ -70,6 +78,7 @@ static int parse_args(int argc, char **argv, struct dist_args *a, struct cli_par
         case 'g': a->goal_text = p->value; break;
         case 'p': a->path = 1; break;
         case 'T': a->timing = 1; break;
+        case 'k': a->keep_going = 1; break;
         case 'f':
             if (cli_format(p->value, &a->format))
                 return EXIT_USAGE;
@@ -90,45 +99,112 @@ static int parse_args(int argc, char **argv, struct dist_args *a, struct cli_par
 
 /* Where the boards come from: the arguments, or lines of standard input. */
 struct board_source {
-    char **argv;
-    int argc, next;
-    int stdin_mode;
-    char *line;
-    size_t cap;
-    long number; /* boards read so far */
+    char **text;   /* the board texts, in input order */
+    long *line;    /* their line numbers on standard input (0: arguments) */
+    char *bad;     /* 1: refused by the check (--keep-going skips it) */
+    long count, next;
+    char *buf;     /* standard input, split into lines in place */
 };
 
-/* The next board text, or NULL at the end. */
-static const char *next_text(struct board_source *src)
+static void source_free(struct board_source *src)
 {
-    if (!src->stdin_mode)
-        return src->next < src->argc ? src->argv[src->next++] : NULL;
-    while (getline(&src->line, &src->cap, stdin) >= 0) {
-        char *p = src->line;
-        p += strspn(p, " \t\r\n");
-        if (*p && *p != '#')
-            return src->line;
-    }
-    return NULL;
+    free(src->text);
+    free(src->line);
+    free(src->bad);
+    free(src->buf);
 }
 
-/* Parse up to BATCH boards into b; returns how many, or -1 after an error. */
-static int read_batch(struct board_source *src, const struct db *db, struct board *b)
+/* The boards: the arguments, or "-": the non-empty, non-comment lines of
+ * standard input. */
+static int source_open(struct board_source *src, int argc, char **argv)
+{
+    memset(src, 0, sizeof *src);
+    int from_stdin = argc == 1 && strcmp(argv[0], "-") == 0;
+    if (from_stdin && !(src->buf = cli_slurp(stdin)))
+        return cli_fail(EXIT_FAIL, "cannot read standard input");
+    size_t cap = from_stdin ? 1 + strlen(src->buf) / 2 : (size_t)argc;
+    src->text = malloc((cap + 1) * sizeof *src->text);
+    src->line = malloc((cap + 1) * sizeof *src->line);
+    src->bad = calloc(cap + 1, 1);
+    if (!src->text || !src->line || !src->bad)
+        return cli_fail(EXIT_FAIL, "out of memory for the boards");
+    if (!from_stdin) {
+        for (int i = 0; i < argc; i++) {
+            src->text[i] = argv[i];
+            src->line[i] = 0;
+        }
+        src->count = argc;
+        return EXIT_OK;
+    }
+    long lineno = 0;
+    for (char *p = src->buf, *next; p; p = next) {
+        next = strchr(p, '\n');
+        if (next)
+            *next++ = '\0';
+        lineno++;
+        char *q = p + strspn(p, " \t\r");
+        if (*q && *q != '#') {
+            src->text[src->count] = p;
+            src->line[src->count++] = lineno;
+        }
+    }
+    return EXIT_OK;
+}
+
+/* "line N: " for standard input, "board N: " for arguments. */
+static void where(const struct board_source *src, long i, char *buf, size_t len)
+{
+    if (src->line[i])
+        snprintf(buf, len, "line %ld", src->line[i]);
+    else
+        snprintf(buf, len, "board %ld", i + 1);
+}
+
+/*
+ * Every board parsed before anything is printed, so that a bad one leaves
+ * no partial table: strict, the first is refused (exit 2); with
+ * --keep-going each is reported on stderr and skipped (exit 2 at the end).
+ */
+static int check_all(struct board_source *src, const struct db *db, int keep_going,
+                     int *skipped)
+{
+    for (long i = 0; i < src->count; i++) {
+        struct board b;
+        slide_error err;
+        char at[48];
+        int rc = board_parse(src->text[i], db->rows, db->cols, &b, &err);
+        if (!rc) {
+            board_free(&b);
+            continue;
+        }
+        where(src, i, at, sizeof at);
+        cli_fail(rc == SLIDE_ENOMEM ? EXIT_FAIL : EXIT_USAGE, "%s: %s", at, err.msg);
+        if (rc == SLIDE_ENOMEM || !keep_going)
+            return rc == SLIDE_ENOMEM ? EXIT_FAIL : EXIT_USAGE;
+        src->bad[i] = 1;
+        *skipped = 1;
+    }
+    return EXIT_OK;
+}
+
+/* Parse up to BATCH boards into b (their input indexes into idx); returns
+ * how many, or -1 after an error. */
+static int read_batch(struct board_source *src, const struct db *db, struct board *b,
+                      long *idx)
 {
     slide_error err;
     int n = 0;
-    const char *text;
-    while (n < BATCH && (text = next_text(src)) != NULL) {
-        src->number++;
-        int rc = board_parse(text, db->rows, db->cols, &b[n], &err);
-        if (rc) {
-            cli_fail(rc == SLIDE_ENOMEM ? EXIT_FAIL : EXIT_USAGE, "board %ld: %s",
-                     src->number, err.msg);
+    for (; n < BATCH && src->next < src->count; src->next++) {
+        long i = src->next;
+        if (src->bad[i])
+            continue;
+        if (board_parse(src->text[i], db->rows, db->cols, &b[n], &err)) {
+            cli_fail(EXIT_FAIL, "%s", err.msg); /* parsed once already: memory */
             while (n > 0)
                 board_free(&b[--n]);
             return -1;
         }
-        n++;
+        idx[n++] = i;
     }
     return n;
 }
@@ -149,7 +225,8 @@ static void lookup(const struct db *db, const struct board *b, int want_path,
 
 /* Rows of one batch; returns an exit code (0, or the first failure). */
 static int print_batch(const struct report_table *t, struct board *b, struct answer *ans,
-                       const slide_error *errs, int n, long first, int *unsolvable)
+                       const slide_error *errs, int n, const struct board_source *src,
+                       const long *idx, int *unsolvable)
 {
     for (int i = 0; i < n; i++) {
         char text[256], dist[24];
@@ -157,8 +234,10 @@ static int print_batch(const struct report_table *t, struct board *b, struct ans
             *unsolvable = 1;
             snprintf(dist, sizeof dist, "unsolvable");
         } else if (ans[i].rc) {
+            char at[48];
+            where(src, idx[i], at, sizeof at);
             return cli_fail(ans[i].rc == SLIDE_EINVAL ? EXIT_USAGE : EXIT_FAIL,
-                            "board %ld: %s", first + i, errs[i].msg);
+                            "%s: %s", at, errs[i].msg);
         } else {
             snprintf(dist, sizeof dist, "%d", ans[i].dist);
         }
@@ -173,6 +252,7 @@ struct run_state {
     const struct dist_args *a;
     struct db db;
     struct board *boards;
+    long *idx;
     struct answer *ans;
     slide_error *errs;
     double seconds;
@@ -183,16 +263,16 @@ static int run_batches(struct run_state *r, struct board_source *src,
                        const struct report_table *t, int *unsolvable)
 {
     int rc = EXIT_OK, threads = r->a->threads > 0 ? r->a->threads : omp_get_max_threads();
-    for (int n; rc == EXIT_OK && (n = read_batch(src, &r->db, r->boards)) != 0;) {
+    for (int n; rc == EXIT_OK && (n = read_batch(src, &r->db, r->boards, r->idx)) != 0;) {
         if (n < 0)
-            return EXIT_USAGE;
+            return EXIT_FAIL;
         double t0 = omp_get_wtime();
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 16)
         for (int i = 0; i < n; i++)
             lookup(&r->db, &r->boards[i], r->a->path, &r->ans[i], &r->errs[i]);
         r->seconds += omp_get_wtime() - t0;
         r->lookups += n;
-        rc = print_batch(t, r->boards, r->ans, r->errs, n, src->number - n + 1, unsolvable);
+        rc = print_batch(t, r->boards, r->ans, r->errs, n, src, r->idx, unsolvable);
         for (int i = 0; i < n; i++)
             board_free(&r->boards[i]);
     }
@@ -208,12 +288,16 @@ static int run(struct run_state *r, struct board_source *src)
              r->db.rows, r->db.cols);
     struct report_table t = {stdout, r->a->format, r->a->path ? 3 : 2, hdr, caption,
                              width > 10 ? width : 10};
+    int skipped = 0;
+    int rc = check_all(src, &r->db, r->a->keep_going, &skipped);
+    if (rc)
+        return rc;
     report_begin(&t);
-    int rc = run_batches(r, src, &t, &unsolvable);
+    rc = run_batches(r, src, &t, &unsolvable);
     if (rc == EXIT_OK)
         report_end(&t);
-    if (rc == EXIT_OK && (rc = cli_finish_stdout()) == EXIT_OK && unsolvable)
-        rc = EXIT_UNSOLVABLE;
+    if (rc == EXIT_OK && (rc = cli_finish_stdout()) == EXIT_OK && (unsolvable || skipped))
+        rc = skipped ? EXIT_USAGE : EXIT_UNSOLVABLE;
     if (r->a->timing)
         fprintf(stderr, "slide: %ld lookups in %.3f s, %.0f per second\n", r->lookups,
                 r->seconds, r->seconds > 0 ? (double)r->lookups / r->seconds : 0.0);
@@ -227,12 +311,12 @@ static int open_db(const struct dist_args *a, struct db *db)
     struct board goal = {0};
     int rc = db_load(a->db_path, a->threads, db, &err);
     if (rc)
-        return cli_fail(EXIT_FAIL, "%s: %s", a->db_path, err.msg);
+        return cli_fail_file(EXIT_FAIL, a->db_path, &err);
     if (a->goal_text) {
         if (cli_goal(a->goal_text, db->rows, db->cols, &goal))
             rc = EXIT_USAGE;
         else if (db_match(db, NULL, &goal, &err))
-            rc = cli_fail(EXIT_USAGE, "%s: %s", a->db_path, err.msg);
+            rc = cli_fail_file(EXIT_USAGE, a->db_path, &err);
         board_free(&goal);
     }
     if (rc)
@@ -252,13 +336,18 @@ int cmd_dist(int argc, char **argv)
     r.a = &a;
     if ((rc = open_db(&a, &r.db)) != EXIT_OK)
         return rc;
-    struct board_source src = {p.args, p.nargs, 0, 0, NULL, 0, 0};
-    src.stdin_mode = src.argc == 1 && strcmp(src.argv[0], "-") == 0;
+    struct board_source src;
+    if ((rc = source_open(&src, p.nargs, p.args))) {
+        source_free(&src);
+        db_free(&r.db);
+        return rc;
+    }
     r.boards = calloc(BATCH, sizeof *r.boards);
+    r.idx = malloc(BATCH * sizeof *r.idx);
     r.ans = calloc(BATCH, sizeof *r.ans);
     r.errs = malloc(BATCH * sizeof *r.errs);
     char *paths = malloc((size_t)BATCH * (size_t)(r.db.radius + 1));
-    if (!r.boards || !r.ans || !r.errs || !paths) {
+    if (!r.boards || !r.idx || !r.ans || !r.errs || !paths) {
         rc = cli_fail(EXIT_FAIL, "out of memory for %d lookups", BATCH);
     } else {
         for (int i = 0; i < BATCH; i++)
@@ -269,7 +358,8 @@ int cmd_dist(int argc, char **argv)
     free(r.boards);
     free(r.ans);
     free(r.errs);
-    free(src.line);
+    free(r.idx);
+    source_free(&src);
     db_free(&r.db);
     return rc;
 }

@@ -130,7 +130,7 @@ static int parse_args(int argc, char **argv, struct heur_args *a)
         case 'p': a->progress = 1; break;
         case 'q': a->progress = 0; break;
         case 'm':
-            if (cli_bytes("--max-memory", p.value, &a->max_memory))
+            if (cli_max_memory(p.value, &a->max_memory))
                 return EXIT_USAGE;
             break;
         case 'h': return print_help();

@@ -20,7 +20,9 @@ static const char help[] =
     "inversions of the tiles in goal order, plus for an even width the rows\n"
     "between the blank and the goal's blank, must be even) is evaluated on every\n"
     "arrangement on its own, and the two are compared.  Boards with (RC)! <= 12!\n"
-    "(at most 12 cells: 2x2 .. 3x4, 4x3, 2x6, 6x2, 1xN and Nx1 for N <= 12).\n"
+    "(at most 12 cells: 2x2 .. 3x4, 4x3, 2x6, 6x2), and paths 1xN and Nx1 for\n"
+    "N <= 10 (only N of their N! arrangements are reachable, so checking all\n"
+    "N! is refused beyond 10! = 3628800).\n"
     "On a 1-row or 1-column board the theorem's hypothesis R, C >= 2 fails: the\n"
     "board is a path, tiles never pass each other, only n arrangements are\n"
     "reachable, and the criterion is the path rule \"tiles in goal order\".\n"
@@ -28,7 +30,7 @@ static const char help[] =
     "  --threads N     OpenMP threads (default: all cores); results do not depend on N\n"
     "  --format F      text (default), csv, md or tex\n"
     "  --provenance    start the output with the provenance block (lines \"# \",\n"
-    "                  \"> \" for md, \"%% \" for tex: version, commit, compiler,\n"
+    "                  \"> \" for md, \"% \" for tex: version, commit, compiler,\n"
     "                  host, threads, date, wall time)\n"
     "  --max-memory B  refuse if the store needs more than B bytes (K/M/G suffixes)\n"
     "Output (text): the board and goal; 'arrangements', 'reachable' (by the\n"
@@ -41,7 +43,8 @@ static const char help[] =
     "(board as RxC); the verdict and any disagreeing boards go to stderr.  md and\n"
     "tex print the same one-row table.\n"
     "Exit status: 0 the criterion agrees everywhere, 1 it disagrees somewhere (or\n"
-    "out of memory), 2 bad arguments or a board with more than 12 cells.\n";
+    "out of memory), 2 bad arguments or a board with more than 12 cells (a\n"
+    "path: 10).\n";
 
 struct parity_args {
     int rows, cols;
@@ -81,7 +84,7 @@ static int parse_args(int argc, char **argv, struct parity_args *a)
             break;
         case 'p': a->provenance = 1; break;
         case 'm':
-            if (cli_bytes("--max-memory", p.value, &a->max_memory))
+            if (cli_max_memory(p.value, &a->max_memory))
                 return EXIT_USAGE;
             break;
         case 'h': return cli_help(help);
@@ -149,13 +152,14 @@ static void print_text(const struct board *goal, const struct theorem_result *r)
     char gtext[128];
     board_format(goal, gtext, sizeof gtext);
     uint64_t expect = r->path_graph ? (uint64_t)(r->rows * r->cols) : r->arrangements / 2;
-    printf("board %dx%d, goal %s: all %" PRIu64 " arrangements (full space)\n", r->rows,
-           r->cols, gtext, r->arrangements);
+    printf("board %dx%d, goal %s: all %" PRIu64 " arrangement%s (full space)\n", r->rows,
+           r->cols, gtext, r->arrangements, r->arrangements == 1 ? "" : "s");
     if (r->path_graph)
         printf("note: a %dx%d board is a path, so the theorem's hypothesis R, C >= 2 fails:\n"
-               "note: tiles never pass each other, only n = %d arrangements can be reachable,\n"
+               "note: tiles never pass each other, only n = %d arrangement%s can be "
+               "reachable,\n"
                "note: and the criterion checked is parity.h's path rule, tiles in goal order\n",
-               r->rows, r->cols, r->rows * r->cols);
+               r->rows, r->cols, r->rows * r->cols, r->rows * r->cols == 1 ? "" : "s");
     printf("arrangements:   %" PRIu64 "\n", r->arrangements);
     printf("reachable:      %" PRIu64 " (by BFS from the goal; %s = %" PRIu64 ")\n",
            r->reachable, r->path_graph ? "n" : "(RC)!/2", expect);

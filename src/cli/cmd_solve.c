@@ -39,7 +39,8 @@ static const char help[] =
     "  bibfs   bidirectional BFS (Pohl 1971): OPTIMAL, the exact distance\n"
     "          between ANY two boards of at most 20 cells - BOARD and the goal\n"
     "          G, which need not be the standard goal (so d(a, b) is --goal b\n"
-    "          a).  Memory about 26 bytes per board stored, capped by\n"
+    "          a).  Memory up to 36 bytes per board stored (9-byte hash slots\n"
+    "          kept between a quarter and half full), capped by\n"
     "          --max-states.\n"
     "  db      descent in a distance database (--db FILE, written by slide bfs\n"
     "          RxC --goal G --save FILE): OPTIMAL, in microseconds per board,\n"
@@ -74,7 +75,12 @@ static const char help[] =
     "  --progress     (ida) one line per IDA* threshold on stderr (default on a\n"
     "  --no-progress  terminal); never\n"
     "  --max-states N (bibfs) give up on a board after storing N boards\n"
-    "                 (both sides together; default 20000000, about 0.5 GB)\n"
+    "                 (both sides together; default 20000000: up to 0.72 GB\n"
+    "                 of hash slots, and half again while a set doubles)\n"
+    "  --keep-going   (with -) report a bad line on standard error as 'line N:\n"
+    "                 ...', go on with the others, exit 2 at the end; without\n"
+    "                 it every line is checked first and a bad one is refused\n"
+    "                 before anything is printed\n"
     "  --db FILE      (db) the distance database; alone it means db where the\n"
     "                 file covers the board, else ida (above)\n"
     "An option that the method does not use is refused.  Unsolvable boards\n"
@@ -332,6 +338,7 @@ struct solve_args {
     enum solve_output output;
     uint64_t max_nodes, max_states;
     int progress;
+    int keep_going; /* a bad line is reported and skipped, exit 2 at the end */
     unsigned given; /* the method-specific options given (TAKES_*) */
 };
 
@@ -417,6 +424,7 @@ static const struct cli_option solve_options[] = {
     {"no-progress", 0, CLI_FLAG, 'P', TAKES_PROGRESS, "--method ida", "progress"},
     {"help", 'h', CLI_FLAG, 'h', 0, NULL, NULL},
     {"db", 'd', CLI_VALUE, 'd', TAKES_DB, "--method db", NULL},
+    {"keep-going", 0, CLI_FLAG, 'k', 0, NULL, NULL},
     {0, 0, 0, 0, 0, NULL, NULL}};
 
 /* One option's value into a; EXIT_OK or EXIT_USAGE (printed). */
@@ -454,6 +462,7 @@ static int take_option(int c, const char *v, void *ctx)
         return set_output(a, c == 'c' ? OUT_COUNT : OUT_MOVES, c == 'c' ? "--count" : "--moves");
     case 'p': a->progress = 1; return EXIT_OK;
     case 'P': a->progress = 0; return EXIT_OK;
+    case 'k': a->keep_going = 1; return EXIT_OK;
     }
     return EXIT_USAGE;
 }
@@ -559,9 +568,9 @@ static int read_boards(int argc, char **argv, const struct solve_args *a,
     if (argc == 0)
         return cli_fail(EXIT_USAGE, "no board given (write it like \"1 2 3/4 5 6/7 8 0\", "
                                     "or - to read boards from standard input)");
-    if (argc == 1 && strcmp(argv[0], "-") == 0) {
-        if (!(l->buf = cli_slurp(stdin)))
-            return cli_fail(EXIT_FAIL, "cannot read standard input");
+    if (argc == 1 && (strcmp(argv[0], "-") == 0 || argv[0][0] == '@')) {
+        if (!(l->buf = cli_read_text(argv[0], "the boards")))
+            return EXIT_USAGE;
         char *first = first_line(l->buf);
         int by_line = first && is_board_line(first, a->rows, a->cols);
         free(first);
@@ -913,6 +922,22 @@ static int solve_one(struct solve_run *r, const char *text, int lineno)
     return status;
 }
 
+/* Without --keep-going, every line is parsed before anything is solved or
+ * printed: a bad one is refused (exit 2) and leaves no partial table. */
+static int check_lines(const struct solve_args *a, const struct board_list *l)
+{
+    for (int i = 0; i < l->count && l->line[i] && !a->keep_going; i++) {
+        struct board b;
+        slide_error err;
+        int rc = board_parse(l->text[i], a->rows, a->cols, &b, &err);
+        if (rc)
+            return cli_fail(rc == SLIDE_ENOMEM ? EXIT_FAIL : EXIT_USAGE, "line %d: %s",
+                            l->line[i], err.msg);
+        board_free(&b);
+    }
+    return EXIT_OK;
+}
+
 /* Worse statuses win: usage > failure > unsolvable > ok. */
 static int worse(int a, int b)
 {
@@ -928,16 +953,24 @@ int cmd_solve(int argc, char **argv)
     int rc = parse_args(argc, argv, &a, &p);
     if (rc)
         return rc < 0 ? EXIT_OK : rc;
-    struct board_list l;
+    struct board_list l = {0};
     struct solve_run r = {&a, NULL, {0}, ""};
     slide_error err;
     if (a.db_path && db_load(a.db_path, 0, &r.db, &err)) {
         db_free(&r.db);
-        return cli_fail(EXIT_FAIL, "%s: %s", a.db_path, err.msg);
+        return cli_fail_file(EXIT_FAIL, a.db_path, &err);
     }
-    if ((rc = read_boards(p.nargs, p.args, &a, &l))) {
+    /* --goal - or @FILE is read once, for every board */
+    char *goal_buf = a.goal_text && (!strcmp(a.goal_text, "-") || a.goal_text[0] == '@')
+                         ? cli_read_text(a.goal_text, "the goal") : NULL;
+    if (goal_buf)
+        a.goal_text = goal_buf;
+    else if (a.goal_text && (!strcmp(a.goal_text, "-") || a.goal_text[0] == '@'))
+        rc = EXIT_USAGE;
+    if (rc || (rc = read_boards(p.nargs, p.args, &a, &l)) || (rc = check_lines(&a, &l))) {
         board_list_free(&l);
         db_free(&r.db);
+        free(goal_buf);
         return rc;
     }
     /* the others end at once, as usual */
@@ -958,13 +991,14 @@ int cmd_solve(int argc, char **argv)
             putchar('\n');
         int s = solve_one(&r, l.text[i], l.line[i]);
         status = worse(status, s);
-        if (s == EXIT_USAGE)
+        if (s == EXIT_USAGE && !a.keep_going)
             break;
     }
     if (table)
         report_end(&t);
     board_list_free(&l);
     db_free(&r.db);
+    free(goal_buf);
     rc = cli_finish_stdout();
     return rc ? rc : status;
 }

@@ -30,9 +30,15 @@ static void usage(FILE *out)
           "Boards are written row by row, rows separated by / or newlines, cells\n"
           "by spaces or commas, the blank as 0, _ or .: \"1 2 3/4 5 6/7 8 0\".\n"
           "The standard goal has tiles 1..n-1 in reading order and the blank last.\n"
+          "A BOARD or --goal G written - is read from standard input (once), and\n"
+          "@FILE from FILE: boards of any size, past the argument length limit.\n"
           "Data goes to standard output, messages and progress to standard error.\n"
-          "Exit status: 0 success, 1 failure (memory, files), 2 bad input,\n"
-          "3 an unsolvable board given to a solver.\n", out);
+          "Long options are written in full; an option given twice, or one that\n"
+          "the request does not use, is refused.\n"
+          "Exit status (every command):\n", out);
+#define CLI_EXIT_LINE(code, text) fprintf(out, "  %-4d %s\n", code, text);
+    CLI_EXIT_CODES(CLI_EXIT_LINE)
+#undef CLI_EXIT_LINE
 }
 
 int main(int argc, char **argv)
@@ -43,12 +49,12 @@ int main(int argc, char **argv)
     }
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
         usage(stdout);
-        return EXIT_OK;
+        return cli_finish_stdout(); /* a full stdout fails, as for every command */
     }
     if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
         printf("slide %s (commit %s)\n%s\n", provenance_version(),
                provenance_commit(), provenance_compiler());
-        return EXIT_OK;
+        return cli_finish_stdout();
     }
     opterr = 0; /* the commands report option errors themselves, in one line */
     for (size_t i = 0; i < NCOMMANDS; i++)

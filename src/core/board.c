@@ -121,9 +121,12 @@ static int end_row(struct parse_state *s, slide_error *err)
     s->nrows++;
     if (s->nrows == 1)
         s->row_len = s->cur;
+    else if (s->nrows == 2 && s->row_len == 1 && s->cur > 1)
+        return slide_fail(err, SLIDE_EINVAL, "a first line with a single number looks "
+                          "like a size header; remove it or use --size");
     else if (s->cur != s->row_len)
-        return slide_fail(err, SLIDE_EINVAL, "row %d has %zu cells but row 1 has %zu",
-                          s->nrows, s->cur, s->row_len);
+        return slide_fail(err, SLIDE_EINVAL, "row %d has %zu cell%s but row 1 has %zu",
+                          s->nrows, s->cur, s->cur == 1 ? "" : "s", s->row_len);
     s->cur = 0;
     return SLIDE_OK;
 }
@@ -137,11 +140,14 @@ static int read_cell(const char **pp, struct parse_state *s, slide_error *err)
         value = 0;
         p++;
     } else {
+        const char *digits = p;
         long v = 0;
         while (isdigit((unsigned char)*p)) {
             v = v * 10 + (*p++ - '0');
-            if (v > INT_MAX / 10)
-                v = INT_MAX / 10; /* clamps: reported as out of range later */
+            if (v > BOARD_MAX_TILE) /* no board has it: quote it as written */
+                return slide_fail(err, SLIDE_EINVAL, "tile %.*s is out of range (no board "
+                                  "has more than %d tiles)", (int)strspn(digits, "0123456789"),
+                                  digits, BOARD_MAX_TILE);
         }
         value = (int)v;
     }
@@ -149,7 +155,7 @@ static int read_cell(const char **pp, struct parse_state *s, slide_error *err)
         return slide_fail(err, SLIDE_EINVAL,
                           "unexpected character '%c' in board text (cells are "
                           "numbers, the blank 0, _ or .; rows end with / or a "
-                          "newline)", *p);
+                          "newline)", isprint((unsigned char)*p) ? *p : '?');
     if (cell_push(&s->cells, value))
         return slide_fail(err, SLIDE_ENOMEM, "out of memory parsing a board");
     s->cur++;
@@ -157,26 +163,70 @@ static int read_cell(const char **pp, struct parse_state *s, slide_error *err)
     return SLIDE_OK;
 }
 
+/* A separator where a cell or a row should be. */
+static int empty_at(const struct parse_state *s, char sep, slide_error *err)
+{
+    if (sep == ',')
+        return slide_fail(err, SLIDE_EINVAL, "empty cell in row %d after %zu cell%s (two "
+                          "commas, or a comma at the start or end of a row)", s->nrows + 1,
+                          s->cur, s->cur == 1 ? "" : "s");
+    return slide_fail(err, SLIDE_EINVAL, "empty row %d (two /, or a / at the start or end "
+                      "of the board)", s->nrows + 1);
+}
+
+static int unexpected(char c, slide_error *err)
+{
+    return slide_fail(err, SLIDE_EINVAL, "unexpected character '%c' in board text (cells "
+                      "are numbers, the blank 0, _ or .; rows end with / or a newline)",
+                      isprint((unsigned char)c) ? c : '?');
+}
+
+/*
+ * Cells and rows of text.  A line whose first non-blank character is '#'
+ * is a comment; a comma must stand between two cells and a '/' between two
+ * rows (an empty cell or row is an error naming where); newlines end rows
+ * and blank lines are skipped.
+ */
 static int tokenize(const char *text, struct parse_state *s, slide_error *err)
 {
+    int comma = 0, slash = 0, line_start = 1;
     for (const char *p = text; *p;) {
         int rc = SLIDE_OK;
+        if (*p == '#' && line_start) {
+            p += strcspn(p, "\n");
+            continue;
+        }
+        if (*p == ' ' || *p == '\t' || *p == '\r') {
+            p++;
+            continue;
+        }
+        line_start = *p == '\n';
+        if (*p == ',' && (comma || s->cur == 0))
+            return empty_at(s, ',', err);
+        if ((*p == '/' || *p == '\n') && comma)
+            return empty_at(s, ',', err);
+        if (*p == '/' && s->cur == 0)
+            return empty_at(s, '/', err);
         if (*p == '/' || *p == '\n') {
+            slash = *p == '/' || (slash && s->cur == 0);
             rc = end_row(s, err);
             p++;
-        } else if (isspace((unsigned char)*p) || *p == ',') {
+        } else if (isspace((unsigned char)*p)) {
+            p++;
+        } else if (*p == ',') {
+            comma = 1;
             p++;
         } else if (isdigit((unsigned char)*p) || *p == '_' || *p == '.') {
+            comma = slash = 0;
             rc = read_cell(&p, s, err);
         } else {
-            return slide_fail(err, SLIDE_EINVAL,
-                              "unexpected character '%c' in board text (cells "
-                              "are numbers, the blank 0, _ or .; rows end with / "
-                              "or a newline)", isprint((unsigned char)*p) ? *p : '?');
+            return unexpected(*p, err);
         }
         if (rc)
             return rc;
     }
+    if (comma || slash)
+        return empty_at(s, comma ? ',' : '/', err);
     return end_row(s, err);
 }
 
@@ -191,12 +241,13 @@ static int settle_dims(const struct parse_state *s, int *rows, int *cols,
         size_t need = (size_t)*rows * (size_t)*cols;
         if (total != need)
             return slide_fail(err, SLIDE_EINVAL,
-                              "board has %zu cells, a %dx%d board needs %zu",
-                              total, *rows, *cols, need);
+                              "board has %zu cell%s, a %dx%d board needs %zu",
+                              total, total == 1 ? "" : "s", *rows, *cols, need);
         if (s->nrows > 1 && (s->nrows != *rows || s->row_len != (size_t)*cols))
             return slide_fail(err, SLIDE_EINVAL,
-                              "board has %d rows of %zu cells, expected a %dx%d "
-                              "board", s->nrows, s->row_len, *rows, *cols);
+                              "board has %d row%s of %zu cell%s, expected a %dx%d "
+                              "board", s->nrows, s->nrows == 1 ? "" : "s", s->row_len,
+                              s->row_len == 1 ? "" : "s", *rows, *cols);
         return SLIDE_OK;
     }
     if (s->nrows > BOARD_MAX_SIDE || s->row_len > BOARD_MAX_SIDE)
@@ -254,9 +305,11 @@ int board_validate(const struct board *b, slide_error *err)
     for (int k = 0; k < n && !rc; k++) {
         int t = b->cells[k];
         if (t < 0 || t >= n)
-            rc = slide_fail(err, SLIDE_EINVAL,
-                            "tile %d is out of range for a %dx%d board (1..%d)",
-                            t, b->rows, b->cols, n - 1);
+            rc = n == 1 ? slide_fail(err, SLIDE_EINVAL, "tile %d is out of range: a 1x1 "
+                                     "board has no tiles, only the blank", t)
+                        : slide_fail(err, SLIDE_EINVAL,
+                                     "tile %d is out of range for a %dx%d board (1..%d)",
+                                     t, b->rows, b->cols, n - 1);
         else if (seen[t])
             rc = t == 0 ? slide_fail(err, SLIDE_EINVAL,
                                      "the blank appears twice (a board has one "

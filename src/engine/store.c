@@ -38,13 +38,14 @@ int store_check_memory(uint64_t bytes, uint64_t limit, const char *what,
                        slide_error *err)
 {
     uint64_t avail = store_memory_available(limit);
+    int by_limit = limit && avail == limit && limit < store_memory_available(0);
     if (avail && bytes > avail)
         return slide_fail(err, SLIDE_ENOMEM,
                           "%s needs %llu bytes (%.2f GB) but only %llu bytes "
                           "(%.2f GB) are available%s", what,
                           (unsigned long long)bytes, bytes / 1e9,
                           (unsigned long long)avail, avail / 1e9,
-                          limit ? " under the memory limit" : "");
+                          by_limit ? " under the memory limit" : " (MemAvailable)");
     return SLIDE_OK;
 }
 

@@ -187,7 +187,7 @@ static int expand_layer(struct search *q, int k, slide_error *err)
             return slide_fail(err, SLIDE_ENOMEM,
                               "the bidirectional search reached its cap of %llu boards "
                               "with no path of %d moves or fewer found (raise the cap, "
-                              "about 26 bytes per board)",
+                              "up to 36 bytes per board)",
                               (unsigned long long)q->max_states,
                               q->side[0].layers + q->side[1].layers - 1);
     }

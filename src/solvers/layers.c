@@ -21,6 +21,14 @@
 #define BLOCK_CELLS 6
 #define BLOCK_STATES (BLOCK_CELLS * BLOCK_CELLS * BLOCK_CELLS)
 #define BLOCK_UNSEEN 255
+/*
+ * Moves kept for cancellation: a move that undoes the last surviving one
+ * removes both (so no output holds a move followed by its inverse), looking
+ * back up to CANCEL_DEPTH surviving moves.  A blank route is a shortest path
+ * in a region of at most 10^6 cells, so no retrace is deeper; the same
+ * window in both modes keeps --count equal to the length of the moves.
+ */
+#define CANCEL_DEPTH (1u << 20)
 
 struct route_scratch { /* the general search, allocated on first use */
     unsigned *stamp;   /* per padded cell: == gen when seen in this search */
@@ -44,6 +52,8 @@ struct solver {
     int ring[8];            /* padded offsets of the 8 cells around a cell */
     uint8_t block[BLOCK_STATES];
     struct route_scratch rs;
+    uint8_t *recent;        /* the last surviving moves, a ring of CANCEL_DEPTH */
+    uint32_t head, nrecent; /* next slot (mod CANCEL_DEPTH); moves held */
     int rc;                 /* first error (SLIDE_ENOMEM), sticky */
     slide_error *err;
 };
@@ -76,8 +86,20 @@ static void emit_stored(struct solver *s, enum move m)
     o->moves[o->len++] = move_letter(m);
 }
 
+/* Emit m, or cancel it against the last surviving move when it undoes it
+ * (the board's state is the same either way). */
 static inline void emit(struct solver *s, enum move m)
 {
+    if (s->nrecent && s->recent[(s->head - 1) & (CANCEL_DEPTH - 1)] == move_inverse(m)) {
+        s->head--;
+        s->nrecent--;
+        s->out->len--; /* the stored letter, if any, is dropped with it */
+        return;
+    }
+    if (s->recent) {
+        s->recent[s->head++ & (CANCEL_DEPTH - 1)] = (uint8_t)m;
+        s->nrecent += s->nrecent < CANCEL_DEPTH;
+    }
     if (s->out->count_only)
         s->out->len++;
     else
@@ -630,18 +652,32 @@ static int solve_square(struct solver *s)
     return s->rc;
 }
 
+/* 1 if every tile of logical row 0 of the view is home already: the
+ * stage is skipped (its cells locked), so a solved board costs no move. */
+static int line_home(struct solver *s)
+{
+    for (int j = 0; j < s->w; j++) {
+        int cell = cell_at(s, 0, j);
+        if (s->cells[cell] != goal_tile(s, cell))
+            return 0;
+    }
+    for (int j = 0; j < s->w; j++)
+        set_lock(s, 0, j, 1);
+    return 1;
+}
+
 static int solve_standard(struct solver *s)
 {
     while (!s->rc && (s->rows - s->r0 > 2 || s->cols - s->c0 > 2)) {
         if (s->rows - s->r0 > 2) {
             set_view(s, 0);
-            if (solve_line(s))
+            if (!line_home(s) && solve_line(s))
                 break;
             s->r0++;
         }
         if (s->cols - s->c0 > 2) {
             set_view(s, 1);
-            if (solve_line(s))
+            if (!line_home(s) && solve_line(s))
                 break;
             s->c0++;
         }
@@ -665,6 +701,7 @@ static void solver_free(struct solver *s)
     free(s->rs.g);
     free(s->rs.heap);
     free(s->rs.path);
+    free(s->recent);
 }
 
 /* The padded board of b relabelled so that `target` becomes the standard
@@ -684,7 +721,8 @@ static int solver_init(struct solver *s, const struct board *b,
     s->cells = malloc((size_t)s->np * sizeof *s->cells);
     s->pos = malloc((size_t)n * sizeof *s->pos);
     s->locked = malloc((size_t)s->np);
-    if (!s->cells || !s->pos || !s->locked)
+    s->recent = malloc(CANCEL_DEPTH);
+    if (!s->cells || !s->pos || !s->locked || !s->recent)
         return slide_fail(err, SLIDE_ENOMEM, "out of memory for a %dx%d board",
                           s->rows, s->cols);
     for (int k = 0; k < n; k++) /* pos as the relabelling map first */
