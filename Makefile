@@ -8,6 +8,7 @@
 #                   figures (make bench-solvers alone; not a test)
 #   make bench-pdb  Korf's 100 instances with pattern databases (builds the
 #                   5-5-5, 6-6-3 and 7-8 tables in build/pdb; minutes)
+#   make bench-mpi  the MPI search's figures (needs mpicc; not a test)
 #   make results    regenerate results/ (tables, plots, paper-notes numbers);
 #                   refuses a dirty tree unless ALLOW_DIRTY=1; JOBS=N parts
 #                   at a time (scripts/results.sh --list names the parts)
@@ -16,7 +17,8 @@
 #   make results-2x7  the 2x7 and 7x2 searches (10.9 GB each, long)
 #   make install    PREFIX=/usr/local DESTDIR= ; make clean
 #   make deps       install (as root) or name the missing build dependencies
-#                   (and the optional ones: the web server, the browser tests)
+#                   (and the optional ones: the web server, the browser tests,
+#                   Open MPI: then make also builds build/slide-mpi)
 #
 # slide serve is built when pkg-config finds libmicrohttpd and jansson
 # (Debian: libmicrohttpd-dev libjansson-dev); without them slide builds all
@@ -52,8 +54,12 @@ GIT_COMMIT  := $(shell if c=$$(git rev-parse --short HEAD 2>/dev/null); then \
 # src/ has one folder per layer (scripts/check-layers.sh lists them lowest
 # first and fails when a file includes a header of a higher layer); every
 # folder but src/cli/ goes into the library.
-LIB_SRC  := $(filter-out src/cli/%,$(wildcard src/*/*.c))
-CLI_SRC  := $(wildcard src/cli/*.c)
+# The MPI files (*_mpi.c) need mpicc: they go only into build/slide-mpi,
+# which is built when mpicc is present (with cmd_bfs.c compiled again with
+# -DSLIDE_MPI so that `bfs --mpi` reaches them).
+MPI_SRC  := $(wildcard src/*/*_mpi.c)
+LIB_SRC  := $(filter-out src/cli/% $(MPI_SRC),$(wildcard src/*/*.c))
+CLI_SRC  := $(filter-out $(MPI_SRC),$(wildcard src/cli/*.c))
 # The page of slide serve, embedded: src/serve/web/* -> a generated C table.
 WEB_FILES := $(sort $(wildcard src/serve/web/*))
 ifeq ($(HAVE_SERVE),1)
@@ -71,11 +77,16 @@ ifneq ($(HAVE_SERVE),1)
 TEST_SRC := $(filter-out tests/test_serve%,$(TEST_SRC))
 endif
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+MPICC    := $(shell command -v mpicc 2>/dev/null)
+MPI_BIN  := $(if $(MPICC),$(BUILD)/slide-mpi,)
+MPI_OBJ  := $(MPI_SRC:src/%.c=$(BUILD)/mpi/%.o) $(BUILD)/mpi/cli/cmd_bfs.o
+# test_mpi runs mpirun: only where the MPI build is
+TEST_BIN := $(if $(MPICC),$(TEST_BIN),$(filter-out $(BUILD)/tests/test_mpi,$(TEST_BIN)))
 
-.PHONY: all run test asan bench bench-solvers bench-pdb results check-results results-2x7 install clean deps check-build-deps check-test-deps
+.PHONY: all run test asan bench bench-solvers bench-pdb bench-mpi results check-results results-2x7 install clean deps check-build-deps check-test-deps
 .DELETE_ON_ERROR:
 
-all: check-build-deps $(BUILD)/slide $(BUILD)/libslide.a
+all: check-build-deps $(BUILD)/slide $(BUILD)/libslide.a $(MPI_BIN)
 
 check-build-deps:
 	@sh scripts/deps.sh build
@@ -114,6 +125,13 @@ $(BUILD)/have-serve: FORCE
 	@echo '$(GIT_COMMIT)' | cmp -s - $@ || echo '$(GIT_COMMIT)' > $@
 FORCE:
 
+$(BUILD)/mpi/%.o: src/%.c $(wildcard include/slide/*.h) $(wildcard src/*/*.h)
+	@mkdir -p $(@D)
+	$(MPICC) $(ALL_CFLAGS) -DSLIDE_MPI -c -o $@ $<
+
+$(BUILD)/slide-mpi: $(filter-out $(BUILD)/obj/cli/cmd_bfs.o,$(CLI_OBJ)) $(MPI_OBJ) $(BUILD)/libslide.a
+	$(MPICC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
+
 $(BUILD)/libslide.a: $(LIB_OBJ)
 	$(AR) rcs $@ $^
 
@@ -132,7 +150,8 @@ run: all
 
 test: check-test-deps all $(TEST_BIN)
 	@sh scripts/check-layers.sh --self-test && sh scripts/check-layers.sh
-	@SLIDE=$(CURDIR)/$(BUILD)/slide sh scripts/run-tests.sh $(TEST_BIN)
+	@SLIDE=$(CURDIR)/$(BUILD)/slide SLIDE_MPI_BIN=$(CURDIR)/$(BUILD)/slide-mpi \
+	  sh scripts/run-tests.sh $(TEST_BIN)
 	@SLIDE=$(CURDIR)/$(BUILD)/slide HAVE_SERVE=$(HAVE_SERVE) sh scripts/browser-tests.sh
 
 asan:
@@ -143,6 +162,10 @@ bench: all
 	sh scripts/bench.sh
 	@echo
 	sh scripts/bench-solvers.sh
+
+# the MPI search's figures: time split, bytes per board, 1..4 processes, P=16
+bench-mpi: all
+	sh scripts/bench-mpi.sh
 
 bench-solvers: all
 	sh scripts/bench-solvers.sh

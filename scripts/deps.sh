@@ -1,6 +1,8 @@
 #!/bin/sh
-# deps.sh build|test|all - make sure the packages slide needs are present
+# deps.sh build|test|mpi|all - make sure the packages slide needs are present
 # (all: also the optional ones of slide serve and its browser tests).
+# Open MPI (build/slide-mpi and its tests) is optional: `test` only notes
+# that it is missing; `mpi` and `all` install it.
 # As root with apt-get, installs what is missing; otherwise prints the exact
 # command to run and fails.
 set -u
@@ -11,6 +13,11 @@ command -v pkg-config >/dev/null 2>&1 || missing="$missing pkg-config"
 have_pkg zlib || [ -f /usr/include/zlib.h ] || missing="$missing zlib1g-dev"
 if [ "$what" != build ]; then
     have_pkg cmocka || [ -f /usr/include/cmocka.h ] || missing="$missing libcmocka-dev"
+fi
+if [ "$what" = mpi ] || [ "$what" = all ]; then
+    command -v mpicc >/dev/null 2>&1 || missing="$missing libopenmpi-dev openmpi-bin"
+elif [ "$what" = test ] && ! command -v mpicc >/dev/null 2>&1; then
+    echo "slide: no mpicc: the MPI tests are skipped (make deps, or apt-get install libopenmpi-dev openmpi-bin)" >&2
 fi
 # optional (make deps only): slide serve's libraries, and chromium + node for
 # its browser tests; without them slide builds and the tests say what they skip

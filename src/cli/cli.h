@@ -219,6 +219,10 @@ const char *cli_provenance_prefix(int format);
 /* 1 if progress lines should go to stderr: a TTY, or forced by flag. */
 int cli_progress_wanted(int flag);
 
+/* slide bfs --mpi (cmd_bfs_mpi.c in the MPI build; otherwise a one-line
+ * refusal naming what to install). */
+int cmd_bfs_mpi(int argc, char **argv);
+
 /* The subcommands (one file each: src/cmd_NAME.c). */
 #define CLI_COMMANDS(X)                                                        \
     X(bfs, "enumerate every board of RxC by two-bit BFS: histogram, radius, antipodes") \

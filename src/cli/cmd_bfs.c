@@ -98,6 +98,8 @@ static const char help[] =
     "                     a gzip file (zcat FILE gives the payload), written to a\n"
     "                     temporary beside FILE and renamed when complete; FILE\n"
     "                     must be new or a regular file (checked before the search)\n"
+    "  --mpi              the search over MPI processes: mpirun -n P slide-mpi bfs\n"
+    "                     RxC --mpi (see slide-mpi bfs --mpi --help)\n"
     "  --encoding E       1: 1 bit per board, floor(d/2) mod 2 (default);\n"
     "                     2: 2 bits, d mod 3; 8: 1 byte, d (radius <= 254).  2 and\n"
     "                     8 recompute the layers with a byte per board\n"
@@ -826,9 +828,32 @@ static int run(const struct bfs_args *a, const struct board *goal)
     return rc ? rc : saved;
 }
 
+#ifndef SLIDE_MPI
+/* The binary built without MPI: --mpi names what to install. */
+int cmd_bfs_mpi(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    return cli_fail(EXIT_USAGE, "--mpi needs the MPI build: install Open MPI (apt-get install "
+                    "libopenmpi-dev openmpi-bin), run make, then mpirun -n P build/slide-mpi "
+                    "bfs RxC --mpi");
+}
+#endif
+
+/* 1 if the words after the command name hold --mpi (before any "--"). */
+static int wants_mpi(int argc, char **argv)
+{
+    for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+        if (!strcmp(argv[i], "--mpi"))
+            return 1;
+    return 0;
+}
+
 int cmd_bfs(int argc, char **argv)
 {
     struct bfs_args a;
+    if (wants_mpi(argc, argv))
+        return cmd_bfs_mpi(argc, argv);
     char command[sizeof a.command];
     cli_command_line("bfs", argc, argv, command, sizeof command);
     int rc = parse_args(argc, argv, &a);

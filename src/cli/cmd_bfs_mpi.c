@@ -1,0 +1,339 @@
+/*
+ * cmd_bfs_mpi.c - `mpirun -n P slide-mpi bfs RxC --mpi`: the two-bit BFS
+ * spread over P processes (bfs_mpi.h), with per-process checkpoints
+ * (checkpoint_mpi.h).  Only built by mpicc (build/slide-mpi).
+ *
+ * Every process parses the same arguments and reaches the same decisions
+ * (errors are agreed with bfs_mpi_agree); only rank 0 prints, so the other
+ * ranks' stdout and stderr go to /dev/null.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include <mpi.h>
+
+#include "cli.h"
+#include "slide/bfs_mpi.h"
+#include "slide/checkpoint_mpi.h"
+#include "slide/provenance.h"
+
+static const char help[] =
+    "usage: mpirun -n P slide-mpi bfs RxC --mpi [--goal G] [--space compact|full]\n"
+    "                 [--progress] [--stats] [--max-memory BYTES] [--budget BYTES]\n"
+    "                 [--checkpoint DIR] [--checkpoint-every MINUTES] [--resume DIR]\n"
+    "The breadth-first search of slide bfs spread over the P processes of an MPI\n"
+    "job: process p owns a contiguous slice of the index space (whole blocks of\n"
+    "n boards, so horizontal moves stay local) and 2 bits per board of it; the\n"
+    "neighbours owned elsewhere are sent to their owners in bounded rounds,\n"
+    "sorted and delta-coded.  Histogram, radius and antipodes are those of\n"
+    "slide bfs (text format) for any P.  Each process expands with one thread.\n"
+    "  --goal G, --space S  as slide bfs\n"
+    "  --progress         one line per layer on stderr from rank 0\n"
+    "  --no-progress      never (default unless stderr is a terminal)\n"
+    "  --stats            one line per layer on stderr: 'mpi-layer' distance count\n"
+    "                     expanded remote remote-raw bytes messages rounds, then\n"
+    "                     expand, exchange and mark seconds (max over processes)\n"
+    "  --max-memory B     per machine: refuse if the processes of one machine\n"
+    "                     need more than B bytes (default MemAvailable); each\n"
+    "                     needs its slice of the store plus 4 x --budget\n"
+    "  --budget B         raw neighbour indexes (8 bytes each) a process buffers\n"
+    "                     before an exchange round (default 64M, at most 1G)\n"
+    "  --checkpoint DIR   save at layer boundaries: DIR/part-K.G per process and\n"
+    "                     DIR/mpi-state (see README); also once at the end\n"
+    "  --checkpoint-every M  minutes between checkpoints (default 5; 0: every layer)\n"
+    "  --resume DIR       continue the search saved in DIR; it must be run with the\n"
+    "                     same number of processes (another is refused)\n"
+    "SIGINT or SIGTERM to mpirun: rank 0 stops the search at the end of the\n"
+    "layer and, with a checkpoint directory, saves it (exit 130 or 143).  A\n"
+    "process that dies ends the whole job (mpirun names it); the last\n"
+    "checkpoint stays intact for --resume.\n"
+    "Test hook: SLIDE_MPI_FAULT=RANK:DISTANCE makes that rank kill itself in the\n"
+    "middle of expanding layer DISTANCE.\n";
+
+#define DEFAULT_EVERY 300.0
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+    stop_signal = sig;
+}
+
+struct mpi_args {
+    int rows, cols;
+    const char *goal_text;
+    enum space_kind kind;
+    int progress, stats;
+    uint64_t max_memory, budget;
+    const char *checkpoint, *resume;
+    double every;
+};
+
+struct mpi_ctx {
+    const struct mpi_args *a;
+    const struct space *s;
+    int rank;
+    double last_save;
+};
+
+static const struct cli_option opts[] = {
+    {"mpi", 0, CLI_FLAG, 'M', 0, NULL, NULL},
+    {"goal", 'g', CLI_VALUE, 'g', 0, NULL, NULL},
+    {"space", 's', CLI_VALUE, 's', 0, NULL, NULL},
+    {"progress", 0, CLI_FLAG, 'p', 0, NULL, NULL},
+    {"no-progress", 0, CLI_FLAG, 'P', 0, NULL, "progress"},
+    {"stats", 0, CLI_FLAG, 'T', 0, NULL, NULL},
+    {"max-memory", 'm', CLI_VALUE, 'm', 0, NULL, NULL},
+    {"budget", 0, CLI_VALUE, 'b', 0, NULL, NULL},
+    {"checkpoint", 0, CLI_VALUE, 'c', 0, NULL, NULL},
+    {"checkpoint-every", 0, CLI_VALUE, 'e', 1, "--checkpoint DIR or --resume DIR", NULL},
+    {"resume", 0, CLI_VALUE, 'r', 0, NULL, NULL},
+    {"help", 'h', CLI_FLAG, 'h', 0, NULL, NULL},
+    {0, 0, 0, 0, 0, NULL, NULL}};
+
+static int take(int id, const char *v, void *ctx)
+{
+    struct mpi_args *a = ctx;
+    int k;
+    char *end;
+    switch (id) {
+    case 'M': return EXIT_OK;
+    case 'g': a->goal_text = v; return EXIT_OK;
+    case 's':
+        if ((k = space_kind_parse(v)) < 0)
+            return cli_fail(EXIT_USAGE, "--space must be compact or full, not \"%s\"", v);
+        a->kind = (enum space_kind)k;
+        return EXIT_OK;
+    case 'p': a->progress = 1; return EXIT_OK;
+    case 'P': a->progress = 0; return EXIT_OK;
+    case 'T': a->stats = 1; return EXIT_OK;
+    case 'm': return cli_bytes("--max-memory", v, &a->max_memory) ? EXIT_USAGE : EXIT_OK;
+    case 'b':
+        if (cli_bytes("--budget", v, &a->budget))
+            return EXIT_USAGE;
+        if (a->budget < 64 || a->budget > BFS_MPI_MAX_BUDGET)
+            return cli_fail(EXIT_USAGE, "--budget must be from 64 bytes to 1G, not %s", v);
+        return EXIT_OK;
+    case 'c': a->checkpoint = v; return EXIT_OK;
+    case 'r': a->resume = v; return EXIT_OK;
+    case 'e':
+        a->every = strtod(v, &end) * 60;
+        if (end == v || *end || !(a->every >= 0) || a->every > 6e7)
+            return cli_fail(EXIT_USAGE, "--checkpoint-every expects minutes from 0 to "
+                            "1000000, not \"%s\"", v);
+        return EXIT_OK;
+    }
+    return EXIT_USAGE;
+}
+
+static int parse(int argc, char **argv, struct mpi_args *a)
+{
+    struct cli_parse p;
+    slide_error err;
+    memset(a, 0, sizeof *a);
+    a->progress = -1;
+    a->every = DEFAULT_EVERY;
+    cli_parse_init(&p, "bfs", opts, argc, argv);
+    int rc = cli_parse_options(&p, help, take, a);
+    if (rc)
+        return rc;
+    if (cli_parse_unused(&p, a->checkpoint || a->resume ? 1 : 0, NULL))
+        return EXIT_USAGE;
+    if (p.nargs != 1)
+        return cli_fail(EXIT_USAGE, "slide bfs --mpi takes one board size such as 3x3");
+    if (board_parse_dims(p.args[0], &a->rows, &a->cols, &err))
+        return cli_fail(EXIT_USAGE, "%s", err.msg);
+    return EXIT_OK;
+}
+
+static void print_stats(const struct bfs_mpi_layer *L)
+{
+    fprintf(stderr, "mpi-layer %d %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
+            " %" PRIu64 " %d %.4f %.4f %.4f\n", L->layer.depth, L->layer.count, L->expanded,
+            L->remote, L->remote_raw, L->bytes, L->messages, L->rounds, L->expand,
+            L->exchange, L->mark);
+}
+
+/* Rank 0 decides: stop for a signal or a due checkpoint. */
+static int on_layer(const struct bfs_mpi_layer *L, void *ctx)
+{
+    struct mpi_ctx *c = ctx;
+    if (c->rank != 0)
+        return 0;
+    if (c->a->progress)
+        fprintf(stderr, "slide: distance %d: %" PRIu64 " boards, %" PRIu64 " in all "
+                "(%.2f%% of the reachable boards), %.2f s\n", L->layer.depth,
+                L->layer.count, L->layer.cumulative,
+                100.0 * (double)L->layer.cumulative / (double)c->s->reachable,
+                L->layer.seconds);
+    if (c->a->stats)
+        print_stats(L);
+    const char *dir = c->a->checkpoint ? c->a->checkpoint : c->a->resume;
+    return stop_signal || (dir && MPI_Wtime() - c->last_save >= c->a->every);
+}
+
+/* Rank 0 checks the directory (not another checkpoint, room for two sets
+ * of parts) and creates it. */
+static int prepare_dir(MPI_Comm comm, const struct mpi_args *a, const struct space *s,
+                       slide_error *err)
+{
+    int rank, rc = SLIDE_OK;
+    const char *dir = a->checkpoint;
+    MPI_Comm_rank(comm, &rank);
+    if (!dir)
+        return SLIDE_OK;
+    if (rank == 0) {
+        struct statvfs v;
+        uint64_t need = 2 * store_bytes_needed(s->size) + (1u << 20);
+        struct stat sb;
+        if (mkdir(dir, 0777) && (stat(dir, &sb) || !S_ISDIR(sb.st_mode) || access(dir, W_OK)))
+            rc = slide_fail(err, SLIDE_EIO, "cannot use %s as the checkpoint directory: it "
+                            "cannot be created, is not a directory or is not writable", dir);
+        else if (!a->resume && checkpoint_mpi_exists(MPI_COMM_SELF, dir))
+            rc = slide_fail(err, SLIDE_EIO, "%s already holds an MPI checkpoint; continue "
+                            "it with --resume %s", dir, dir);
+        else if (statvfs(dir, &v) == 0 && (uint64_t)v.f_bavail * v.f_frsize < need)
+            rc = slide_fail(err, SLIDE_ENOMEM, "%s has %" PRIu64 " bytes free; the "
+                            "checkpoints need %" PRIu64, dir,
+                            (uint64_t)v.f_bavail * v.f_frsize, need);
+    }
+    return bfs_mpi_agree(comm, rc, err);
+}
+
+/* A fresh store (after the per-machine memory guard) or a loaded one. */
+static int open_search(MPI_Comm comm, const struct mpi_args *a, const struct space *s,
+                       struct store *st, struct bfs_result *r, int *gen, slide_error *err)
+{
+    int nprocs, rank, rc;
+    uint64_t lo, hi, extra = 4 * (a->budget ? a->budget : BFS_MPI_DEFAULT_BUDGET);
+    MPI_Comm_size(comm, &nprocs);
+    MPI_Comm_rank(comm, &rank);
+    memset(r, 0, sizeof *r);
+    *gen = 0;
+    if (a->resume)
+        return checkpoint_mpi_load(comm, a->resume, s, a->max_memory, extra, st, r, gen, err);
+    bfs_mpi_range(s, nprocs, rank, &lo, &hi);
+    rc = bfs_mpi_check_memory(comm, store_bytes_needed(hi - lo) + extra, a->max_memory,
+                              "the slices of the two-bit store and exchange buffers of "
+                              "this machine's processes", err);
+    if (!rc)
+        rc = bfs_mpi_agree(comm, store_alloc(st, hi - lo, err), err);
+    return rc;
+}
+
+/* The search with checkpoints at the boundaries rank 0 picks. */
+static int search(MPI_Comm comm, const struct mpi_args *a, const struct space *s,
+                  struct store *st, struct bfs_result *r, int gen, slide_error *err)
+{
+    int rank;
+    MPI_Comm_rank(comm, &rank);
+    struct mpi_ctx c = {a, s, rank, MPI_Wtime()};
+    struct bfs_mpi_options o = {.budget = a->budget, .on_layer = on_layer, .ctx = &c,
+                                .fault_rank = -1, .fault_depth = -1};
+    const char *fault = getenv("SLIDE_MPI_FAULT"), *dir = a->checkpoint ? a->checkpoint
+                                                                         : a->resume;
+    if (fault && sscanf(fault, "%d:%d", &o.fault_rank, &o.fault_depth) != 2)
+        o.fault_rank = o.fault_depth = -1;
+    int rc = r->complete ? SLIDE_OK : a->resume ? bfs_mpi_resume(comm, s, st, &o, r, err)
+                                                : bfs_mpi_run(comm, s, st, &o, r, err);
+    while (rc == SLIDE_EINTR) {
+        if (dir && (rc = checkpoint_mpi_save(comm, dir, s, st, r, &gen, err)))
+            return rc;
+        c.last_save = MPI_Wtime();
+        int sig = stop_signal;
+        MPI_Bcast(&sig, 1, MPI_INT, 0, comm);
+        if (sig)
+            return slide_fail(err, SLIDE_EINTR, "stopped by %s after distance %d%s%s",
+                              sig == SIGINT ? "SIGINT" : "SIGTERM", r->radius,
+                              dir ? "; checkpoint saved in " : "", dir ? dir : "");
+        rc = bfs_mpi_resume(comm, s, st, &o, r, err);
+    }
+    if (!rc && dir)
+        rc = checkpoint_mpi_save(comm, dir, s, st, r, &gen, err);
+    return rc;
+}
+
+static void report(const struct mpi_args *a, const struct space *s,
+                   const struct bfs_result *r, int nprocs)
+{
+    struct board b = {0};
+    slide_error err;
+    printf("board %dx%d, %s space of %" PRIu64 " indexes, %d MPI processes\n", a->rows,
+           a->cols, space_kind_name(s->kind), s->size, nprocs);
+    cli_histogram(REPORT_TEXT, a->rows, a->cols, r->hist, r->radius);
+    printf("boards reached: %" PRIu64 "; expected %s = %" PRIu64 ": %s\n", r->reached,
+           s->path_graph ? "n (a path)" : "(RC)!/2", s->reachable, r->reached == s->reachable ? "ok" : "MISMATCH");
+    printf("radius: %d\nantipodes: %" PRIu64 "\n", r->radius, r->hist[r->radius]);
+    if (board_alloc(&b, s->rows, s->cols, &err) == SLIDE_OK) {
+        for (int i = 0; i < r->nfirst; i++) {
+            char line[256];
+            space_unrank(s, r->first[i], &b);
+            board_format(&b, line, sizeof line);
+            printf("  %s\n", line);
+        }
+        board_free(&b);
+    }
+    printf("wall %.3f s, processes %d, peak memory of rank 0 %.1f MB\n", r->seconds,
+           nprocs, provenance_peak_rss() / 1e6);
+}
+
+static int run(MPI_Comm comm, const struct mpi_args *a)
+{
+    struct board goal = {0};
+    struct space s;
+    struct store st = {0};
+    struct bfs_result r = {0};
+    slide_error err;
+    int nprocs, gen = 0, rc;
+    MPI_Comm_size(comm, &nprocs);
+    if (cli_goal(a->goal_text, a->rows, a->cols, &goal))
+        return EXIT_USAGE;
+    rc = space_init(&s, &goal, a->kind, &err);
+    board_free(&goal);
+    if (!rc && !(rc = prepare_dir(comm, a, &s, &err)) &&
+        !(rc = open_search(comm, a, &s, &st, &r, &gen, &err)))
+        rc = search(comm, a, &s, &st, &r, gen, &err);
+    store_free(&st);
+    int code = rc ? (rc == SLIDE_EINTR ? 128 + (int)stop_signal : cli_fail_lib(rc, &err))
+                  : EXIT_OK;
+    if (rc == SLIDE_EINTR)
+        cli_fail(code, "%s", err.msg);
+    if (!rc) {
+        report(a, &s, &r, nprocs);
+        if (cli_finish_stdout() || r.reached != s.reachable)
+            code = EXIT_FAIL;
+    }
+    bfs_result_free(&r);
+    return code;
+}
+
+int cmd_bfs_mpi(int argc, char **argv)
+{
+    int rank, nprocs, rc;
+    struct mpi_args a;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+    if (rank != 0) {
+        /* every rank reaches the same outcome; rank 0 says it once */
+        if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr))
+            return EXIT_FAIL;
+    }
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
+    rc = parse(argc, argv, &a);
+    if (rc == 0) {
+        if (a.progress < 0)
+            a.progress = rank == 0 && cli_progress_wanted(-1);
+        rc = run(MPI_COMM_WORLD, &a);
+    }
+    MPI_Finalize();
+    return rc < 0 ? EXIT_OK : rc;
+}

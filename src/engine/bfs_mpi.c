@@ -1,0 +1,495 @@
+/*
+ * bfs_mpi.c - the two-bit BFS over MPI processes (bfs_mpi.h).
+ *
+ * Written apart from bfs.c on purpose: the single-process search stays the
+ * code it is (results/ keeps its commit while bfs.c is unchanged), and this
+ * one uses only the public index-space and store interfaces.  Each process
+ * expands with one thread (one process per core is the hybrid's simplest
+ * form); the store entries it owns are marked with the same atomic
+ * store_mark, so a threaded scan can be added without changing the counts.
+ */
+#include "slide/bfs_mpi.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Bytes of one LEB128 varint of a 64-bit value, at most. */
+#define VARINT_MAX 10
+
+void bfs_mpi_range(const struct space *s, int nprocs, int rank, uint64_t *lo,
+                   uint64_t *hi)
+{
+    unsigned __int128 b = s->blocks;
+    *lo = (uint64_t)(b * (unsigned)rank / (unsigned)nprocs) * (uint64_t)s->n;
+    *hi = (uint64_t)(b * (unsigned)(rank + 1) / (unsigned)nprocs) * (uint64_t)s->n;
+}
+
+int bfs_mpi_owner(const struct space *s, int nprocs, uint64_t i)
+{
+    uint64_t h = i / (uint64_t)s->n, lo, hi;
+    int p = (int)((unsigned __int128)h * (unsigned)nprocs / s->blocks);
+    for (;;) {
+        bfs_mpi_range(s, nprocs, p, &lo, &hi);
+        if (i < lo)
+            p--;
+        else if (i >= hi)
+            p++;
+        else
+            return p;
+    }
+}
+
+int bfs_mpi_agree(MPI_Comm comm, int rc, slide_error *err)
+{
+    int rank, nprocs, mine, first;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &nprocs);
+    mine = rc ? rank : nprocs;
+    MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm);
+    if (first == nprocs)
+        return SLIDE_OK;
+    MPI_Bcast(&rc, 1, MPI_INT, first, comm);
+    MPI_Bcast(err->msg, SLIDE_ERROR_LEN, MPI_CHAR, first, comm);
+    return rc;
+}
+
+/* The outgoing buffers and the one incoming message of a process. */
+struct exchange {
+    int nprocs, rank;
+    uint64_t **out;   /* out[p]: raw global indexes for owner p */
+    size_t *len, *cap;
+    size_t total;     /* raw indexes held, all owners */
+    size_t limit;     /* total that ends a round */
+    uint8_t *code;    /* one encoded message */
+    size_t code_cap;
+    uint8_t *in;      /* one received message */
+    size_t in_cap;
+    int failed;       /* an allocation failed */
+};
+
+static int exchange_init(struct exchange *x, int nprocs, int rank, uint64_t budget)
+{
+    memset(x, 0, sizeof *x);
+    x->nprocs = nprocs;
+    x->rank = rank;
+    x->limit = (size_t)(budget / sizeof(uint64_t));
+    x->out = calloc((size_t)nprocs, sizeof *x->out);
+    x->len = calloc((size_t)nprocs, sizeof *x->len);
+    x->cap = calloc((size_t)nprocs, sizeof *x->cap);
+    return x->out && x->len && x->cap ? SLIDE_OK : SLIDE_ENOMEM;
+}
+
+static void exchange_free(struct exchange *x)
+{
+    for (int p = 0; x->out && p < x->nprocs; p++)
+        free(x->out[p]);
+    free(x->out);
+    free(x->len);
+    free(x->cap);
+    free(x->code);
+    free(x->in);
+    memset(x, 0, sizeof *x);
+}
+
+/* Grow *buf to hold need bytes; 0 or -1 when out of memory. */
+static int grow(void **buf, size_t *cap, size_t need)
+{
+    if (need <= *cap)
+        return 0;
+    size_t c = *cap ? *cap : 4096;
+    while (c < need)
+        c *= 2;
+    void *p = realloc(*buf, c);
+    if (!p)
+        return -1;
+    *buf = p;
+    *cap = c;
+    return 0;
+}
+
+static void exchange_push(struct exchange *x, int owner, uint64_t index)
+{
+    size_t need = (x->len[owner] + 1) * sizeof(uint64_t), cap = x->cap[owner] * sizeof(uint64_t);
+    void *buf = x->out[owner];
+    if (grow(&buf, &cap, need)) {
+        x->failed = 1;
+        return;
+    }
+    x->out[owner] = buf;
+    x->cap[owner] = cap / sizeof(uint64_t);
+    x->out[owner][x->len[owner]++] = index;
+    x->total++;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/*
+ * Sort and de-duplicate v[0..*n), then write the gaps as LEB128 varints:
+ * the first relative to base (the owner's lo), each next one relative to
+ * the one before.  Returns the bytes written to code (room: VARINT_MAX * n).
+ */
+static size_t encode(uint64_t *v, size_t *n, uint64_t base, uint8_t *code)
+{
+    size_t k = 0, bytes = 0;
+    if (*n == 0)
+        return 0; /* v may be NULL: no buffer for this owner yet */
+    qsort(v, *n, sizeof *v, cmp_u64);
+    for (size_t i = 0; i < *n; i++)
+        if (k == 0 || v[i] != v[k - 1])
+            v[k++] = v[i];
+    *n = k;
+    uint64_t prev = base;
+    for (size_t i = 0; i < k; i++) {
+        uint64_t gap = v[i] - prev;
+        prev = v[i];
+        while (gap >= 0x80) {
+            code[bytes++] = (uint8_t)(gap | 0x80);
+            gap >>= 7;
+        }
+        code[bytes++] = (uint8_t)gap;
+    }
+    return bytes;
+}
+
+/* The smallest BFS_KEEP indexes a process marked in the current layer. */
+struct firsts {
+    uint64_t v[BFS_KEEP];
+    int n;
+};
+
+static void firsts_add(struct firsts *f, uint64_t e)
+{
+    if (f->n == BFS_KEEP && e >= f->v[BFS_KEEP - 1])
+        return;
+    int i = f->n < BFS_KEEP ? f->n++ : BFS_KEEP - 1;
+    for (; i > 0 && f->v[i - 1] > e; i--)
+        f->v[i] = f->v[i - 1];
+    f->v[i] = e;
+}
+
+/* One process's state during a layer. */
+struct layer_ctx {
+    const struct space *s;
+    struct store *st;
+    uint64_t lo, hi;
+    struct exchange x;
+    uint64_t found;
+    struct firsts first;
+    struct bfs_mpi_layer L; /* this process's share before the reduction */
+};
+
+static void mark_local(struct layer_ctx *c, uint64_t g)
+{
+    if (store_mark(c->st, g - c->lo)) {
+        c->found++;
+        firsts_add(&c->first, g);
+    }
+}
+
+/* Decode one message (gaps from our lo) and mark its boards. */
+static int mark_message(struct layer_ctx *c, const uint8_t *p, size_t bytes)
+{
+    uint64_t prev = c->lo;
+    size_t i = 0;
+    while (i < bytes) {
+        uint64_t gap = 0;
+        for (unsigned sh = 0; i < bytes; sh += 7) {
+            uint8_t b = p[i++];
+            gap |= (uint64_t)(b & 0x7f) << sh;
+            if (!(b & 0x80))
+                break;
+        }
+        prev += gap;
+        if (prev < c->lo || prev >= c->hi)
+            return -1; /* cannot happen between correct peers */
+        mark_local(c, prev);
+    }
+    return 0;
+}
+
+/*
+ * One exchange round: P - 1 pairwise steps, each sending the buffer for
+ * rank + k and receiving the one from rank - k, then marking it.
+ */
+static int exchange_round(MPI_Comm comm, struct layer_ctx *c)
+{
+    struct exchange *x = &c->x;
+    int rc = SLIDE_OK;
+    for (int k = 1; k < x->nprocs; k++) {
+        int dst = (x->rank + k) % x->nprocs, src = (x->rank - k + x->nprocs) % x->nprocs;
+        double t0 = MPI_Wtime();
+        uint64_t lo, hi, out_bytes = 0, in_bytes = 0;
+        bfs_mpi_range(c->s, x->nprocs, dst, &lo, &hi);
+        c->L.remote_raw += x->len[dst];
+        if (grow((void **)&x->code, &x->code_cap, x->len[dst] * VARINT_MAX + 1))
+            x->failed = 1;
+        else
+            out_bytes = encode(x->out[dst], &x->len[dst], lo, x->code);
+        c->L.remote += x->len[dst];
+        MPI_Sendrecv(&out_bytes, 1, MPI_UINT64_T, dst, 1, &in_bytes, 1, MPI_UINT64_T,
+                     src, 1, comm, MPI_STATUS_IGNORE);
+        if (grow((void **)&x->in, &x->in_cap, in_bytes + 1))
+            x->failed = 1; /* the message is received into nothing, below */
+        /* each payload only where there is one: the sizes told both sides */
+        MPI_Request req[2];
+        int nreq = 0;
+        if (out_bytes)
+            MPI_Isend(x->code, (int)out_bytes, MPI_BYTE, dst, 2, comm, &req[nreq++]);
+        if (in_bytes && !x->failed)
+            MPI_Irecv(x->in, (int)in_bytes, MPI_BYTE, src, 2, comm, &req[nreq++]);
+        else if (in_bytes) /* out of memory: take the message and drop it */
+            MPI_Irecv(NULL, 0, MPI_BYTE, src, 2, comm, &req[nreq++]);
+        MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE);
+        c->L.messages += 1 + (out_bytes > 0);
+        c->L.bytes += out_bytes;
+        x->len[dst] = 0;
+        double t1 = MPI_Wtime();
+        if (!x->failed && mark_message(c, x->in, in_bytes))
+            rc = SLIDE_EFORMAT;
+        c->L.exchange += t1 - t0;
+        c->L.mark += MPI_Wtime() - t1;
+    }
+    x->total = 0;
+    return rc;
+}
+
+/* Expand the frontier entries of colour `colour` in local word wi. */
+static void expand_word(struct layer_ctx *c, uint64_t wi, int colour,
+                        unsigned depth_bit, uint8_t *t, uint64_t *have_h)
+{
+    const struct space *s = c->s;
+    uint64_t word = __atomic_load_n(&c->st->words[wi], __ATOMIC_RELAXED);
+    uint64_t fm = (word >> 1) & ~word & STORE_LOW_BITS, flip = 0;
+    while (fm) {
+        int b = __builtin_ctzll(fm);
+        fm &= fm - 1;
+        uint64_t g = c->lo + wi * STORE_ENTRIES_PER_WORD + (uint64_t)(b / 2);
+        int z = (int)(g % (uint64_t)s->n);
+        if (s->colour[z] != colour)
+            continue;
+        /* a block's t depends on need_parity[z] in the compact space (the
+         * two arrangements of a half-rank), so the cache key holds both */
+        uint64_t key = g / (uint64_t)s->n * 2 + s->need_parity[z], nb[MOVE_COUNT];
+        if (key != *have_h) {
+            space_untz(s, g, t);
+            *have_h = key;
+        }
+        int cnt = space_neighbours_tz(s, t, z, g, nb);
+        for (int i = 0; i < cnt; i++)
+            if (nb[i] >= c->lo && nb[i] < c->hi)
+                mark_local(c, nb[i]);
+            else
+                exchange_push(&c->x, bfs_mpi_owner(s, c->x.nprocs, nb[i]), nb[i]);
+        flip |= (uint64_t)(2u | depth_bit) << b; /* 10 -> 0b */
+        c->L.expanded++;
+    }
+    if (flip)
+        __atomic_fetch_xor(&c->st->words[wi], flip, __ATOMIC_RELAXED);
+}
+
+/* Every round of one layer; the layer's counts are left in c. */
+static int forward_layer(MPI_Comm comm, struct layer_ctx *c, int d,
+                         const struct bfs_mpi_options *o)
+{
+    int colour = d & 1;
+    unsigned bit = (unsigned)(d / 2) & 1u;
+    uint64_t wi = 0, nwords = c->st->nwords, have_h = UINT64_MAX;
+    uint8_t t[SPACE_MAX_CELLS];
+    int die = o->fault_depth == d && o->fault_rank == c->x.rank;
+    for (;;) {
+        double t0 = MPI_Wtime();
+        while (wi < nwords && c->x.total < c->x.limit && !c->x.failed) {
+            if (die && wi == nwords / 2)
+                raise(SIGKILL); /* the test hook of bfs_mpi_options */
+            expand_word(c, wi++, colour, bit, t, &have_h);
+        }
+        c->L.expand += MPI_Wtime() - t0;
+        int rc = exchange_round(comm, c);
+        c->L.rounds++;
+        int local[2] = {wi < nwords, rc || c->x.failed}, all[2];
+        MPI_Allreduce(local, all, 2, MPI_INT, MPI_MAX, comm);
+        if (all[1])
+            return c->x.failed ? SLIDE_ENOMEM : SLIDE_EFORMAT;
+        if (!all[0])
+            return SLIDE_OK;
+    }
+}
+
+static int push_count(struct bfs_result *r, int depth, uint64_t count, slide_error *err)
+{
+    if (depth >= r->layers_alloc) {
+        int cap = r->layers_alloc ? 2 * r->layers_alloc : 64;
+        uint64_t *h = realloc(r->hist, (size_t)cap * sizeof *h);
+        if (!h)
+            return slide_fail(err, SLIDE_ENOMEM, "out of memory for the histogram");
+        memset(h + r->layers_alloc, 0, (size_t)(cap - r->layers_alloc) * sizeof *h);
+        r->hist = h;
+        r->layers_alloc = cap;
+    }
+    r->hist[depth] = count;
+    r->radius = depth;
+    r->reached += count;
+    return SLIDE_OK;
+}
+
+/* Sum the counts, take the largest times, merge the smallest indexes. */
+static void reduce_layer(MPI_Comm comm, struct layer_ctx *c, struct bfs_mpi_layer *L,
+                         struct firsts *first)
+{
+    uint64_t sums[6] = {c->found, c->L.expanded, c->L.remote, c->L.remote_raw,
+                        c->L.bytes, c->L.messages}, tot[6];
+    double times[3] = {c->L.expand, c->L.exchange, c->L.mark}, tmax[3];
+    MPI_Allreduce(sums, tot, 6, MPI_UINT64_T, MPI_SUM, comm);
+    MPI_Allreduce(times, tmax, 3, MPI_DOUBLE, MPI_MAX, comm);
+    memset(L, 0, sizeof *L);
+    L->layer.count = tot[0];
+    L->expanded = tot[1];
+    L->remote = tot[2];
+    L->remote_raw = tot[3];
+    L->bytes = tot[4];
+    L->messages = tot[5];
+    L->expand = tmax[0];
+    L->exchange = tmax[1];
+    L->mark = tmax[2];
+    L->rounds = c->L.rounds;
+    int nprocs = c->x.nprocs;
+    uint64_t mine[BFS_KEEP + 1], *all = malloc((size_t)nprocs * sizeof mine);
+    mine[0] = (uint64_t)c->first.n;
+    memcpy(mine + 1, c->first.v, sizeof c->first.v);
+    MPI_Allgather(mine, BFS_KEEP + 1, MPI_UINT64_T, all, BFS_KEEP + 1, MPI_UINT64_T, comm);
+    memset(first, 0, sizeof *first);
+    for (int p = 0; all && p < nprocs; p++)
+        for (uint64_t i = 0; i < all[p * (BFS_KEEP + 1)]; i++)
+            firsts_add(first, all[p * (BFS_KEEP + 1) + 1 + i]);
+    free(all);
+}
+
+/* Rank 0's on_layer decides for every process. */
+static int call_on_layer(MPI_Comm comm, const struct bfs_mpi_options *o,
+                         const struct bfs_mpi_layer *L)
+{
+    int stop = o->on_layer ? o->on_layer(L, o->ctx) : 0;
+    MPI_Bcast(&stop, 1, MPI_INT, 0, comm);
+    return stop;
+}
+
+static int mpi_layers(MPI_Comm comm, const struct space *s, struct store *st,
+                      const struct bfs_mpi_options *o, struct bfs_result *r,
+                      slide_error *err)
+{
+    struct layer_ctx c = {.s = s, .st = st};
+    int nprocs, rank;
+    MPI_Comm_size(comm, &nprocs);
+    MPI_Comm_rank(comm, &rank);
+    bfs_mpi_range(s, nprocs, rank, &c.lo, &c.hi);
+    uint64_t budget = o->budget ? o->budget : BFS_MPI_DEFAULT_BUDGET;
+    if (budget > BFS_MPI_MAX_BUDGET)
+        budget = BFS_MPI_MAX_BUDGET;
+    int rc = exchange_init(&c.x, nprocs, rank, budget);
+    rc = bfs_mpi_agree(comm, rc ? slide_fail(err, rc, "out of memory for the exchange "
+                                             "buffers") : SLIDE_OK, err);
+    double start = MPI_Wtime() - r->seconds;
+    r->threads = 1;
+    while (!rc && !r->complete) {
+        int d = r->radius;
+        double t0 = MPI_Wtime();
+        c.found = 0;
+        memset(&c.first, 0, sizeof c.first);
+        memset(&c.L, 0, sizeof c.L);
+        rc = forward_layer(comm, &c, d, o);
+        if (rc) {
+            rc = slide_fail(err, rc, rc == SLIDE_ENOMEM
+                            ? "out of memory for the exchange buffers at distance %d"
+                            : "a corrupt message between processes at distance %d", d + 1);
+            break;
+        }
+        struct bfs_mpi_layer L;
+        struct firsts first;
+        reduce_layer(comm, &c, &L, &first);
+        double t1 = MPI_Wtime();
+        r->seconds = t1 - start;
+        if (L.layer.count == 0) {
+            r->complete = 1;
+            break;
+        }
+        memcpy(r->first, first.v, sizeof first.v);
+        r->nfirst = first.n;
+        if ((rc = push_count(r, d + 1, L.layer.count, err)))
+            break;
+        L.layer = (struct bfs_layer){d + 1, L.layer.count, r->reached, s->size,
+                                     t1 - t0, r->seconds, 0};
+        if (call_on_layer(comm, o, &L))
+            rc = slide_fail(err, SLIDE_EINTR, "search stopped after distance %d", d + 1);
+    }
+    exchange_free(&c.x);
+    return rc;
+}
+
+/* st must be this rank's slice. */
+static int check_slice(MPI_Comm comm, const struct space *s, const struct store *st,
+                       slide_error *err)
+{
+    int nprocs, rank, rc = SLIDE_OK;
+    uint64_t lo, hi;
+    MPI_Comm_size(comm, &nprocs);
+    MPI_Comm_rank(comm, &rank);
+    bfs_mpi_range(s, nprocs, rank, &lo, &hi);
+    if (st->size != hi - lo)
+        rc = slide_fail(err, SLIDE_EINVAL, "process %d holds %llu entries but owns %llu",
+                        rank, (unsigned long long)st->size,
+                        (unsigned long long)(hi - lo));
+    return bfs_mpi_agree(comm, rc, err);
+}
+
+int bfs_mpi_resume(MPI_Comm comm, const struct space *s, struct store *st,
+                   const struct bfs_mpi_options *o, struct bfs_result *r,
+                   slide_error *err)
+{
+    int rc = check_slice(comm, s, st, err);
+    return rc ? rc : mpi_layers(comm, s, st, o, r, err);
+}
+
+int bfs_mpi_run(MPI_Comm comm, const struct space *s, struct store *st,
+                const struct bfs_mpi_options *o, struct bfs_result *r,
+                slide_error *err)
+{
+    int nprocs, rank;
+    memset(r, 0, sizeof *r);
+    int rc = check_slice(comm, s, st, err);
+    if (rc)
+        return rc;
+    MPI_Comm_size(comm, &nprocs);
+    MPI_Comm_rank(comm, &rank);
+    uint64_t goal = (uint64_t)s->goal_blank, lo, hi; /* t = identity: block 0 */
+    bfs_mpi_range(s, nprocs, rank, &lo, &hi);
+    if (goal >= lo && goal < hi)
+        store_set(st, goal - lo, STORE_FRONTIER);
+    if ((rc = push_count(r, 0, 1, err)))
+        return bfs_mpi_agree(comm, rc, err);
+    r->first[0] = goal;
+    r->nfirst = 1;
+    struct bfs_mpi_layer L = {.layer = {0, 1, 1, s->size, 0.0, 0.0, 0}};
+    if (call_on_layer(comm, o, &L))
+        return slide_fail(err, SLIDE_EINTR, "search stopped after distance 0");
+    return mpi_layers(comm, s, st, o, r, err);
+}
+
+int bfs_mpi_check_memory(MPI_Comm comm, uint64_t bytes, uint64_t limit,
+                         const char *what, slide_error *err)
+{
+    MPI_Comm node;
+    int node_rank, rc = SLIDE_OK;
+    uint64_t sum = 0;
+    MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    MPI_Comm_rank(node, &node_rank);
+    MPI_Reduce(&bytes, &sum, 1, MPI_UINT64_T, MPI_SUM, 0, node);
+    if (node_rank == 0)
+        rc = store_check_memory(sum, limit, what, err);
+    MPI_Comm_free(&node);
+    return bfs_mpi_agree(comm, rc, err);
+}

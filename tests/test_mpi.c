@@ -1,0 +1,359 @@
+/*
+ * test_mpi.c - `mpirun -n P slide-mpi bfs RxC --mpi` (bfs_mpi.c,
+ * checkpoint_mpi.c, cmd_bfs_mpi.c), run as a program.
+ *
+ * Truth: the published histograms of tests/data/histograms.tsv (OEIS; not
+ * produced by slide) for every P; and, as consistency tests (named so),
+ * the single-process search's antipodes and every two-bit store entry.
+ * Built and run by make test only where mpicc is present; the exchange
+ * budget is set tiny (--budget 256: 32 indexes) so every layer of any size
+ * takes many exchange rounds.
+ */
+#include "testutil.h"
+#include "clitest.h"
+
+#include <inttypes.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#define SCRATCH "/tmp/slide-test-mpi"
+#define MAXD 128
+
+/* Run slide-mpi under mpirun with nprocs processes and the args; env is
+ * prefixed to the command (NULL: none).  Returns the exit status. */
+static int mpi_run(int nprocs, const char *env, const char *args, char **out, char **err)
+{
+    const char *bin = getenv("SLIDE_MPI_BIN"), *saved = getenv("SLIDE");
+    char cmd[1024], keep[512];
+    if (!bin)
+        fail_msg("SLIDE_MPI_BIN is not set (run the tests with make test)");
+    snprintf(keep, sizeof keep, "%s", saved ? saved : "");
+    /* root (CI containers) needs mpirun's consent; more processes than
+     * cores need --oversubscribe; under make asan, LeakSanitizer would
+     * report Open MPI's own allocations kept until exit, so leak checks are
+     * off for the MPI binary (address and undefined checks stay on) */
+    snprintf(cmd, sizeof cmd, "ASAN_OPTIONS=detect_leaks=0 %s mpirun %s--oversubscribe -n %d %s",
+             env ? env : "",
+             getuid() == 0 ? "--allow-run-as-root " : "", nprocs, bin);
+    setenv("SLIDE", cmd, 1);
+    int rc = clitest_run(args, NULL, out, err);
+    setenv("SLIDE", keep, 1);
+    return rc;
+}
+
+/* The distance table of a text report: hist[0..radius]; returns radius. */
+static int parse_hist(const char *out, uint64_t *hist)
+{
+    int radius = -1;
+    for (const char *p = out; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+        int d;
+        unsigned long long c, cum;
+        if (sscanf(p, " %d %llu %llu", &d, &c, &cum) == 3 && d >= 0 && d < MAXD &&
+            d == radius + 1)
+            hist[radius = d] = c;
+    }
+    return radius;
+}
+
+/* The published histogram of rows x cols (blank in a corner). */
+static int published(int rows, int cols, uint64_t *hist)
+{
+    char line[8192], want[16];
+    FILE *f = fopen(TEST_DATA_DIR "/histograms.tsv", "r");
+    assert_non_null(f);
+    snprintf(want, sizeof want, "%dx%d\tcorner\t", rows, cols);
+    int radius = -1;
+    while (radius < 0 && fgets(line, sizeof line, f)) {
+        if (strncmp(line, want, strlen(want)))
+            continue;
+        char *p = line;
+        for (int tab = 0; tab < 4; tab++)
+            p = strchr(p, '\t') + 1;
+        for (radius = 0;; radius++) {
+            hist[radius] = strtoull(p, &p, 10);
+            if (*p != ',')
+                break;
+            p++;
+        }
+    }
+    fclose(f);
+    assert_true(radius > 0);
+    return radius;
+}
+
+/* The lines from "radius:" on, without the wall-time line. */
+static char *summary(const char *out)
+{
+    const char *r = strstr(out, "radius:");
+    assert_non_null(r);
+    char *s = strdup(r), *w = strstr(s, "wall ");
+    if (w)
+        *w = 0;
+    return s;
+}
+
+/* Every entry of the single-process checkpoint store equals that of the
+ * MPI parts named by DIR/mpi-state. */
+static void compare_stores(const char *single, const char *mpi)
+{
+    char path[512], line[512];
+    snprintf(path, sizeof path, "%s/store", single);
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    char *whole = clitest_slurp(f); /* reads bytes; the size comes from stat */
+    fclose(f);
+    struct stat stb;
+    assert_int_equal(stat(path, &stb), 0);
+    const uint64_t *w = (const uint64_t *)whole;
+    snprintf(path, sizeof path, "%s/mpi-state", mpi);
+    FILE *st = fopen(path, "r");
+    assert_non_null(st);
+    int gen = -1, parts = 0;
+    uint64_t covered = 0;
+    while (fgets(line, sizeof line, st)) {
+        int k;
+        uint64_t lo, hi;
+        if (sscanf(line, "generation %d", &gen) == 1)
+            continue;
+        if (sscanf(line, "part %d %" SCNu64 " %" SCNu64, &k, &lo, &hi) != 3)
+            continue;
+        assert_true(gen > 0);
+        char pp[512];
+        snprintf(pp, sizeof pp, "%s/part-%d.%d", mpi, k, gen);
+        FILE *pf = fopen(pp, "rb");
+        assert_non_null(pf);
+        size_t nw = (size_t)((hi - lo + 31) / 32);
+        uint64_t *pw = malloc(nw * 8 + 8);
+        assert_non_null(pw);
+        assert_int_equal(fread(pw, 8, nw, pf), nw);
+        fclose(pf);
+        for (uint64_t i = lo; i < hi; i++) {
+            unsigned a = (unsigned)(w[i / 32] >> (2 * (i % 32))) & 3u;
+            unsigned b = (unsigned)(pw[(i - lo) / 32] >> (2 * ((i - lo) % 32))) & 3u;
+            if (a != b)
+                fail_msg("entry %" PRIu64 ": single process %u, MPI part %d %u", i, a, k, b);
+        }
+        covered += hi - lo;
+        parts++;
+        free(pw);
+    }
+    fclose(st);
+    assert_true(parts > 0);
+    /* the parts cover the space: the single store is its entries plus < 32 of padding */
+    assert_true(covered * 2 <= (uint64_t)stb.st_size * 8);
+    assert_true(covered * 2 + 64 > (uint64_t)stb.st_size * 8);
+    free(whole);
+}
+
+/* The most exchange rounds of a layer in the --stats lines. */
+static int max_rounds(const char *err)
+{
+    int most = 0;
+    for (const char *p = strstr(err, "mpi-layer "); p; p = strstr(p + 1, "mpi-layer ")) {
+        int d, rounds;
+        unsigned long long x[6];
+        if (sscanf(p, "mpi-layer %d %llu %llu %llu %llu %llu %llu %d", &d, &x[0], &x[1],
+                   &x[2], &x[3], &x[4], &x[5], &rounds) == 8 && rounds > most)
+            most = rounds;
+    }
+    return most;
+}
+
+/* A single-process run with a final checkpoint into dir; its output. */
+static char *single(const char *board, const char *dir)
+{
+    char args[512], *out, *err;
+    snprintf(args, sizeof args, "bfs %s --no-progress --checkpoint %s", board, dir);
+    assert_int_equal(clitest_run(args, NULL, &out, &err), 0);
+    free(err);
+    return out;
+}
+
+/* Histogram against the published one, summary and store against one
+ * process, for P = 1..4. */
+static void check_board(const char *board, int rows, int cols, const int *procs, int nprocs,
+                        const char *budget, int want_rounds)
+{
+    uint64_t want[MAXD], got[MAXD];
+    int radius = published(rows, cols, want);
+    char dir1[256], args[512];
+    snprintf(dir1, sizeof dir1, SCRATCH "/single-%s", board);
+    char *one = single(board, dir1), *sum1 = summary(one);
+    for (int i = 0; i < nprocs; i++) {
+        char *out, *err, dir[256];
+        snprintf(dir, sizeof dir, SCRATCH "/mpi-%s-%d", board, procs[i]);
+        snprintf(args, sizeof args, "bfs %s --mpi --stats --budget %s --checkpoint %s", board,
+                 budget, dir);
+        int rc = mpi_run(procs[i], NULL, args, &out, &err);
+        if (rc != 0)
+            fail_msg("%s P=%d: exit %d: %s", board, procs[i], rc, err);
+        if (!strstr(err, "mpi-layer"))
+            fail_msg("%s P=%d: no --stats lines", board, procs[i]);
+        if (want_rounds && procs[i] > 1 && max_rounds(err) < 2)
+            fail_msg("%s P=%d: the budget never split a layer into rounds", board, procs[i]);
+        assert_int_equal(parse_hist(out, got), radius);
+        for (int d = 0; d <= radius; d++)
+            if (got[d] != want[d])
+                fail_msg("%s P=%d distance %d: %" PRIu64 ", published %" PRIu64, board,
+                         procs[i], d, got[d], want[d]);
+        char *sum = summary(out);
+        assert_string_equal(sum, sum1); /* consistency: radius, antipodes, boards */
+        compare_stores(dir1, dir);      /* consistency: every entry */
+        free(sum);
+        free(out);
+        free(err);
+    }
+    free(sum1);
+    free(one);
+}
+
+static void test_3x3_published_and_consistency_P1_to_4(void **state)
+{
+    (void)state;
+    static const int p[] = {1, 2, 3, 4};
+    check_board("3x3", 3, 3, p, 4, "256", 1);
+}
+
+static void test_2x5_published_and_consistency_P1_to_4(void **state)
+{
+    (void)state;
+    static const int p[] = {1, 2, 3, 4};
+    check_board("2x5", 2, 5, p, 4, "8K", 1);
+}
+
+/* 60 blocks over 7 processes, 2520 over 11: slices of unequal size. */
+static void test_uneven_ownership(void **state)
+{
+    (void)state;
+    static const int p7[] = {7}, p11[] = {11};
+    check_board("2x3", 2, 3, p7, 1, "256", 0);
+    check_board("2x4", 2, 4, p11, 1, "256", 0);
+}
+
+/* Rank 1 killed mid-layer: the job fails naming it; the checkpoint of the
+ * layer before stays and a resume with the same P ends where one process
+ * does; another P is refused. */
+static void test_killed_process_then_resume(void **state)
+{
+    (void)state;
+    char *out, *err, line[256];
+    uint64_t want[MAXD], got[MAXD];
+    int radius = published(2, 5, want);
+    const char *dir = SCRATCH "/killed";
+    int rc = mpi_run(3, "SLIDE_MPI_FAULT=1:20", "bfs 2x5 --mpi --budget 64K --checkpoint "
+                     SCRATCH "/killed --checkpoint-every 0", &out, &err);
+    assert_int_not_equal(rc, 0);
+    if (!strstr(err, "rank 1") || !strstr(err, "signal 9"))
+        fail_msg("mpirun did not name the killed process: %s", err);
+    free(out);
+    free(err);
+    snprintf(line, sizeof line, "%s/mpi-state", dir);
+    FILE *f = fopen(line, "r");
+    assert_non_null(f);
+    int r = -1;
+    while (fgets(line, sizeof line, f))
+        sscanf(line, "radius %d", &r);
+    fclose(f);
+    assert_int_equal(r, 20); /* every layer up to the one being expanded */
+    rc = mpi_run(2, NULL, "bfs 2x5 --mpi --resume " SCRATCH "/killed", &out, &err);
+    assert_int_equal(rc, 2);
+    assert_non_null(strstr(err, "saved by 3 MPI processes; resume it with mpirun -n 3"));
+    free(out);
+    free(err);
+    rc = mpi_run(3, NULL, "bfs 2x5 --mpi --budget 64K --resume " SCRATCH "/killed", &out,
+                 &err);
+    assert_int_equal(rc, 0);
+    assert_int_equal(parse_hist(out, got), radius);
+    for (int d = 0; d <= radius; d++)
+        assert_true(got[d] == want[d]);
+    free(out);
+    free(err);
+    char *one = single("2x5", SCRATCH "/single-2x5-k");
+    free(one);
+    compare_stores(SCRATCH "/single-2x5-k", dir);
+}
+
+/* SIGINT to mpirun once the first checkpoint exists: the processes stop at
+ * a layer boundary, save, and a resume ends on the published histogram. */
+static void test_interrupted_then_resume(void **state)
+{
+    (void)state;
+    const char *bin = getenv("SLIDE_MPI_BIN");
+    char cmd[1024], *out, *err;
+    uint64_t want[MAXD], got[MAXD];
+    int radius = published(2, 5, want), status;
+    assert_non_null(bin);
+    snprintf(cmd, sizeof cmd, "ASAN_OPTIONS=detect_leaks=0 exec mpirun %s--oversubscribe -n 2 "
+             "%s bfs 2x5 --mpi --budget 8K --checkpoint " SCRATCH "/int --checkpoint-every 0 "
+             ">/dev/null 2>" SCRATCH "/int.err", getuid() == 0 ? "--allow-run-as-root " : "",
+             bin);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+        _exit(127);
+    }
+    struct stat sb;
+    for (int i = 0; i < 3000 && stat(SCRATCH "/int/mpi-state", &sb) != 0; i++)
+        nanosleep(&(struct timespec){0, 10000000}, NULL);
+    kill(pid, SIGINT);
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) != 0);
+    FILE *f = fopen(SCRATCH "/int.err", "r");
+    assert_non_null(f);
+    err = clitest_slurp(f);
+    fclose(f);
+    if (!strstr(err, "checkpoint saved in " SCRATCH "/int"))
+        fail_msg("no checkpoint message after SIGINT: %s", err);
+    free(err);
+    assert_int_equal(mpi_run(2, NULL, "bfs 2x5 --mpi --resume " SCRATCH "/int", &out, &err), 0);
+    assert_int_equal(parse_hist(out, got), radius);
+    for (int d = 0; d <= radius; d++)
+        assert_true(got[d] == want[d]);
+    free(out);
+    free(err);
+}
+
+static void test_bad_options(void **state)
+{
+    (void)state;
+    char *out, *err;
+    assert_int_equal(mpi_run(1, NULL, "bfs 3x3 --mpi --budget 8", &out, &err), 2);
+    assert_non_null(strstr(err, "--budget must be"));
+    free(out);
+    free(err);
+    assert_int_equal(mpi_run(1, NULL, "bfs 5x5 --mpi", &out, &err), 2);
+    free(out);
+    free(err);
+    assert_int_equal(mpi_run(2, NULL, "bfs 3x3 --mpi --max-memory 1K", &out, &err), 1);
+    assert_non_null(strstr(err, "slide: "));
+    free(out);
+    free(err);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    clitest_remove_dir(SCRATCH);
+    return mkdir(SCRATCH, 0777);
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    return clitest_remove_dir(SCRATCH);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_3x3_published_and_consistency_P1_to_4),
+        cmocka_unit_test(test_2x5_published_and_consistency_P1_to_4),
+        cmocka_unit_test(test_uneven_ownership),
+        cmocka_unit_test(test_killed_process_then_resume),
+        cmocka_unit_test(test_interrupted_then_resume),
+        cmocka_unit_test(test_bad_options),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
