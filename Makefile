@@ -7,7 +7,13 @@
 #   make bench      speed and memory figures with baselines, and the solvers'
 #                   figures (make bench-solvers alone; not a test)
 #   make bench-mpi  the MPI search's figures (needs mpicc; not a test)
-#   make results    regenerate results/ (tables, plots, paper-notes numbers)
+#   make bench-pdb  Korf's 100 instances with pattern databases (builds the
+#                   5-5-5, 6-6-3 and 7-8 tables in build/pdb; minutes)
+#   make results    regenerate results/ (tables, plots, paper-notes numbers);
+#                   refuses a dirty tree unless ALLOW_DIRTY=1; JOBS=N parts
+#                   at a time (scripts/results.sh --list names the parts)
+#   make check-results  regenerate every table but 2x7/7x2 into a temporary
+#                   directory and compare with results/ (tens of minutes)
 #   make results-2x7  the 2x7 and 7x2 searches (10.9 GB each, long)
 #   make install    PREFIX=/usr/local DESTDIR= ; make clean
 #   make deps       install (as root) or name the missing build dependencies
@@ -39,9 +45,10 @@ endif
 ALL_CFLAGS  := $(BASE_CFLAGS) $(ZLIB_CFLAGS) $(SERVE_CFLAGS) $(CFLAGS) $(SAN_FLAGS)
 LDLIBS      := $(SERVE_LIBS) $(ZLIB_LIBS) -lm
 # The commit in provenance blocks; "-dirty" when the code (src, include, the
-# Makefile) differs from it - regenerated results or edited docs do not count.
+# Makefile) or what makes results/ (scripts, tests/data) differs from it -
+# regenerated results or edited docs do not count.
 GIT_COMMIT  := $(shell if c=$$(git rev-parse --short HEAD 2>/dev/null); then \
-                 [ -z "$$(git status --porcelain -- src include Makefile 2>/dev/null)" ] || c="$$c-dirty"; \
+                 [ -z "$$(git status --porcelain -- src include Makefile scripts tests/data 2>/dev/null)" ] || c="$$c-dirty"; \
                  echo "$$c"; else echo unknown; fi)
 
 # src/ has one folder per layer (scripts/check-layers.sh lists them lowest
@@ -76,7 +83,7 @@ MPI_OBJ  := $(MPI_SRC:src/%.c=$(BUILD)/mpi/%.o) $(BUILD)/mpi/cli/cmd_bfs.o
 # test_mpi runs mpirun: only where the MPI build is
 TEST_BIN := $(if $(MPICC),$(TEST_BIN),$(filter-out $(BUILD)/tests/test_mpi,$(TEST_BIN)))
 
-.PHONY: all run test asan bench bench-mpi bench-solvers results results-2x7 install clean deps check-build-deps check-test-deps
+.PHONY: all run test asan bench bench-mpi bench-solvers bench-pdb results check-results results-2x7 install clean deps check-build-deps check-test-deps
 .DELETE_ON_ERROR:
 
 all: check-build-deps $(BUILD)/slide $(BUILD)/libslide.a $(MPI_BIN)
@@ -163,8 +170,15 @@ bench-mpi: all
 bench-solvers: all
 	sh scripts/bench-solvers.sh
 
+bench-pdb: all
+	sh scripts/bench-pdb.sh
+
+JOBS ?= 1
 results: all
-	sh scripts/results.sh
+	sh scripts/results.sh --jobs $(JOBS)
+
+check-results: all
+	sh scripts/check-results.sh --jobs $(JOBS)
 
 # 2x7 and 7x2: 10.9 GB and tens of minutes each, checkpointed (see README)
 results-2x7: all

@@ -3,7 +3,8 @@
 # its <!-- BEGIN name --> and <!-- END name --> markers, so that no number
 # in the notes is typed by hand.  Blocks: summary (results/summary.md),
 # summary-big (results/summary-big.md, the 2x7 runs), parity
-# (results/parity.csv as a table), heuristics (results/heuristics-*.csv).
+# (results/parity.csv as a table), heuristics (results/heuristics-*.csv),
+# pdb-heuristics (results/pdb-heuristics-*.csv), korf100 (results/korf100.md).
 set -eu
 cd "$(dirname "$0")/.."
 notes=paper-notes.md
@@ -12,6 +13,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 [ -f results/summary.md ] && cp results/summary.md "$tmp/summary"
 [ -f results/summary-big.md ] && cp results/summary-big.md "$tmp/summary-big"
+[ -f results/frontier/summary.md ] && cp results/frontier/summary.md "$tmp/frontier"
 if [ -f results/parity.csv ]; then
     {
         echo "From \`results/parity.csv\` (slide parity, full-space BFS against the criterion):"
@@ -27,14 +29,28 @@ if ls results/heuristics-*.csv >/dev/null 2>&1; then
         b=$(basename "$f" .csv); b=${b#heuristics-}
         echo "**$b** (\`$f\`):"
         echo
-        echo "| heuristic | admissible | boards with h > d | max h - d | consistent | mean h | mean d | mean h/d | h = d | d - h even |"
-        echo "|---|---|---:|---:|---|---:|---:|---:|---:|---|"
+        echo "| heuristic | admissible | boards with h > d | max h - d | consistent | max \\|h(s) - h(s')\\| over edges | mean h | mean d | mean h/d | h = d | d - h even |"
+        echo "|---|---|---:|---:|---|---:|---:|---:|---:|---:|---|"
         grep -v '^#' "$f" | tail -n +2 | awk -F, '{
-            printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
-                   $1, $3, $4, $5, $6, $8, $9, $10, $11, $12 }'
+            printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+                   $1, $3, $4, $5, $6, $13, $8, $9, $10, $11, $12 }'
         echo
     done > "$tmp/heuristics"
 fi
+if ls results/pdb-heuristics-*.csv >/dev/null 2>&1; then
+    for f in results/pdb-heuristics-*.csv; do
+        b=$(basename "$f" .csv); b=${b#pdb-heuristics-}
+        echo "**$b** (\`$f\`; tables named by board, set and number, see scripts/pdb-results.sh):"
+        echo
+        echo "| heuristic | admissible | boards with h > d | max h - d | consistent | edges with \\|dh\\| > 1 | mean h | mean d | h = d | d - h even |"
+        echo "|---|---|---:|---:|---|---:|---:|---:|---:|---|"
+        grep -v '^#' "$f" | tail -n +2 | awk -F, '{
+            printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+                   $1, $3, $4, $5, $6, $7, $8, $9, $11, $12 }'
+        echo
+    done > "$tmp/pdb-heuristics"
+fi
+[ -f results/korf100.md ] && tail -n +3 results/korf100.md > "$tmp/korf100"
 awk -v dir="$tmp" '
     /^<!-- BEGIN [a-z-]* -->$/ {
         print; name = $3; file = dir "/" name

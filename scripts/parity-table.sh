@@ -5,18 +5,19 @@
 # provenance block (slide's own block from the first run, then the wall
 # time of every board).  The 12-cell boards are most of the cost: about two
 # minutes of one core each.  Fails, leaving OUT untouched, if any board
-# disagrees with the criterion or any run fails.
+# disagrees with the criterion or any run fails.  SLIDE names the binary
+# (default build/slide, which make results has just built).
 set -eu
 cd "$(dirname "$0")/.."
 out=${1:-results/parity.csv}
-make -s build/slide
+SLIDE=${SLIDE:-build/slide}
 boards="2x2 2x3 3x2 2x4 4x2 3x3 2x5 5x2 3x4 4x3 2x6 6x2 1x2 1x4 1x6 1x8 4x1 8x1"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 first=1
 for b in $boards; do
     start=$(date +%s)
-    build/slide parity "$b" --format csv --provenance >"$tmp/$b.csv"
+    "$SLIDE" parity "$b" --format csv --provenance >"$tmp/$b.csv"
     echo "$b $(( $(date +%s) - start ))" >>"$tmp/times"
     if [ $first = 1 ]; then
         # slide's block, without the per-run command and wall time

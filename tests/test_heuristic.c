@@ -8,6 +8,8 @@
 
 #include "slide/heuristic.h"
 
+#include "refheur.h"
+
 /* ---- helpers -------------------------------------------------------------- */
 
 static uint64_t rng_state = 0x853c49e6748fea9bULL;
@@ -45,106 +47,6 @@ static void init(struct heuristic *h, const char *name, const struct board *goal
     slide_error err;
     if (heuristic_init(h, name, goal, &err))
         fail_msg("%s on %dx%d: %s", name, goal->rows, goal->cols, err.msg);
-}
-
-/* Goal cell of tile t by searching the goal (no precomputed tables). */
-static int goal_cell(const struct board *goal, int t)
-{
-    for (int k = 0;; k++)
-        if (goal->cells[k] == t)
-            return k;
-}
-
-/* ---- reference heuristics --------------------------------------------------- */
-
-static int ref_misplaced(const struct board *goal, const int *cells)
-{
-    int s = 0;
-    for (int k = 0; k < board_cells(goal); k++)
-        s += cells[k] != 0 && cells[k] != goal->cells[k];
-    return s;
-}
-
-static int ref_manhattan(const struct board *goal, const int *cells)
-{
-    int s = 0, C = goal->cols;
-    for (int k = 0; k < board_cells(goal); k++) {
-        if (!cells[k])
-            continue;
-        int g = goal_cell(goal, cells[k]);
-        s += abs(k / C - g / C) + abs(k % C - g % C);
-    }
-    return s;
-}
-
-/* Largest increasing subsequence: every subset when short, else O(k^2) DP. */
-static int ref_lis(const int *v, int k)
-{
-    int best = 0;
-    if (k <= 14) {
-        for (uint32_t set = 0; set < (1u << k); set++) {
-            int last = -1, ok = 1, size = 0;
-            for (int i = 0; i < k && ok; i++)
-                if (set >> i & 1) {
-                    ok = v[i] > last;
-                    last = v[i];
-                    size++;
-                }
-            if (ok && size > best)
-                best = size;
-        }
-        return best;
-    }
-    int *len = malloc((size_t)k * sizeof *len);
-    for (int i = 0; i < k; i++) {
-        len[i] = 1;
-        for (int j = 0; j < i; j++)
-            if (v[j] < v[i] && len[j] + 1 > len[i])
-                len[i] = len[j] + 1;
-        if (len[i] > best)
-            best = len[i];
-    }
-    free(len);
-    return best;
-}
-
-static int ref_pairs(const int *v, int k)
-{
-    int s = 0;
-    for (int i = 0; i < k; i++)
-        for (int j = i + 1; j < k; j++)
-            s += v[i] > v[j];
-    return s;
-}
-
-/*
- * Manhattan + 2 * sum over lines of (k - LIS) (pairs = 0) or of inverted
- * pairs (pairs = 1), lines collected by scanning the board.
- */
-static long ref_lc(const struct board *goal, const int *cells, int pairs)
-{
-    int R = goal->rows, C = goal->cols;
-    int side = R > C ? R : C;
-    int *v = malloc((size_t)side * sizeof *v);
-    long s = ref_manhattan(goal, cells);
-    for (int dir = 0; dir < 2; dir++) {
-        int nlines = dir == 0 ? R : C, len = dir == 0 ? C : R;
-        for (int line = 0; line < nlines; line++) {
-            int k = 0;
-            for (int p = 0; p < len; p++) {
-                int cell = dir == 0 ? line * C + p : p * C + line;
-                if (!cells[cell])
-                    continue;
-                int g = goal_cell(goal, cells[cell]);
-                int gline = dir == 0 ? g / C : g % C, gpos = dir == 0 ? g % C : g / C;
-                if (gline == line)
-                    v[k++] = gpos;
-            }
-            s += 2 * (pairs ? ref_pairs(v, k) : k - ref_lis(v, k));
-        }
-    }
-    free(v);
-    return s;
 }
 
 /*

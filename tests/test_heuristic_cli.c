@@ -2,6 +2,8 @@
  * test_heuristic_cli.c - `slide heuristic` end to end, through the binary
  * named by $SLIDE (set by make test): the CSV record format, the joint
  * files (names, header, sums against the published 3x3 histogram), the
+ * lc-pairs violations and every max_step against the test's own evaluator
+ * (refheur.h) and the naive BFS, the
  * provenance prefix, and the exit status of bad requests.
  */
 #define _XOPEN_SOURCE 700 /* mknod */
@@ -11,7 +13,7 @@
 #include <sys/sysmacros.h>
 
 #include "clitest.h"
-#include "slide/heuristic.h"
+#include "refheur.h"
 
 static char tmpdir[256];
 static char *last_err; /* standard error of the last run */
@@ -75,31 +77,59 @@ static int teardown(void **state)
 
 static const char *header =
     "heuristic,boards,admissible,violations,max_excess,consistent,"
-    "consistency_violations,mean_h,mean_d,mean_ratio,exact_fraction,parity_ok\n";
+    "consistency_violations,mean_h,mean_d,mean_ratio,exact_fraction,parity_ok,"
+    "max_step\n";
 
-/* lc-pairs violations on 3x3, counted here from the naive BFS. */
-static uint64_t lc_pairs_violations(void)
+/* What the test computes itself for one heuristic on 3x3. */
+struct ref_stats {
+    uint64_t violations; /* boards with h > d */
+    int max_step;        /* largest |h(s) - h(s')| over the edges */
+};
+
+/* h of the test's own evaluator (refheur.h): 0 Manhattan, 1 lc-pairs. */
+static int ref_h(const struct board *goal, const int *cells, int which)
+{
+    return which ? (int)ref_lc(goal, cells, 1) : ref_manhattan(goal, cells);
+}
+
+/* Violations and the largest step over edges on 3x3, from the naive BFS and
+ * the reference evaluator, none of slide's heuristic code. */
+static struct ref_stats reference_stats(int which)
 {
     struct board goal;
     slide_error err;
-    struct heuristic h;
     assert_int_equal(board_goal(&goal, 3, 3, &err), 0);
-    assert_int_equal(heuristic_init(&h, "lc-pairs", &goal, &err), 0);
-    uint64_t hist[64], v = 0;
+    uint64_t hist[64];
     struct naive_set set;
+    struct ref_stats r = {0, 0};
     naive_bfs(3, 3, goal.cells, hist, 64, &set);
     for (size_t s = 0; s < set.cap; s++) {
         if (!set.keys[s])
             continue;
-        int cells[9];
+        int cells[9], z = 0;
         for (int k = 0; k < 9; k++)
             cells[k] = naive_cell(set.keys[s], k);
-        v += heuristic_eval(&h, cells) > set.dist[s];
+        int h = ref_h(&goal, cells, which);
+        r.violations += h > set.dist[s];
+        while (cells[z])
+            z++;
+        int to[4] = {z >= 3 ? z - 3 : -1, z < 6 ? z + 3 : -1, z % 3 ? z - 1 : -1,
+                     z % 3 < 2 ? z + 1 : -1};
+        for (int m = 0; m < 4; m++) {
+            if (to[m] < 0)
+                continue;
+            cells[z] = cells[to[m]];
+            cells[to[m]] = 0;
+            int step = abs(ref_h(&goal, cells, which) - h);
+            cells[to[m]] = cells[z];
+            cells[z] = 0;
+            if (step > r.max_step)
+                r.max_step = step;
+        }
     }
     naive_free(&set);
-    heuristic_free(&h);
     board_free(&goal);
-    return v;
+    return r;
 }
 
 static void test_csv(void **state)
@@ -122,10 +152,16 @@ static void test_csv(void **state)
     assert_non_null(strstr(line, mean_d));
     char *next = strchr(line, '\n');
     assert_non_null(next);
-    assert_memory_equal(next - 4, ",yes\n", 5);
+    struct ref_stats man = reference_stats(0), lcp = reference_stats(1);
+    assert_int_equal(man.violations, 0);
+    snprintf(want, sizeof want, ",yes,%d\n", man.max_step);
+    assert_memory_equal(next - strlen(want) + 1, want, strlen(want));
     snprintf(want, sizeof want, "lc-pairs,181440,no,%llu,",
-             (unsigned long long)lc_pairs_violations());
+             (unsigned long long)lcp.violations);
     assert_memory_equal(next + 1, want, strlen(want));
+    char *end = strchr(next + 1, '\n');
+    snprintf(want, sizeof want, ",yes,%d\n", lcp.max_step);
+    assert_memory_equal(end - strlen(want) + 1, want, strlen(want));
     assert_null(strchr(strchr(next + 1, '\n') + 1, '\n')); /* two records only */
     free(out);
 }
@@ -260,6 +296,7 @@ static void test_provenance_and_formats(void **state)
     assert_true(lines >= 5);
     assert_memory_equal(p, header, strlen(header));
     assert_memory_equal(p + strlen(header), "lc,360,yes,0,0,yes,0,", 21);
+    assert_memory_equal(strchr(p + strlen(header), '\n') - 2, ",1\n", 3);
     free(out);
     assert_int_equal(run("heuristic 2x3 --h lc,lc-pairs", &out), 0);
     assert_non_null(strstr(out, "admissible"));

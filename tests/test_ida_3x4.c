@@ -1,12 +1,13 @@
 /*
  * test_ida_3x4.c - IDA* with lc on 200 random 3x4 boards against exact
- * distances from slide's two-bit BFS (bfs.h): the boards at distance d are
- * exactly the frontier entries of colour d mod 2 when layer d is reported,
- * so each board's distance is read off at that moment.  The 3x4 space is
- * too large for the naive hash-set BFS of testutil.h (12! arrangements); the
- * two-bit BFS's layer counts are checked here against the published 3x4
- * histogram (tests/data/histograms.tsv).  Kept apart from test_ida because
- * the BFS takes ~30 s on 2 cores.
+ * distances computed by the test itself: a plain hash-set BFS ball of radius
+ * BALL around the goal and, from each board, a plain BFS until it meets the
+ * ball (naive_distance_by_ball in testutil.h; none of slide's indexing).
+ * A consistency check beside it: the same distances read off slide's
+ * two-bit BFS (the boards at distance d are the frontier entries of colour
+ * d mod 2 when layer d is reported), whose layer counts are checked against
+ * the published 3x4 histogram (tests/data/histograms.tsv).  Kept apart from
+ * test_ida because the BFS takes ~30 s on 2 cores.
  */
 #include "testutil.h"
 
@@ -15,6 +16,10 @@
 #include "slide/rng.h"
 
 #define BOARDS 200
+/* Radius of the goal's ball: 1,330,811 boards at distance <= 22 (published
+ * 3x4 histogram), in a set of 2^22 entries. */
+#define BALL 22
+#define BALL_CAP ((size_t)1 << 22)
 
 struct targets {
     const struct space *s;
@@ -66,6 +71,12 @@ static void test_3x4_lc_random_200(void **state)
     bfs_result_free(&res);
     store_free(&st);
 
+    struct naive_set ball;
+    uint64_t within = 0;
+    for (int d = 0; d <= BALL; d++)
+        within += published[d];
+    assert_int_equal(naive_ball(3, 4, goal.cells, BALL, BALL_CAP, &ball), within);
+
     struct ida_heuristic h;
     assert_int_equal(ida_heuristic_open(&h, "lc", &goal, &err), 0);
     assert_int_equal(board_alloc(&b, 3, 4, &err), 0);
@@ -75,8 +86,12 @@ static void test_3x4_lc_random_200(void **state)
         assert_true(t.dist[i] >= 0);
         if (ida_solve(&b, &goal, &h, NULL, &r, &err))
             fail_msg("board %d: %s", i, err.msg);
-        if (r.length != t.dist[i])
-            fail_msg("board %d: IDA* %d, BFS %d", i, r.length, t.dist[i]);
+        int truth = naive_distance_by_ball(3, 4, b.cells, &ball, BALL_CAP);
+        if (r.length != truth)
+            fail_msg("board %d: IDA* %d, the test's plain BFS %d", i, r.length, truth);
+        if (t.dist[i] != truth) /* consistency: slide's two-bit BFS */
+            fail_msg("board %d: two-bit BFS %d, the test's plain BFS %d", i, t.dist[i],
+                     truth);
         int z = board_blank(&b);
         for (int m = 0; m < r.length; m++)
             assert_int_equal(board_move(&b, &z, (enum move)r.moves[m]), 0);
@@ -84,6 +99,7 @@ static void test_3x4_lc_random_200(void **state)
         ida_result_free(&r);
     }
     ida_heuristic_close(&h);
+    naive_free(&ball);
     board_free(&b);
     board_free(&goal);
 }

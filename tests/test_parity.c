@@ -87,7 +87,8 @@ static void check_all_arrangements(int rows, int cols, const int *goal_cells)
 static void test_every_arrangement(void **state)
 {
     (void)state;
-    static const int shapes[][2] = {{2, 2}, {2, 3}, {3, 2}, {3, 3}, {1, 4}, {4, 1}};
+    static const int shapes[][2] = {{2, 2}, {2, 3}, {3, 2}, {2, 4}, {4, 2}, {3, 3}, {1, 4},
+                                    {4, 1}};
     int goal[16];
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
         int n = shapes[s][0] * shapes[s][1];

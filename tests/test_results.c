@@ -1,34 +1,203 @@
 /*
- * test_results.c - results/ can never drift from the code: regenerate the
- * small-board results (scripts/results.sh --small) and compare them with the
- * committed files, provenance and timing masked (scripts/check-results.sh).
+ * test_results.c - results/ against independent truths and against the code.
+ *
+ * Independent: every committed histogram (results/histograms/B.csv, the 2x7
+ * and 7x2 searches included) equals the published one term by term
+ * (tests/data/histograms.tsv), and the committed antipode lists contain the
+ * boards published in OEIS (tests/data/antipodes.tsv) with the published
+ * counts, and each joint (d, h) table sums over h to the published
+ * histogram.
+ *
+ * Consistency (slide against slide): regenerating the small-board results
+ * (scripts/check-results.sh --small) gives the committed files, provenance
+ * and timing masked; and scripts/check-search-code.sh, which lets the 2x7
+ * and 7x2 searches keep their older commit, tells a changed search from an
+ * unchanged one on two known pairs of commits.
  */
 #include "testutil.h"
 
+#include <dirent.h>
 #include <sys/wait.h>
 
-static void test_results_agree(void **state)
+#define RESULTS TEST_DATA_DIR "/../../results"
+
+/* Run a shell command from the repository root; its exit status, output in out. */
+static int shell(const char *command, char *out, size_t len)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "cd %s/../.. && %s 2>&1", TEST_DATA_DIR, command);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t n = fread(out, 1, len - 1, p);
+    out[n] = '\0';
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void test_results_consistency(void **state)
 {
     (void)state;
     const char *bin = getenv("SLIDE");
     if (!bin)
         fail_msg("SLIDE is not set (run through make test)");
-    char cmd[1024];
-    snprintf(cmd, sizeof cmd, "cd %s/../.. && SLIDE=%s sh scripts/check-results.sh 2>&1",
-             TEST_DATA_DIR, bin);
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    char out[8192];
-    size_t len = fread(out, 1, sizeof out - 1, p);
-    out[len] = '\0';
-    int st = pclose(p);
-    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+    char cmd[1024], out[8192];
+    snprintf(cmd, sizeof cmd, "SLIDE=%s sh scripts/check-results.sh --small", bin);
+    if (shell(cmd, out, sizeof out) != 0)
         fail_msg("results/ differs from what the code produces:\n%s", out);
     assert_non_null(strstr(out, "results/ agrees with the code"));
 }
 
+/* Counts of a committed histogram CSV (after its '# ' lines); how many. */
+static int read_histogram(const char *path, uint64_t *count, int max)
+{
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    char line[256];
+    int n = 0;
+    while (fgets(line, sizeof line, f)) {
+        int d;
+        unsigned long long c;
+        if (sscanf(line, "%d,%llu", &d, &c) != 2)
+            continue;
+        assert_int_equal(d, n);
+        assert_true(n < max);
+        count[n++] = c;
+    }
+    fclose(f);
+    return n;
+}
+
+static void test_histograms_published(void **state)
+{
+    (void)state;
+    DIR *dir = opendir(RESULTS "/histograms");
+    assert_non_null(dir);
+    int checked = 0;
+    for (struct dirent *e; (e = readdir(dir));) {
+        int rows, cols;
+        char rest[64] = "";
+        size_t len = strlen(e->d_name);
+        if (len < 5 || strcmp(e->d_name + len - 4, ".csv") != 0 ||
+            sscanf(e->d_name, "%dx%d%63s", &rows, &cols, rest) < 2)
+            continue;
+        const char *kind = strncmp(rest, "-centre", 7) == 0 ? "centre (cell 4)" : "corner";
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", RESULTS "/histograms", e->d_name);
+        static uint64_t got[200], pub[200];
+        int n = read_histogram(path, got, 200);
+        int np = published_histogram(rows, cols, kind, pub, 200);
+        if (np == 0)
+            fail_msg("%s: no published histogram in tests/data", e->d_name);
+        assert_int_equal(n, np);
+        for (int d = 0; d < n; d++)
+            if (got[d] != pub[d])
+                fail_msg("%s: distance %d: %llu boards, published %llu", e->d_name, d,
+                         (unsigned long long)got[d], (unsigned long long)pub[d]);
+        checked++;
+    }
+    closedir(dir);
+    assert_true(checked >= 15); /* 2x2 .. 2x6, 6x2, 3x3-centre, 2x7, 7x2 */
+}
+
+/* Every joint table results/joint/B-NAME.csv: summed over h, the published
+ * histogram of B. */
+static void test_joint_marginals(void **state)
+{
+    (void)state;
+    DIR *dir = opendir(RESULTS "/joint");
+    assert_non_null(dir);
+    int checked = 0;
+    for (struct dirent *e; (e = readdir(dir));) {
+        int rows, cols;
+        if (sscanf(e->d_name, "%dx%d-", &rows, &cols) != 2)
+            continue;
+        char path[512], line[256];
+        snprintf(path, sizeof path, "%s/%s", RESULTS "/joint", e->d_name);
+        FILE *f = fopen(path, "r");
+        assert_non_null(f);
+        static uint64_t sum[200], pub[200];
+        memset(sum, 0, sizeof sum);
+        int d, h;
+        unsigned long long c;
+        while (fgets(line, sizeof line, f))
+            if (sscanf(line, "%d,%d,%llu", &d, &h, &c) == 3) {
+                assert_true(d >= 0 && d < 200);
+                sum[d] += c;
+            }
+        fclose(f);
+        int np = published_histogram(rows, cols, "corner", pub, 200);
+        assert_true(np > 0);
+        for (d = 0; d < 200; d++)
+            if (sum[d] != (d < np ? pub[d] : 0))
+                fail_msg("%s: distance %d: %llu boards, published %llu", e->d_name, d,
+                         (unsigned long long)sum[d],
+                         (unsigned long long)(d < np ? pub[d] : 0));
+        checked++;
+    }
+    closedir(dir);
+    assert_true(checked >= 20); /* 4 boards x 5 heuristics */
+}
+
+/* Each published antipode is in results/antipodes/LABEL.txt, which lists
+ * exactly the published number of boards. */
+static void test_antipodes_published(void **state)
+{
+    (void)state;
+    FILE *f = fopen(TEST_DATA_DIR "/antipodes.tsv", "r");
+    assert_non_null(f);
+    struct published_antipodes pa;
+    int rows = 0;
+    while (published_antipodes_next(f, &pa)) {
+        /* the standard goal has its blank last; the other goal is 3x3-centre */
+        int centre = pa.goal[strlen(pa.goal) - 1] != '0';
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s%s.txt", RESULTS "/antipodes", pa.size,
+                 centre ? "-centre" : "");
+        size_t len;
+        char *text = test_read_file(path, &len);
+        int listed = 0;
+        for (char *q = text; *q; q = strchr(q, '\n') ? strchr(q, '\n') + 1 : q + strlen(q))
+            listed += *q != '#' && *q != '\n';
+        assert_int_equal(listed, pa.count);
+        for (char *b = strtok(pa.boards, ";"); b; b = strtok(NULL, ";")) {
+            char want[128];
+            snprintf(want, sizeof want, "\n%s\n", b);
+            if (!strstr(text, want))
+                fail_msg("%s lacks the published antipode %s (%s)", path, b, pa.source);
+        }
+        free(text);
+        rows++;
+    }
+    fclose(f);
+    assert_int_equal(rows, 5);
+}
+
+/* check-search-code.sh: 892b2ac -> HEAD changed space_init (the search
+ * reaches it); 42a8812 -> HEAD changed only functions it never calls. */
+static void test_search_code_check(void **state)
+{
+    (void)state;
+    char out[4096];
+    if (shell("git cat-file -e 892b2ac^{commit} && git cat-file -e 42a8812^{commit}", out,
+              sizeof out) != 0)
+        skip(); /* a shallow clone without the history */
+    assert_int_equal(shell("sh scripts/check-search-code.sh 892b2ac 45401d2", out,
+                           sizeof out), 1);
+    assert_non_null(strstr(out, "space_init (space.c), which the search reaches, differs"));
+    assert_int_equal(shell("sh scripts/check-search-code.sh 42a8812 45401d2", out,
+                           sizeof out), 0);
+    assert_non_null(strstr(out, "search code unchanged from 42a8812"));
+    assert_non_null(strstr(out, "space_contains space_reachable_tz"));
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_results_agree)};
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_histograms_published),
+        cmocka_unit_test(test_antipodes_published),
+        cmocka_unit_test(test_joint_marginals),
+        cmocka_unit_test(test_search_code_check),
+        cmocka_unit_test(test_results_consistency),
+    };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

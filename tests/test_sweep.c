@@ -4,7 +4,10 @@
  * test evaluates the heuristics itself and builds its own joint table,
  * counts and edge checks, and compares them with the sweep's.  Also: the
  * published histograms as the joint table's marginal, identical results
- * for 1 and 2 threads, and lc-pairs caught inadmissible on 3x3.
+ * for 1 and 2 threads, and lc-pairs caught inadmissible on 3x3.  h comes
+ * from the test's own evaluators (refheur.h) for misplaced, manhattan, lc and
+ * lc-pairs; wd from slide's table, which test_heuristic checks against a
+ * reference written there.
  */
 #include "testutil.h"
 
@@ -12,6 +15,8 @@
 
 #include "slide/heuristic.h"
 #include "slide/sweep.h"
+
+#include "refheur.h"
 
 #define NAMES 5
 static const char *const names[NAMES] = {"misplaced", "manhattan", "lc", "lc-pairs", "wd"};
@@ -58,6 +63,18 @@ struct expect {
     int max_step;
 };
 
+/* h of heuristic i (names[]) on cells: the reference where the test has one. */
+static int eval(const struct fixture *f, int i, const int *cells)
+{
+    switch (i) {
+    case 0: return ref_misplaced(&f->goal, cells);
+    case 1: return ref_manhattan(&f->goal, cells);
+    case 2: return (int)ref_lc(&f->goal, cells, 0);
+    case 3: return (int)ref_lc(&f->goal, cells, 1);
+    default: return heuristic_eval(&f->hs[i], cells);
+    }
+}
+
 /*
  * Every board of the naive BFS: its h into the joint table, and the edges
  * on which the blank moves down or right (each edge once) into the counts.
@@ -75,7 +92,7 @@ static void expect_all(const struct fixture *f, const struct naive_set *set,
         while (cells[z])
             z++;
         for (int i = 0; i < NAMES; i++) {
-            int v = heuristic_eval(&f->hs[i], cells);
+            int v = eval(f, i, cells);
             assert_true(v >= 0 && v < 128 && d < 64);
             ex[i].joint[d][v]++;
             int to[2] = {z + C < n ? z + C : -1, z % C < C - 1 ? z + 1 : -1};
@@ -84,7 +101,7 @@ static void expect_all(const struct fixture *f, const struct naive_set *set,
                     continue;
                 cells[z] = cells[to[m]];
                 cells[to[m]] = 0;
-                int w = heuristic_eval(&f->hs[i], cells), step = abs(w - v);
+                int w = eval(f, i, cells), step = abs(w - v);
                 cells[to[m]] = cells[z];
                 cells[z] = 0;
                 ex[i].edges++;
@@ -133,7 +150,7 @@ static void check_stats(const struct sweep_stats *s, const struct expect *e)
 }
 
 /* Mean of h/d over boards with d > 0, straight from the definition. */
-static double ratio_from_naive(const struct heuristic *h, const struct naive_set *set,
+static double ratio_from_naive(const struct fixture *f, int i, const struct naive_set *set,
                                int n)
 {
     double sum = 0;
@@ -144,7 +161,7 @@ static double ratio_from_naive(const struct heuristic *h, const struct naive_set
         int cells[16];
         for (int k = 0; k < n; k++)
             cells[k] = naive_cell(set->keys[s], k);
-        sum += (double)heuristic_eval(h, cells) / set->dist[s];
+        sum += (double)eval(f, i, cells) / set->dist[s];
         count++;
     }
     return sum / (double)count;
@@ -170,7 +187,7 @@ static void against_naive(const char *goal_text, const char *blank_kind)
         const struct sweep_stats *s = &r.stats[i];
         assert_ptr_equal(s->def, f.hs[i].def);
         check_stats(s, &ex[i]);
-        assert_true(fabs(s->mean_ratio - ratio_from_naive(&f.hs[i], &set, n)) < 1e-9);
+        assert_true(fabs(s->mean_ratio - ratio_from_naive(&f, i, &set, n)) < 1e-9);
         /* the joint table's marginal over h is the published histogram */
         uint64_t total = 0;
         for (int d = 0; d <= radius; d++) {
@@ -253,7 +270,7 @@ static void test_lc_pairs_inadmissible(void **state)
         for (int c = 0; c < 9; c++)
             cells[c] = s->examples[k].cells[c];
         int d = naive_lookup(&set, naive_pack(cells, 9));
-        int h = heuristic_eval(&f.hs[3], cells);
+        int h = (int)ref_lc(&f.goal, cells, 1);
         assert_int_equal(d, s->examples[k].d);
         assert_int_equal(h, s->examples[k].h);
         assert_true(h > d);
@@ -268,17 +285,50 @@ static void test_lc_pairs_inadmissible(void **state)
             cells[c] = e->cells[c];
         while (cells[z])
             z++;
-        assert_int_equal(heuristic_eval(&f.hs[3], cells), e->h);
+        assert_int_equal(ref_lc(&f.goal, cells, 1), e->h);
         int to = board_step(3, 3, z, (enum move)e->move);
         assert_true(to >= 0);
         cells[z] = cells[to];
         cells[to] = 0;
-        assert_int_equal(heuristic_eval(&f.hs[3], cells), e->h_next);
+        assert_int_equal(ref_lc(&f.goal, cells, 1), e->h_next);
         assert_true(abs(e->h_next - e->h) > 1);
     }
     naive_free(&set);
     sweep_result_free(&r);
     teardown(&f);
+}
+
+/* The counterexamples of paper-notes.md section 5, h by the test's own
+ * evaluator and d by the naive BFS. */
+static void test_paper_counterexamples(void **state)
+{
+    (void)state;
+    struct board goal;
+    slide_error err;
+    assert_int_equal(board_parse("1 2 3/4 5 6/7 8 0", 0, 0, &goal, &err), 0);
+    static const struct {
+        const char *board;
+        int manhattan, lc, lc_pairs;
+    } want[] = {
+        {"1 2 3/0 4 5/6 7 8", 7, 7, 7},    /* before the move */
+        {"1 2 3/6 4 5/0 7 8", 6, 8, 10},   /* after it: lc-pairs + 3 */
+        {"0 8 7/6 5 4/3 2 1", 20, 28, 32}, /* lc-pairs > d = 28 */
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        struct board b;
+        assert_int_equal(board_parse(want[i].board, 3, 3, &b, &err), 0);
+        assert_int_equal(ref_manhattan(&goal, b.cells), want[i].manhattan);
+        assert_int_equal(ref_lc(&goal, b.cells, 0), want[i].lc);
+        assert_int_equal(ref_lc(&goal, b.cells, 1), want[i].lc_pairs);
+        board_free(&b);
+    }
+    uint64_t hist[64];
+    struct naive_set set;
+    naive_bfs(3, 3, goal.cells, hist, 64, &set);
+    const int far[9] = {0, 8, 7, 6, 5, 4, 3, 2, 1};
+    assert_int_equal(naive_lookup(&set, naive_pack(far, 9)), 28);
+    naive_free(&set);
+    board_free(&goal);
 }
 
 static void same_result(const struct sweep_result *a, const struct sweep_result *b)
@@ -403,6 +453,7 @@ int main(void)
         cmocka_unit_test(test_2x5_against_naive),
         cmocka_unit_test(test_3x3_verdicts),
         cmocka_unit_test(test_lc_pairs_inadmissible),
+        cmocka_unit_test(test_paper_counterexamples),
         cmocka_unit_test(test_threads_identical),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_path_graph),

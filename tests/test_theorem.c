@@ -68,6 +68,7 @@ static void test_small_boards(void **state)
     expect_standard(3, 2);
     expect_standard(3, 3);
     expect_standard(2, 4);
+    expect_standard(4, 2);
 }
 
 static void test_other_goals(void **state)

@@ -62,6 +62,43 @@ static inline int published_histogram(int rows, int cols, const char *blank,
     return found;
 }
 
+/* ---- published antipodes (tests/data/antipodes.tsv) ------------------- */
+
+/* One row: board size, goal, radius, count, the boards the source lists
+ * (';'-separated, slide's syntax) and the source. */
+struct published_antipodes {
+    char *size, *goal, *boards, *source;
+    long radius, count;
+    char line[2048];
+};
+
+/* The next row of f into *a (its strings point into a->line); 0 at the end. */
+static inline int published_antipodes_next(FILE *f, struct published_antipodes *a)
+{
+    while (fgets(a->line, sizeof a->line, f)) {
+        if (a->line[0] == '#')
+            continue;
+        char *field[6], *p = a->line;
+        for (int k = 0; k < 6; k++) {
+            field[k] = p;
+            p = strchr(p, '\t');
+            if (p)
+                *p++ = '\0';
+            else
+                assert_int_equal(k, 5);
+        }
+        field[5][strcspn(field[5], "\n")] = '\0';
+        a->size = field[0];
+        a->goal = field[1];
+        a->radius = strtol(field[2], NULL, 10);
+        a->count = strtol(field[3], NULL, 10);
+        a->boards = field[4];
+        a->source = field[5];
+        return 1;
+    }
+    return 0;
+}
+
 /* ---- files ------------------------------------------------------------ */
 
 /* The whole file at path, NUL-terminated (malloc'd); its size in *len. */
@@ -148,6 +185,24 @@ static inline naive_key naive_pack(const int *cells, int n)
 
 static inline int naive_cell(naive_key k, int i) { return (int)((k >> (4 * i)) & 15); }
 
+/* The boards next to k (up to 4), the blank moved; returns how many. */
+static inline int naive_neighbours(int rows, int cols, naive_key k, naive_key out[4])
+{
+    int z = 0, m = 0;
+    while (naive_cell(k, z) != 0)
+        z++;
+    int r = z / cols, c = z % cols;
+    int to[4] = {r > 0 ? z - cols : -1, r < rows - 1 ? z + cols : -1,
+                 c > 0 ? z - 1 : -1, c < cols - 1 ? z + 1 : -1};
+    for (int i = 0; i < 4; i++) {
+        if (to[i] < 0)
+            continue;
+        naive_key tile = (k >> (4 * to[i])) & 15;
+        out[m++] = (k & ~((naive_key)15 << (4 * to[i]))) | (tile << (4 * z));
+    }
+    return m;
+}
+
 /*
  * Plain BFS from goal (rows*cols <= 16 cells) with a hash set and a FIFO
  * queue.  Fills hist (counts per distance, at most maxd) and returns the
@@ -167,7 +222,7 @@ static inline int naive_bfs(int rows, int cols, const int *goal, uint64_t *hist,
     set->keys = calloc(set->cap, sizeof *set->keys);
     set->dist = calloc(set->cap, 1);
     set->len = 0;
-    naive_key *queue = malloc(expect / 2 * sizeof *queue + 16 * sizeof *queue);
+    naive_key *queue = malloc(expect / 2 * sizeof *queue + 16 * sizeof *queue), next[4];
     size_t head = 0, tail = 0;
     memset(hist, 0, (size_t)maxd * sizeof *hist);
     queue[tail++] = naive_pack(goal, n);
@@ -175,23 +230,13 @@ static inline int naive_bfs(int rows, int cols, const int *goal, uint64_t *hist,
     int radius = 0;
     while (head < tail) {
         naive_key k = queue[head++];
-        int d = naive_lookup(set, k), z = 0;
+        int d = naive_lookup(set, k);
         hist[d]++;
         if (d > radius)
             radius = d;
-        while (naive_cell(k, z) != 0)
-            z++;
-        int r = z / cols, c = z % cols;
-        int to[4] = {r > 0 ? z - cols : -1, r < rows - 1 ? z + cols : -1,
-                     c > 0 ? z - 1 : -1, c < cols - 1 ? z + 1 : -1};
-        for (int i = 0; i < 4; i++) {
-            if (to[i] < 0)
-                continue;
-            naive_key tile = (k >> (4 * to[i])) & 15;
-            naive_key next = (k & ~((naive_key)15 << (4 * to[i]))) | (tile << (4 * z));
-            if (naive_insert(set, next, (uint8_t)(d + 1)))
-                queue[tail++] = next;
-        }
+        for (int i = naive_neighbours(rows, cols, k, next); i-- > 0;)
+            if (naive_insert(set, next[i], (uint8_t)(d + 1)))
+                queue[tail++] = next[i];
     }
     free(queue);
     return radius;
@@ -202,6 +247,76 @@ static inline void naive_free(struct naive_set *s)
     free(s->keys);
     free(s->dist);
     memset(s, 0, sizeof *s);
+}
+
+/* An empty set of capacity cap (a power of two) and a queue of cap boards. */
+static inline naive_key *naive_alloc(struct naive_set *set, size_t cap)
+{
+    set->cap = cap;
+    set->len = 0;
+    set->keys = calloc(cap, sizeof *set->keys);
+    set->dist = calloc(cap, 1);
+    naive_key *queue = malloc(cap * sizeof *queue);
+    assert_true(set->keys && set->dist && queue);
+    return queue;
+}
+
+/*
+ * The ball of radius `depth` around `start` (rows*cols <= 16) by plain BFS
+ * into a new hash set of capacity cap (a power of two above 1.5 times the
+ * boards found; checked), distances in *set.  Returns the boards found.
+ */
+static inline size_t naive_ball(int rows, int cols, const int *start, int depth,
+                                size_t cap, struct naive_set *set)
+{
+    naive_key *queue = naive_alloc(set, cap), next[4];
+    size_t head = 0, tail = 0;
+    queue[tail++] = naive_pack(start, rows * cols);
+    naive_insert(set, queue[0], 0);
+    while (head < tail) {
+        naive_key k = queue[head++];
+        int d = naive_lookup(set, k);
+        for (int i = d < depth ? naive_neighbours(rows, cols, k, next) : 0; i-- > 0;)
+            if (naive_insert(set, next[i], (uint8_t)(d + 1))) {
+                assert_true(set->len * 3 < cap * 2);
+                queue[tail++] = next[i];
+            }
+    }
+    free(queue);
+    return set->len;
+}
+
+/*
+ * Exact distance from board to the centre of `ball` (a naive_ball of radius
+ * R around the goal), by a plain BFS from board that expands nothing once a
+ * board of the ball is seen: every shortest path crosses distance R from
+ * the goal at layer D - R of this BFS, and every board of the ball seen
+ * gives k + (its distance in the ball) >= D, so the least of these is D.
+ * cap bounds the boards this BFS may hold (checked).
+ */
+static inline int naive_distance_by_ball(int rows, int cols, const int *board,
+                                         const struct naive_set *ball, size_t cap)
+{
+    struct naive_set mine;
+    naive_key *queue = naive_alloc(&mine, cap), next[4];
+    size_t head = 0, tail = 0;
+    int best = -1;
+    queue[tail++] = naive_pack(board, rows * cols);
+    naive_insert(&mine, queue[0], 0);
+    while (head < tail) {
+        naive_key k = queue[head++];
+        int d = naive_lookup(&mine, k), in = naive_lookup(ball, k);
+        if (in >= 0 && (best < 0 || d + in < best))
+            best = d + in;
+        for (int i = best < 0 ? naive_neighbours(rows, cols, k, next) : 0; i-- > 0;)
+            if (naive_insert(&mine, next[i], (uint8_t)(d + 1))) {
+                assert_true(mine.len * 3 < cap * 2);
+                queue[tail++] = next[i];
+            }
+    }
+    free(queue);
+    naive_free(&mine);
+    return best;
 }
 
 /* The standard goal (1..n-1, blank last) with the blank moved to cell z by

@@ -2,7 +2,9 @@
  * bfs.h - the two-bit breadth-first search from the goal over an index
  * space (space.h) into a store (store.h).
  *
- * Method (two-bit BFS, as in Korf 2008 and cube20/twsearch): the move graph
+ * Method: the two-bit breadth-first search of Cooperman and Finkelstein
+ * (1992), as named and described by Korf ("Minimizing disk I/O in two-bit
+ * breadth-first search", AAAI 2008), kept in memory.  The move graph
  * is bipartite - every move flips the blank's colour - so the boards at
  * distance d all have colour d mod 2.  Layer d scans the entries of colour
  * d mod 2 for frontier (10) and either

@@ -81,7 +81,32 @@
  * and length (8). */
 #define DB_HEADER_MEMBER(len) ((uint64_t)(len) + 26u)
 
-enum db_encoding { DB_ENC_BIT = 1, DB_ENC_MOD3 = 2, DB_ENC_BYTE = 8 };
+enum db_encoding { DB_ENC_BIT = 1, DB_ENC_MOD3 = 2, DB_ENC_NIBBLE = 4, DB_ENC_BYTE = 8 };
+
+/*
+ * Pattern databases (pdb_build.h) travel in the same container: format
+ * version 2, space kind DB_KIND_PDB, encoding 4 (entry e in the low nibble
+ * of byte e/2 when e is even, the high one when odd; 15 = no value) or 8
+ * (a byte per entry; 255 = no value), radius = the largest value,
+ * histogram = entries per value (zero counts allowed), indexes = entries,
+ * reachable = entries with a value, the fixed goal field zero.  After the
+ * block table the record holds DB_PDB_EXT more bytes:
+ *   u32 PDB kind (0 additive, 1 plain)   u32 k (pattern tiles)
+ *   u8[32] the pattern tiles, in order   u8[32] the goal, reading order
+ * so boards up to 30 cells (5x5, 5x6) fit.  db_open refuses such files and
+ * db_open_pdb accepts only them.
+ */
+#define DB_KIND_PDB 2
+#define DB_PDB_FORMAT_VERSION 2u
+#define DB_PDB_EXT 72u
+#define DB_PDB_MAX_CELLS 30
+
+struct db_pdb {
+    int kind;              /* enum pdb_kind */
+    int k;
+    uint8_t tiles[32];
+    uint8_t goal[32];
+};
 
 struct db_block {
     uint64_t offset;  /* of its gzip member in the file */
@@ -110,10 +135,12 @@ struct db {
     struct space space;
     uint64_t goal_index;
     uint8_t *payload;          /* NULL until db_load_payload */
+    struct db_pdb pdb;         /* kind DB_KIND_PDB only */
     /* where it is read from (internal) */
     int fd;                    /* valid when fd_open */
     int fd_open;
     const uint8_t *mem;
+    int want_pdb;
 };
 
 struct db_save_options {
@@ -162,6 +189,23 @@ int db_write(const char *path, const struct db *db,
  */
 int db_open(const char *path, struct db *db, slide_error *err);
 int db_open_mem(const void *buf, uint64_t len, struct db *db, slide_error *err);
+
+/*
+ * db_open for a pattern database file (kind DB_KIND_PDB): the same checks,
+ * with db->pdb filled and db->goal set from it (db->space is not set up).
+ * Errors: as db_open; SLIDE_EFORMAT also for a board database.
+ */
+int db_open_pdb(const char *path, struct db *db, slide_error *err);
+
+/*
+ * Write a pattern database (the container above): hdr holds rows, cols,
+ * goal, radius (the largest value), indexes, reachable, hist (radius + 1
+ * counts), encoding (4 or 8) and pdb; payload its payload_size bytes.
+ * o->level and o->threads are used.  Errors: as db_save.
+ */
+int db_save_pdb(const char *path, const struct db *hdr, const uint8_t *payload,
+                const struct db_save_options *o, uint64_t *file_bytes,
+                slide_error *err);
 
 /*
  * Inflate every block (in parallel; threads <= 0: OpenMP default), checking

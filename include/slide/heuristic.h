@@ -34,7 +34,7 @@
  *              (three tiles of a line in reversed order make 3 pairs, +6,
  *              though moving two of them out and back costs only 4); kept
  *              as a reference and a negative test.
- *   wd         walking distance (Takahashi, 2002): vertical + horizontal
+ *   wd         walking distance (K. Takahashi, web page): vertical + horizontal
  *              part.  The vertical part is the exact distance in the
  *              relaxed puzzle whose state is the rows x rows matrix "how
  *              many tiles of goal row j stand in row i" (the blank's row is
@@ -47,6 +47,10 @@
  *              relaxed puzzle from the goal, built for the given goal and
  *              dimensions; boards whose tables would hold more than
  *              HEURISTIC_WD_MAX_STATES states are refused.
+ *   pdb:FILES  pattern databases (pdb.h): FILE or FILE+FILE+... summed;
+ *   pdbr:FILES the same maxed with the mirrored lookup.  Not a row of the
+ *              table: heuristic_init loads the files and makes a row named
+ *              by the spec, claiming nothing (the sweep measures it).
  */
 #ifndef SLIDE_HEURISTIC_H
 #define SLIDE_HEURISTIC_H
@@ -67,6 +71,7 @@ enum heuristic_claim { HEURISTIC_NO = 0, HEURISTIC_YES = 1, HEURISTIC_UNKNOWN = 
 struct heuristic;
 struct heuristic_wd;
 struct heuristic_lines;
+struct pdb_set;
 
 /* Value of h for a board (cells as above, the dimensions of h). */
 typedef int (*heuristic_fn)(const struct heuristic *h, const int *cells);
@@ -91,6 +96,8 @@ struct heuristic {
     int *goal_col;              /* n entries, by tile */
     struct heuristic_lines *lines; /* lc tables for lines <= 6 cells, or NULL */
     struct heuristic_wd *wd;    /* walking-distance tables, or NULL */
+    struct pdb_set *pdb;        /* pattern databases (pdb.h), or NULL */
+    struct heuristic_def *own_def; /* the row of a pdb heuristic, or NULL */
 };
 
 /* The table: *count rows, in the order --help lists them. */

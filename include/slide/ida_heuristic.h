@@ -74,6 +74,20 @@ struct ida_heuristic {
 int ida_heuristic_open(struct ida_heuristic *h, const char *name,
                        const struct board *goal, slide_error *err);
 
+struct pdb_set;
+
+/*
+ * Open a pattern database heuristic over the loaded set (pdb.h; shared, not
+ * copied: it must outlive h), maxed with the built-in heuristic `with` when
+ * with is a non-empty name ("max(lc,pdb:...)").  Evaluated in full at every
+ * node (step NULL).  admissible follows pdb_set_admissible.  Errors:
+ * SLIDE_EINVAL (unknown `with`, or goal not the set's goal: the message
+ * says so), SLIDE_ENOMEM.
+ */
+int ida_heuristic_open_pdb(struct ida_heuristic *h, const struct pdb_set *set,
+                           const char *with, const struct board *goal,
+                           slide_error *err);
+
 /* Release what ida_heuristic_open allocated (h may be zeroed). */
 void ida_heuristic_close(struct ida_heuristic *h);
 

@@ -52,4 +52,19 @@ void rank_unhalf(uint64_t h, int len, int parity, uint8_t *perm);
 /* Parity (0 even, 1 odd) of a permutation of 0..len-1. */
 int rank_parity(const uint8_t *perm, int len);
 
+/*
+ * k-permutations (for pattern databases): pos[0..k-1] are k distinct cells
+ * of 0..n-1 (1 <= k <= n <= RANK_KPERM_MAX_N).  Digit i is pos[i] minus the
+ * number of earlier entries below it, so digit i < n - i, and the rank is
+ * the mixed-radix number d_0 (n) d_1 (n-1) ... d_{k-1} (n-k+1), most
+ * significant first: the lexicographic order of the k-tuples, numbered
+ * bijectively onto [0, n!/(n-k)!).  rank_kperm_count returns that count,
+ * or 0 when it does not fit in 64 bits.
+ */
+#define RANK_KPERM_MAX_N 30
+uint64_t rank_kperm_count(int n, int k);
+uint64_t rank_kperm(const uint8_t *pos, int k, int n);
+/* The k-permutation of rank r (< rank_kperm_count(n, k)) into pos. */
+void rank_unkperm(uint64_t r, int k, int n, uint8_t *pos);
+
 #endif

@@ -233,6 +233,8 @@ int cmd_bfs_mpi(int argc, char **argv);
     X(dist, "exact distances and optimal paths of boards from a distance database") \
     X(db, "inspect (info), check (verify) or recompress a distance database file") \
     X(heuristic, "check heuristics against the exact distance of every board of RxC") \
+    X(pdb, "build, inspect and verify pattern databases (additive or plain)") \
+    X(frontier, "the first layers of RxC up to 34 cells (4x4, 5x5) by frontier search") \
     X(serve, "the board in a web page: play, check, solve and chart, with a JSON API")
 
 #define CLI_DECLARE(name, summary) int cmd_##name(int argc, char **argv);

@@ -2,6 +2,7 @@
  * cmd_bfs.c - `slide bfs RxC`: enumerate every board by two-bit BFS and
  * report the distance histogram, the radius and the antipodes.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <omp.h>
@@ -25,6 +26,7 @@ static const char help[] =
     "                 [--format text|csv|md|tex] [--progress] [--max-memory BYTES]\n"
     "                 [--checkpoint DIR] [--checkpoint-every MINUTES] [--resume DIR]\n"
     "                 [--save FILE [--encoding 1|2|8] [--level N]]\n"
+    "                 [--antipodes all|N] [--antipodes-file FILE]\n"
     "       slide bfs --resume DIR [OPTIONS]\n"
     "Breadth-first search from the goal over every board of an R x C puzzle\n"
     "(R*C <= 20), 2 bits per board.  Reports the number of boards at each\n"
@@ -82,6 +84,16 @@ static const char help[] =
     "as timeout(1) sends, counts as the same) quits at once and the previous\n"
     "checkpoint stays.  After SIGKILL, --resume loses only the work since the last\n"
     "checkpoint.\n"
+    "  --antipodes N      list N antipodes (default 10), smallest index first;\n"
+    "                     'all' lists every one.  Beyond 10, the boards of the\n"
+    "                     last layer are collected when it is found (one more\n"
+    "                     scan of the store; not possible when --resume loads a\n"
+    "                     complete checkpoint)\n"
+    "  --antipodes-file FILE  write every antipode to FILE, one board per line\n"
+    "                     (rows separated by '/'), smallest index first, after\n"
+    "                     a '# ' line naming the board, goal, radius and count;\n"
+    "                     FILE is checked before the search and written whole\n"
+    "                     (a temporary beside it, renamed), never through a link\n"
     "  --save FILE        write the distance database (see slide dist, slide db):\n"
     "                     a gzip file (zcat FILE gives the payload), written to a\n"
     "                     temporary beside FILE and renamed when complete; FILE\n"
@@ -95,8 +107,9 @@ static const char help[] =
     "                     hardly compress at any level, bytes gain about 25%)\n"
     "Output (text): a line naming the board, goal and space; the table\n"
     "'distance count cumulative', one row per distance from 0; then 'boards\n"
-    "reached', 'radius', 'antipodes' (count, then up to 10 boards, smallest\n"
-    "index first) and a line with wall time, threads and peak memory.\n"
+    "reached', 'radius', 'antipodes' (count, then up to 10 boards or\n"
+    "--antipodes N, smallest index first, and '  ... K more' when some are not\n"
+    "listed) and a line with wall time, threads and peak memory.\n"
     "With --format csv stdout holds exactly the table: the header\n"
     "'distance,count' and one row per distance; the summary goes to stderr.\n"
     "md and tex print the table with columns distance, count, cumulative,\n"
@@ -136,6 +149,23 @@ struct bfs_args {
     int sized, kind_given;   /* RxC and --space were given */
     char resume_goal[512];   /* the goal read from --resume DIR's checkpoint */
     struct db_save_options db;
+    uint64_t antipodes;      /* boards to list (--antipodes; UINT64_MAX: all) */
+    const char *antipodes_file; /* --antipodes-file, or NULL */
+};
+
+/*
+ * Every board of the last layer, collected from the layer callback while
+ * that layer is the frontier (the finished store keeps only d mod 4, which
+ * cannot tell the radius from radius - 4).  The last layer is the one whose
+ * cumulative count reaches every reachable board.
+ */
+struct antipodes {
+    int wanted;            /* more than the search's BFS_KEEP are needed */
+    int depth;             /* the layer collected; -1: none */
+    uint64_t *index;       /* its boards, sorted once complete */
+    uint64_t count;        /* boards in that layer */
+    uint64_t filled;       /* written so far (atomic while collecting) */
+    int failed;            /* out of memory */
 };
 
 /* State of one run, shared with the layer callback. */
@@ -149,6 +179,9 @@ struct run_ctx {
     uint64_t win_count[ETA_WINDOW];
     double win_seconds[ETA_WINDOW];
     int nwin;
+    const struct store *st; /* for collecting the antipodes */
+    int threads;
+    struct antipodes anti;
 };
 
 static int parse_minutes(const char *text, double *seconds)
@@ -159,6 +192,24 @@ static int parse_minutes(const char *text, double *seconds)
         return cli_fail(EXIT_USAGE, "--checkpoint-every expects minutes from 0 to "
                                     "1000000 (0: every layer), not \"%s\"", text);
     *seconds = v * 60;
+    return 0;
+}
+
+/* --antipodes: "all" or a count from 0 to 10^9. */
+static int parse_antipodes(const char *text, uint64_t *out)
+{
+    long v;
+    if (strcmp(text, "all") == 0) {
+        *out = UINT64_MAX;
+        return 0;
+    }
+    char *end;
+    errno = 0;
+    v = strtol(text, &end, 10);
+    if (end == text || *end || errno || v < 0 || v > 1000000000L)
+        return cli_fail(EXIT_USAGE, "--antipodes expects 'all' or a count from 0 to "
+                                    "1000000000, not \"%s\"", text);
+    *out = (uint64_t)v;
     return 0;
 }
 
@@ -182,6 +233,8 @@ static const struct cli_option bfs_options[] = {
     {"save", 0, CLI_VALUE, 'S', 0, NULL, NULL},
     {"encoding", 0, CLI_VALUE, 'E', USE_SAVE, "--save FILE", NULL},
     {"level", 0, CLI_VALUE, 'L', USE_SAVE, "--save FILE", NULL},
+    {"antipodes", 0, CLI_VALUE, 'A', 0, NULL, NULL},
+    {"antipodes-file", 0, CLI_VALUE, 'F', 0, NULL, NULL},
     {0, 0, 0, 0, 0, NULL, NULL}};
 
 /* One option's value into a; EXIT_OK or EXIT_USAGE (printed). */
@@ -211,7 +264,7 @@ static int take_option(int c, const char *v, void *ctx)
     case 'E':
         if (cli_int("--encoding", v, 1, 8, &n))
             return EXIT_USAGE;
-        if (!db_encoding_name((int)n))
+        if (!db_encoding_name((int)n) || n == DB_ENC_NIBBLE)
             return cli_fail(EXIT_USAGE, "--encoding must be 1, 2 or 8, not %ld", n);
         a->db.encoding = (int)n;
         return EXIT_OK;
@@ -219,6 +272,12 @@ static int take_option(int c, const char *v, void *ctx)
         if (cli_int("--level", v, 0, 9, &n))
             return EXIT_USAGE;
         a->db.level = (int)n;
+        return EXIT_OK;
+    case 'A': return parse_antipodes(v, &a->antipodes) ? EXIT_USAGE : EXIT_OK;
+    case 'F':
+        if (!*v)
+            return cli_fail(EXIT_USAGE, "--antipodes-file needs a file name");
+        a->antipodes_file = v;
         return EXIT_OK;
     }
     return EXIT_USAGE;
@@ -232,6 +291,7 @@ static int parse_args(int argc, char **argv, struct bfs_args *a)
     a->progress = -1;
     a->every = -1;
     a->db.level = -1;
+    a->antipodes = BFS_KEEP;
     cli_parse_init(&p, "bfs", bfs_options, argc, argv);
     int rc = cli_parse_options(&p, help, take_option, a);
     if (rc)
@@ -330,12 +390,53 @@ static int checkpoint_due(const struct run_ctx *c)
     return omp_get_wtime() - c->last_save >= gap;
 }
 
+static void collect_board(void *ctx, int thread, uint64_t index)
+{
+    struct antipodes *a = ctx;
+    (void)thread;
+    uint64_t k = __atomic_fetch_add(&a->filled, 1, __ATOMIC_RELAXED);
+    if (k < a->count)
+        a->index[k] = index;
+}
+
+static int cmp_u64(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return (a > b) - (a < b);
+}
+
+/* Collect the boards of layer `depth`, the frontier now, sorted by index. */
+static void collect_layer(struct run_ctx *c, int depth, uint64_t count)
+{
+    struct antipodes *a = &c->anti;
+    free(a->index);
+    a->index = count < SIZE_MAX / sizeof *a->index
+                   ? malloc(count ? (size_t)count * sizeof *a->index : 1) : NULL;
+    a->count = count;
+    a->filled = 0;
+    a->depth = -1;
+    if (!a->index) {
+        a->failed = 1;
+        return;
+    }
+    bfs_visit_frontier(c->s, c->st, depth, c->threads, collect_board, a);
+    if (a->filled != count) { /* cannot happen: the layer count is exact */
+        a->failed = 1;
+        return;
+    }
+    qsort(a->index, (size_t)count, sizeof *a->index, cmp_u64);
+    a->depth = depth;
+}
+
 /* Stop the search at this layer for a signal or a due checkpoint. */
 static int on_layer(const struct bfs_layer *L, void *ctx)
 {
     struct run_ctx *c = ctx;
     if (c->progress)
         print_layer(c, L);
+    /* the layer that brings every reachable board in is the last one */
+    if (c->anti.wanted && L->cumulative == c->s->reachable)
+        collect_layer(c, L->depth, L->count);
     return c->dir && (stop_signal || checkpoint_due(c));
 }
 
@@ -410,24 +511,42 @@ static int save(struct run_ctx *c, const struct store *st, struct bfs_result *r,
     return SLIDE_OK;
 }
 
+/* The antipodes to list: the collected layer, or the search's first few. */
+static const uint64_t *antipode_list(const struct antipodes *anti,
+                                     const struct bfs_result *r, uint64_t *n)
+{
+    if (anti->depth == r->radius) {
+        *n = anti->count;
+        return anti->index;
+    }
+    *n = (uint64_t)r->nfirst;
+    return r->first;
+}
+
 static void print_summary(FILE *out, const char *pre, const struct space *s,
-                          const struct bfs_result *r, int ok)
+                          const struct bfs_result *r, const struct antipodes *anti,
+                          uint64_t shown, int ok)
 {
     struct board b = {0};
     slide_error err;
+    uint64_t n;
+    const uint64_t *list = antipode_list(anti, r, &n);
     fprintf(out, "%sboards reached: %" PRIu64 "; expected %s = %" PRIu64 ": %s\n", pre,
             r->reached, s->path_graph ? "n (a path)" : "(RC)!/2", s->reachable,
             ok ? "ok" : "MISMATCH");
     fprintf(out, "%sradius: %d\n", pre, r->radius);
     fprintf(out, "%santipodes: %" PRIu64 "\n", pre, r->hist[r->radius]);
     if (board_alloc(&b, s->rows, s->cols, &err) == SLIDE_OK) {
-        for (int i = 0; i < r->nfirst; i++) {
+        for (uint64_t i = 0; i < n && i < shown; i++) {
             char line[256];
-            space_unrank(s, r->first[i], &b);
+            space_unrank(s, list[i], &b);
             board_format(&b, line, sizeof line);
             fprintf(out, "%s  %s\n", pre, line);
         }
         board_free(&b);
+        if (r->hist[r->radius] > shown)
+            fprintf(out, "%s  ... %" PRIu64 " more (--antipodes all lists them)\n", pre,
+                    r->hist[r->radius] - shown);
     }
     fprintf(out, "%swall %.3f s, threads %d, peak memory %.1f MB, %.1f M boards/s\n",
             pre, r->seconds, r->threads, provenance_peak_rss() / 1e6,
@@ -458,6 +577,9 @@ static int search(struct run_ctx *c, const struct bfs_args *a, struct store *st,
     struct bfs_options o = {a->threads, 0, on_layer, c};
     int fresh = r->hist == NULL, done = r->complete;
     c->last_save = omp_get_wtime();
+    /* a resumed search whose frontier is already the last layer */
+    if (!fresh && !done && c->anti.wanted && r->reached == c->s->reachable)
+        collect_layer(c, r->radius, r->hist[r->radius]);
     if (c->dir)
         catch_signals();
     int rc = fresh ? bfs_run(c->s, st, &o, r, &err) : bfs_resume(c->s, st, &o, r, &err);
@@ -580,7 +702,8 @@ static int start(const struct bfs_args *a, const struct space *s, struct store *
 }
 
 static int report(const struct bfs_args *a, const struct board *goal,
-                  const struct space *s, const struct bfs_result *r)
+                  const struct space *s, const struct bfs_result *r,
+                  const struct antipodes *anti)
 {
     char gtext[256];
     board_format(goal, gtext, sizeof gtext);
@@ -598,12 +721,67 @@ static int report(const struct bfs_args *a, const struct board *goal,
     cli_histogram(a->format, a->rows, a->cols, r->hist, r->radius);
     if (a->format == REPORT_MD)
         fputc('\n', stdout);
-    print_summary(info, pre, s, r, ok);
+    print_summary(info, pre, s, r, anti, a->antipodes, ok);
     int rc = cli_finish_stdout();
     if (!rc && !ok)
         rc = cli_fail(EXIT_FAIL, "the search reached a different number of boards "
                                  "than the parity theorem predicts");
     return rc;
+}
+
+/* Every antipode is known if it was collected or fits in the search's list. */
+static int check_antipodes(const struct antipodes *anti, const struct bfs_result *r)
+{
+    if (!anti->wanted || anti->depth == r->radius ||
+        r->hist[r->radius] <= (uint64_t)r->nfirst)
+        return EXIT_OK;
+    if (anti->failed)
+        return cli_fail(EXIT_FAIL, "out of memory for the %" PRIu64 " antipodes",
+                        r->hist[r->radius]);
+    return cli_fail(EXIT_FAIL, "this checkpoint is complete and keeps only %d of the %"
+                    PRIu64 " antipodes; run the search again for --antipodes or "
+                    "--antipodes-file", r->nfirst, r->hist[r->radius]);
+}
+
+/* The antipode file's lines: '# ' header, then one board per line. */
+static int print_antipodes(FILE *f, const struct board *goal, const struct space *s,
+                           const struct bfs_result *r, const struct antipodes *anti)
+{
+    struct board b = {0};
+    slide_error err;
+    char line[256];
+    uint64_t n;
+    const uint64_t *list = antipode_list(anti, r, &n);
+    board_format(goal, line, sizeof line);
+    fprintf(f, "# antipodes of the %dx%d board, goal %s: %" PRIu64 " board%s at the "
+            "radius %d, smallest index first\n", s->rows, s->cols, line,
+            r->hist[r->radius], r->hist[r->radius] == 1 ? "" : "s", r->radius);
+    if (board_alloc(&b, s->rows, s->cols, &err))
+        return -1;
+    for (uint64_t i = 0; i < n; i++) {
+        space_unrank(s, list[i], &b);
+        board_format(&b, line, sizeof line);
+        fprintf(f, "%s\n", line);
+    }
+    board_free(&b);
+    return ferror(f) ? -1 : 0;
+}
+
+/* Write the antipodes to path through atomic_file.h: complete or not at all,
+ * never through a link or over a file that is not regular. */
+static int write_antipodes(const char *path, const struct board *goal,
+                           const struct space *s, const struct bfs_result *r,
+                           const struct antipodes *anti)
+{
+    struct atomic_file f;
+    slide_error err;
+    if (atomic_file_open(&f, path, &err))
+        return cli_fail_lib(SLIDE_EIO, &err);
+    if (print_antipodes(f.stream, goal, s, r, anti)) {
+        atomic_file_abort(&f);
+        return cli_fail(EXIT_FAIL, "writing the antipodes to %s failed", path);
+    }
+    return atomic_file_commit(&f, &err) ? cli_fail_lib(SLIDE_EIO, &err) : EXIT_OK;
 }
 
 static int run(const struct bfs_args *a, const struct board *goal)
@@ -616,14 +794,21 @@ static int run(const struct bfs_args *a, const struct board *goal)
     if (rc)
         return cli_fail_lib(rc, &err);
     /* a database that cannot be written is refused before the search */
+    if (a->antipodes_file && (rc = atomic_file_check(a->antipodes_file, &err)))
+        return cli_fail_lib(rc, &err);
     if (a->save && (rc = atomic_file_check(a->save, &err)))
         return cli_fail_lib(rc, &err);
     struct held h;
     if ((rc = start(a, &s, &st, &r, &h)))
         return rc;
     struct run_ctx c = {.s = &s, .dir = a->checkpoint ? a->checkpoint : a->resume,
-                        .progress = cli_progress_wanted(a->progress), .every = a->every};
+                        .progress = cli_progress_wanted(a->progress), .every = a->every,
+                        .st = &st, .threads = a->threads};
+    c.anti.depth = -1;
+    c.anti.wanted = a->antipodes > BFS_KEEP || a->antipodes_file != NULL;
     rc = search(&c, a, &st, &r);
+    if (rc == EXIT_OK)
+        rc = check_antipodes(&c.anti, &r);
     /* a finished search is valid even when its final checkpoint failed (the
      * warning said so); a --save that failed is a failure */
     int saved = EXIT_OK;
@@ -633,10 +818,13 @@ static int run(const struct bfs_args *a, const struct board *goal)
             saved = db_rc;
     }
     store_free(&st);
+    if (rc == EXIT_OK && a->antipodes_file)
+        rc = write_antipodes(a->antipodes_file, goal, &s, &r, &c.anti);
     if (rc == EXIT_OK)
-        rc = report(a, goal, &s, &r);
+        rc = report(a, goal, &s, &r, &c.anti);
     bfs_result_free(&r);
     release(&h);
+    free(c.anti.index);
     return rc ? rc : saved;
 }
 

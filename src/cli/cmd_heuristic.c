@@ -58,8 +58,10 @@ static const char help_options[] =
     "boards as 'NAME: h H > d D: BOARD' and 'NAME: h H, after move M h H2: BOARD'.\n"
     "With --format csv stdout holds exactly the header\n"
     "  heuristic,boards,admissible,violations,max_excess,consistent,\n"
-    "  consistency_violations,mean_h,mean_d,mean_ratio,exact_fraction,parity_ok\n"
-    "(one line) and one record per heuristic, means with 6 decimals, yes/no for\n"
+    "  consistency_violations,mean_h,mean_d,mean_ratio,exact_fraction,parity_ok,\n"
+    "  max_step\n"
+    "(one line; max_step is the largest |h(s) - h(s')| over the edges, 1 for a\n"
+    "consistent heuristic that changes on every move) and one record per heuristic, means with 6 decimals, yes/no for\n"
     "the verdicts; the rest goes to stderr.  md and tex print that table, then\n"
     "the rest as list items or % comments.\n"
     "Exit status: 0 done, 1 a heuristic breaks a property its reference claims,\n"
@@ -88,6 +90,9 @@ static int print_help(void)
                                  t[i].name, t[i].summary);
     fputs(help_usage, stdout);
     fputs(list, stdout);
+    fputs("                       pdb:FILE+FILE  the sum of pattern databases (slide pdb\n"
+          "                                  build); pdbr:FILE+FILE also the mirrored\n"
+          "                                  lookup; named by the files' base names\n", stdout);
     return cli_help(help_options);
 }
 
@@ -191,11 +196,11 @@ static const char *claim_text(enum heuristic_claim c)
 }
 
 /* The CSV fields of one heuristic, in the documented order. */
-#define NFIELDS 12
+#define NFIELDS 13
 static const char *const csv_header[NFIELDS] = {
     "heuristic", "boards", "admissible", "violations", "max_excess", "consistent",
     "consistency_violations", "mean_h", "mean_d", "mean_ratio", "exact_fraction",
-    "parity_ok"};
+    "parity_ok", "max_step"};
 
 static void stats_fields(const struct sweep_stats *s, char f[NFIELDS][32])
 {
@@ -211,6 +216,7 @@ static void stats_fields(const struct sweep_stats *s, char f[NFIELDS][32])
     snprintf(f[9], 32, "%.6f", s->mean_ratio);
     snprintf(f[10], 32, "%.6f", s->exact_fraction);
     snprintf(f[11], 32, "%s", yes_no(s->parity_ok));
+    snprintf(f[12], 32, "%d", s->max_step);
 }
 
 static void print_records(const struct heur_args *a, const struct sweep_result *r)

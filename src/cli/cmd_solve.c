@@ -17,12 +17,14 @@
 #include "slide/ida.h"
 #include "slide/layers.h"
 #include "slide/parity.h"
+#include "slide/pdb.h"
 #include "slide/report.h"
 
 static const char help[] =
     "usage: slide solve [--method ida|layers|bibfs|db] [--goal G] [--size RxC]\n"
     "                   [--count | --moves | --format text|csv|md|tex]\n"
     "                   [--h NAME] [--max-nodes N] [--progress]   (ida only)\n"
+    "                   [--reflect] [--threads N]\n"
     "                   [--max-states N]                          (bibfs only)\n"
     "                   [--db FILE]                               (db)\n"
     "                   BOARD\n"
@@ -70,7 +72,18 @@ static const char help[] =
     "  --format F     text (default), csv, md (Markdown) or tex (booktabs)\n"
     "  --h NAME       (ida) the heuristic: lc (default; Manhattan + linear\n"
     "                 conflicts, 2*(k-LIS) per row and column), manhattan,\n"
-    "                 misplaced.  All are admissible, so lengths are optimal.\n"
+    "                 misplaced, wd (walking distance), pdb:FILE+FILE+...\n"
+    "                 (the sum of pattern databases written by slide pdb\n"
+    "                 build; loaded once, load time on stderr) or\n"
+    "                 max(NAME,pdb:FILE+...).  All are admissible, so lengths\n"
+    "                 are optimal - except a pdb sum whose tables share a tile\n"
+    "                 or mix plain tables (a note says so; not 'optimal').\n"
+    "  --reflect      (ida, pdb) also look the tables up for the board mirrored\n"
+    "                 about the main diagonal and take the larger value (square\n"
+    "                 boards whose goal has its blank on the diagonal; other\n"
+    "                 goals are refused)\n"
+    "  --threads N    solve N boards at once (BOARD -); answers are printed in\n"
+    "                 input order and do not depend on N\n"
     "  --max-nodes N  (ida) give up on a board after N node expansions\n"
     "  --progress     (ida) one line per IDA* threshold on stderr (default on a\n"
     "  --no-progress  terminal); never\n"
@@ -132,6 +145,8 @@ struct solve_job {
     int progress;
     int count_only; /* only the length is wanted: a method may skip the moves */
     const struct db *db; /* loaded, covering start and goal; NULL without --db */
+    const struct pdb_set *pdb; /* loaded once for --h pdb:..., shared; else NULL */
+    const char *pdb_with;      /* the NAME of --h max(NAME,pdb:...), or "" */
 };
 
 #define SOLVE_NONE (-1) /* a figure the method does not produce */
@@ -146,6 +161,7 @@ struct solve_answer {
     int64_t lower_bound; /* proven lower bound on the optimum */
     int64_t expanded, generated, iterations, h_start, stored;
     const char *heuristic; /* name actually used, or "" */
+    char heuristic_name[80]; /* a copy that outlives the heuristic */
 };
 
 static void print_threshold(int bound, uint64_t expanded, double seconds, void *ctx)
@@ -170,7 +186,8 @@ static int solve_ida(const struct solve_job *job, struct solve_answer *ans,
                      slide_error *err)
 {
     struct ida_heuristic h;
-    int rc = ida_heuristic_open(&h, job->heuristic, job->goal, err);
+    int rc = job->pdb ? ida_heuristic_open_pdb(&h, job->pdb, job->pdb_with, job->goal, err)
+                      : ida_heuristic_open(&h, job->heuristic, job->goal, err);
     if (rc)
         return rc;
     struct ida_options o = {job->max_nodes, job->cancel,
@@ -189,7 +206,8 @@ static int solve_ida(const struct solve_job *job, struct solve_answer *ans,
     ans->generated = (int64_t)r.generated;
     ans->iterations = r.iterations;
     ans->h_start = r.h_start;
-    ans->heuristic = h.name;
+    snprintf(ans->heuristic_name, sizeof ans->heuristic_name, "%s", h.name);
+    ans->heuristic = ans->heuristic_name;
     ida_result_free(&r);
     ida_heuristic_close(&h);
     return rc;
@@ -340,6 +358,10 @@ struct solve_args {
     int progress;
     int keep_going; /* a bad line is reported and skipped, exit 2 at the end */
     unsigned given; /* the method-specific options given (TAKES_*) */
+    int reflect;    /* --reflect */
+    int threads;    /* --threads: boards solved at once */
+    char pdb_with[64], pdb_files[4096]; /* --h pdb:FILES or max(WITH,pdb:FILES) */
+    int is_pdb;
 };
 
 static const struct solve_method *method_find(const char *name)
@@ -425,6 +447,8 @@ static const struct cli_option solve_options[] = {
     {"help", 'h', CLI_FLAG, 'h', 0, NULL, NULL},
     {"db", 'd', CLI_VALUE, 'd', TAKES_DB, "--method db", NULL},
     {"keep-going", 0, CLI_FLAG, 'k', 0, NULL, NULL},
+    {"reflect", 0, CLI_FLAG, 'r', TAKES_H, "--method ida", NULL},
+    {"threads", 't', CLI_VALUE, 't', 0, NULL, NULL},
     {0, 0, 0, 0, 0, NULL, NULL}};
 
 /* One option's value into a; EXIT_OK or EXIT_USAGE (printed). */
@@ -463,6 +487,8 @@ static int take_option(int c, const char *v, void *ctx)
     case 'p': a->progress = 1; return EXIT_OK;
     case 'P': a->progress = 0; return EXIT_OK;
     case 'k': a->keep_going = 1; return EXIT_OK;
+    case 'r': a->reflect = 1; return EXIT_OK;
+    case 't': return cli_threads(v, &a->threads) ? EXIT_USAGE : EXIT_OK;
     }
     return EXIT_USAGE;
 }
@@ -476,6 +502,15 @@ static int parse_args(int argc, char **argv, struct solve_args *a, struct cli_pa
     int rc = cli_parse_options(p, help, take_option, a);
     if (rc)
         return rc;
+    if (a->threads == 0)
+        a->threads = 1;
+    a->is_pdb = pdb_spec_split(a->heuristic, a->pdb_with, sizeof a->pdb_with, a->pdb_files,
+                               sizeof a->pdb_files);
+    if (a->is_pdb < 0)
+        return cli_fail(EXIT_USAGE, "--h: the pattern database list is too long");
+    if (a->reflect && a->is_pdb != 1)
+        return cli_fail(EXIT_USAGE, "--reflect mirrors pattern database lookups: use it with "
+                                    "--h pdb:FILES or --h max(NAME,pdb:FILES)");
     if (!a->method)
         method_default(a);
     return check_specific(a, p);
@@ -665,6 +700,7 @@ struct printed {
     const char *board, *goal, *method, *status;
     const char *why; /* the message when there is no solution, else NULL */
     double seconds;
+    int unsolvable;  /* status is "unsolvable" */
 };
 
 /* "nodes: ..." from the figures the method produced; nothing if none. */
@@ -692,7 +728,7 @@ static int print_text(const struct printed *p, const struct solve_answer *ans,
 {
     printf("board: %s\ngoal: %s\nmethod: %s%s%s\n", p->board, p->goal, p->method,
            ans->heuristic[0] ? ", heuristic " : "", ans->heuristic);
-    if (strcmp(p->status, "unsolvable") == 0) {
+    if (p->unsolvable) {
         printf("%s\n", p->why); /* parity_explain's line starts "unsolvable:" */
         return SLIDE_OK;
     }
@@ -720,7 +756,7 @@ static int print_text(const struct printed *p, const struct solve_answer *ans,
 static void print_line(const struct printed *p, const struct solve_answer *ans,
                        enum solve_output out)
 {
-    if (strcmp(p->status, "unsolvable") == 0)
+    if (p->unsolvable)
         printf("%s\n", p->why);
     else if (p->why)
         printf("stopped: %s\n", p->why);
@@ -830,40 +866,57 @@ static double seconds_since(const struct timespec *t0)
     return (double)(t1.tv_sec - t0->tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0->tv_nsec);
 }
 
-/* Solve start (checked) and print the answer; returns an exit status. */
-static int solve_and_print(const struct solve_args *a, const struct solve_method *method,
-                           const struct solve_job *job, const struct report_table *t)
+/* A board's search, kept until it is printed (boards may be solved in
+ * parallel and are printed in input order). */
+struct solved {
+    struct solve_answer ans;
+    int rc;
+    slide_error err;
+    double seconds;
+};
+
+/* Check and solve job's board with method. */
+static void solve_only(const struct solve_method *method, const struct solve_job *job,
+                       struct solved *s)
 {
     struct solve_answer ans = {.lower_bound = SOLVE_NONE, .expanded = SOLVE_NONE,
                                .generated = SOLVE_NONE, .iterations = SOLVE_NONE,
                                .h_start = SOLVE_NONE, .stored = SOLVE_NONE,
                                .heuristic = ""};
-    slide_error err;
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    int rc = check_solvable(job->start, job->goal, &err);
-    if (!rc)
-        rc = method->solve(job, &ans, &err);
-    double seconds = seconds_since(&t0);
+    s->ans = ans;
+    s->rc = check_solvable(job->start, job->goal, &s->err);
+    if (!s->rc)
+        s->rc = method->solve(job, &s->ans, &s->err);
+    s->seconds = seconds_since(&t0);
+}
+
+/* Print a solved board; returns an exit status. */
+static int print_solved(const struct solve_args *a, const struct solve_method *method,
+                        const struct solve_job *job, const struct report_table *t,
+                        struct solved *s)
+{
     char *btext = board_text(job->start), *gtext = board_text(job->goal);
-    int status;
+    int status, rc = s->rc;
     if (rc == SLIDE_EINVAL || rc == SLIDE_ENOMEM || rc == SLIDE_ERANGE ||
         rc == SLIDE_EFORMAT) { /* EFORMAT: a database that contradicts itself */
-        status = cli_fail_lib(rc, &err);
+        status = cli_fail_lib(rc, &s->err);
     } else if (!btext || !gtext) {
         status = cli_fail(EXIT_FAIL, "out of memory");
-    } else if (!rc && check_answer(job, &ans, &err)) {
-        status = cli_fail(EXIT_FAIL, "%s", err.msg);
+    } else if (!rc && check_answer(job, &s->ans, &s->err)) {
+        status = cli_fail(EXIT_FAIL, "%s", s->err.msg);
     } else {
-        struct printed p = {job, btext, gtext, method->name, status_name(rc, &ans),
-                            rc ? err.msg : NULL, seconds};
+        struct printed p = {job, btext, gtext, method->name, status_name(rc, &s->ans),
+                            rc ? s->err.msg : NULL, s->seconds, rc == SLIDE_EUNSOLVABLE};
         status = rc == SLIDE_EUNSOLVABLE ? EXIT_UNSOLVABLE : rc ? EXIT_FAIL : EXIT_OK;
-        if (print_answer(a, t, &p, &ans, &err))
-            status = cli_fail(EXIT_FAIL, "%s", err.msg);
+        if (print_answer(a, t, &p, &s->ans, &s->err))
+            status = cli_fail(EXIT_FAIL, "%s", s->err.msg);
     }
     free(btext);
     free(gtext);
-    free(ans.moves);
+    free(s->ans.moves);
+    s->ans.moves = NULL;
     return status;
 }
 
@@ -872,6 +925,7 @@ struct solve_run {
     const struct solve_args *a;
     const struct report_table *t;
     struct db db;                /* loaded when a->db_path is set */
+    struct pdb_set pdb;          /* loaded when --h names pattern databases */
     char note[SLIDE_ERROR_LEN];  /* the last fallback note printed */
 };
 
@@ -896,29 +950,50 @@ static int method_for(struct solve_run *r, const struct solve_job *job, int line
     return EXIT_OK;
 }
 
-/* Parse, solve and print one board; returns an exit status. */
-static int solve_one(struct solve_run *r, const char *text, int lineno)
+/* One board of the input: parsed, with its goal, job and method. */
+struct item {
+    struct board start, goal;
+    struct solve_job job;
+    const struct solve_method *m;
+    struct solved s;
+};
+
+static void item_free(struct item *it)
+{
+    board_free(&it->start);
+    board_free(&it->goal);
+}
+
+/* Parse one board and choose its method; returns an exit status. */
+static int prepare_one(struct solve_run *r, const char *text, int lineno, struct item *it)
 {
     const struct solve_args *a = r->a;
-    struct board start = {0}, goal = {0};
     slide_error err;
-    int rc = board_parse(text, a->rows, a->cols, &start, &err);
+    memset(it, 0, sizeof *it);
+    int rc = board_parse(text, a->rows, a->cols, &it->start, &err);
     if (rc)
         return lineno ? cli_fail(EXIT_USAGE, "line %d: %s", lineno, err.msg)
                       : cli_fail_lib(rc, &err);
-    if (cli_goal(a->goal_text, start.rows, start.cols, &goal)) {
-        board_free(&start);
+    if (cli_goal(a->goal_text, it->start.rows, it->start.cols, &it->goal))
         return EXIT_USAGE;
+    struct solve_job job = {&it->start, &it->goal, a->heuristic, a->max_nodes, a->max_states,
+                            &interrupted, cli_progress_wanted(a->progress) && a->threads == 1,
+                            a->output == OUT_COUNT, a->db_path ? &r->db : NULL,
+                            a->is_pdb == 1 ? &r->pdb : NULL, a->pdb_with};
+    it->job = job;
+    return method_for(r, &it->job, lineno, &it->m);
+}
+
+/* Parse, solve and print one board; returns an exit status. */
+static int solve_one(struct solve_run *r, const char *text, int lineno)
+{
+    struct item it;
+    int status = prepare_one(r, text, lineno, &it);
+    if (status == EXIT_OK) {
+        solve_only(it.m, &it.job, &it.s);
+        status = print_solved(r->a, it.m, &it.job, r->t, &it.s);
     }
-    struct solve_job job = {&start, &goal, a->heuristic, a->max_nodes, a->max_states,
-                            &interrupted, cli_progress_wanted(a->progress),
-                            a->output == OUT_COUNT, a->db_path ? &r->db : NULL};
-    const struct solve_method *m;
-    int status = method_for(r, &job, lineno, &m);
-    if (status == EXIT_OK)
-        status = solve_and_print(a, m, &job, r->t);
-    board_free(&start);
-    board_free(&goal);
+    item_free(&it);
     return status;
 }
 
@@ -946,6 +1021,84 @@ static int worse(int a, int b)
     return rank[b] > rank[a] ? b : a;
 }
 
+static int solve_serial(struct solve_run *r, const struct board_list *l)
+{
+    const struct solve_args *a = r->a;
+    int status = EXIT_OK;
+    for (int i = 0; i < l->count && !interrupted; i++) {
+        if (i && a->output == OUT_RECORD && a->format == REPORT_TEXT)
+            putchar('\n');
+        int s = solve_one(r, l->text[i], l->line[i]);
+        status = worse(status, s);
+        if (s == EXIT_USAGE && !a->keep_going)
+            break;
+    }
+    return status;
+}
+
+/*
+ * --threads N: every board is parsed first, in order (a bad line stops the
+ * input there unless --keep-going, as in the serial loop), then the boards are solved N at a
+ * time and each answer is printed in input order as soon as the ones
+ * before it are out.  The heuristic's tables (pattern databases, --db) are
+ * shared read-only; each search has its own state.
+ */
+static int solve_parallel(struct solve_run *r, const struct board_list *l)
+{
+    const struct solve_args *a = r->a;
+    struct item *items = calloc((size_t)l->count + 1, sizeof *items);
+    if (!items)
+        return cli_fail(EXIT_FAIL, "out of memory for %d boards", l->count);
+    int n = 0, status = EXIT_OK, prep = EXIT_OK;
+    for (int i = 0; i < l->count; i++) {
+        int s = prepare_one(r, l->text[i], l->line[i], &items[n]);
+        if (s == EXIT_OK) {
+            n++;
+            continue;
+        }
+        item_free(&items[n]);
+        prep = worse(prep, s);
+        if (s == EXIT_USAGE && !a->keep_going)
+            break;
+    }
+#pragma omp parallel for schedule(dynamic, 1) ordered num_threads(a->threads) \
+    reduction(max : status)
+    for (int i = 0; i < n; i++) {
+        if (!interrupted)
+            solve_only(items[i].m, &items[i].job, &items[i].s);
+#pragma omp ordered
+        {
+            if (!interrupted || items[i].s.rc != SLIDE_OK || items[i].s.ans.length) {
+                if (i && a->output == OUT_RECORD && a->format == REPORT_TEXT)
+                    putchar('\n');
+                int s = print_solved(a, items[i].m, &items[i].job, r->t, &items[i].s);
+                status = s == EXIT_OK ? status : s;
+            }
+        }
+        item_free(&items[i]);
+    }
+    free(items);
+    return worse(status, prep);
+}
+
+/* Load --h's pattern databases once, with the load time on stderr. */
+static int load_pdbs(const struct solve_args *a, struct pdb_set *set)
+{
+    slide_error err;
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    if (pdb_set_load(set, a->pdb_files, a->reflect, 0, &err))
+        return cli_fail(err.msg[0] && strstr(err.msg, "--reflect") ? EXIT_USAGE : EXIT_FAIL,
+                        "%s", err.msg);
+    if (!pdb_set_admissible(set))
+        fprintf(stderr, "slide: note: the pattern databases overlap or mix kinds, so their "
+                        "sum may overestimate: lengths are not proven optimal\n");
+    if (a->progress != 0)
+        fprintf(stderr, "slide: loaded %d pattern database%s in %.3f s\n", set->count,
+                set->count == 1 ? "" : "s", seconds_since(&t0));
+    return EXIT_OK;
+}
+
 int cmd_solve(int argc, char **argv)
 {
     struct solve_args a;
@@ -954,11 +1107,15 @@ int cmd_solve(int argc, char **argv)
     if (rc)
         return rc < 0 ? EXIT_OK : rc;
     struct board_list l = {0};
-    struct solve_run r = {&a, NULL, {0}, ""};
+    struct solve_run r = {&a, NULL, {0}, {0}, ""};
     slide_error err;
     if (a.db_path && db_load(a.db_path, 0, &r.db, &err)) {
         db_free(&r.db);
         return cli_fail_file(EXIT_FAIL, a.db_path, &err);
+    }
+    if (a.is_pdb == 1 && (rc = load_pdbs(&a, &r.pdb)) != EXIT_OK) {
+        db_free(&r.db);
+        return rc;
     }
     /* --goal - or @FILE is read once, for every board */
     char *goal_buf = a.goal_text && (!strcmp(a.goal_text, "-") || a.goal_text[0] == '@')
@@ -970,6 +1127,7 @@ int cmd_solve(int argc, char **argv)
     if (rc || (rc = read_boards(p.nargs, p.args, &a, &l)) || (rc = check_lines(&a, &l))) {
         board_list_free(&l);
         db_free(&r.db);
+        pdb_set_free(&r.pdb);
         free(goal_buf);
         return rc;
     }
@@ -985,20 +1143,14 @@ int cmd_solve(int argc, char **argv)
     int table = a.output == OUT_RECORD && a.format != REPORT_TEXT;
     if (table)
         report_begin(&t);
-    int status = EXIT_OK;
-    for (int i = 0; i < l.count && !interrupted; i++) {
-        if (i && a.output == OUT_RECORD && a.format == REPORT_TEXT)
-            putchar('\n');
-        int s = solve_one(&r, l.text[i], l.line[i]);
-        status = worse(status, s);
-        if (s == EXIT_USAGE && !a.keep_going)
-            break;
-    }
+    int status = a.threads > 1 ? solve_parallel(&r, &l)
+                               : solve_serial(&r, &l);
     if (table)
         report_end(&t);
     board_list_free(&l);
     db_free(&r.db);
     free(goal_buf);
+    pdb_set_free(&r.pdb);
     rc = cli_finish_stdout();
     return rc ? rc : status;
 }

@@ -74,3 +74,83 @@ int rank_parity(const uint8_t *perm, int len)
     rank_lex(perm, len, &p);
     return p;
 }
+
+uint64_t rank_kperm_count(int n, int k)
+{
+    uint64_t c = 1;
+    for (int i = 0; i < k; i++) {
+        if (c > UINT64_MAX / (uint64_t)(n - i))
+            return 0;
+        c *= (uint64_t)(n - i);
+    }
+    return c;
+}
+
+uint64_t rank_kperm(const uint8_t *pos, int k, int n)
+{
+    uint32_t seen = 0;
+    uint64_t r = 0;
+    for (int i = 0; i < k; i++) {
+        unsigned v = pos[i];
+        unsigned d = v - (unsigned)__builtin_popcount(seen & ((1u << v) - 1u));
+        r = r * (uint64_t)(n - i) + d;
+        seen |= 1u << v;
+    }
+    return r;
+}
+
+/* The cell of the d-th (from 0) set bit of avail. */
+static inline unsigned select_bit(uint32_t avail, unsigned d)
+{
+    for (; d >= 8; d -= 8) /* skip 8 set bits at a time while we can */
+        avail &= avail - 1, avail &= avail - 1, avail &= avail - 1, avail &= avail - 1,
+        avail &= avail - 1, avail &= avail - 1, avail &= avail - 1, avail &= avail - 1;
+    while (d--)
+        avail &= avail - 1;
+    return (unsigned)__builtin_ctz(avail);
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+/* With BMI2, pdep deposits bit d at the d-th set bit of avail: one instruction. */
+__attribute__((target("bmi2"))) static void unkperm_bmi2(const unsigned *digit, int k,
+                                                          uint32_t avail, uint8_t *pos)
+{
+    for (int i = 0; i < k; i++) {
+        unsigned v = (unsigned)__builtin_ctz(__builtin_ia32_pdep_si(1u << digit[i], avail));
+        avail &= ~(1u << v);
+        pos[i] = (uint8_t)v;
+    }
+}
+#endif
+
+void rank_unkperm(uint64_t r, int k, int n, uint8_t *pos)
+{
+    unsigned digit[RANK_KPERM_MAX_N];
+    if (r <= UINT32_MAX) { /* 32-bit division is several times faster */
+        uint32_t r32 = (uint32_t)r;
+        for (int i = k - 1; i >= 0; i--) {
+            digit[i] = r32 % (uint32_t)(n - i);
+            r32 /= (uint32_t)(n - i);
+        }
+    } else {
+        for (int i = k - 1; i >= 0; i--) {
+            digit[i] = (unsigned)(r % (uint64_t)(n - i));
+            r /= (uint64_t)(n - i);
+        }
+    }
+    uint32_t avail = (1u << n) - 1u;
+#if defined(__x86_64__) && defined(__GNUC__)
+    static int bmi2 = -1; /* benign race: every thread computes the same value */
+    if (bmi2 < 0)
+        bmi2 = __builtin_cpu_supports("bmi2") ? 1 : 0;
+    if (bmi2) {
+        unkperm_bmi2(digit, k, avail, pos);
+        return;
+    }
+#endif
+    for (int i = 0; i < k; i++) {
+        unsigned v = select_bit(avail, digit[i]); /* the digit[i]-th free cell */
+        avail &= ~(1u << v);
+        pos[i] = (uint8_t)v;
+    }
+}

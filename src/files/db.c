@@ -23,10 +23,11 @@
 #include "slide/atomic_file.h"
 #include "slide/file_kind.h"
 #include "slide/provenance.h"
+#include "slide/rank.h"
 
 _Static_assert(DB_MAX_BLOCK_BYTES <= UINT_MAX / 2, "zlib lengths are unsigned int");
-_Static_assert(DB_RECORD_FIXED + 8u * (DB_MAX_RADIUS + 1) + DB_BLOCK_ENTRY * DB_MAX_BLOCKS
-                   <= 65531u, "the header record must fit one gzip extra field");
+_Static_assert(DB_RECORD_FIXED + 8u * (DB_MAX_RADIUS + 1) + DB_BLOCK_ENTRY * DB_MAX_BLOCKS +
+                   DB_PDB_EXT <= 65531u, "the header record must fit one gzip extra field");
 
 /* ---- little-endian fields --------------------------------------------- */
 
@@ -73,6 +74,7 @@ const char *db_encoding_name(int encoding)
     switch (encoding) {
     case DB_ENC_BIT: return "1 bit per board (floor(d/2) mod 2)";
     case DB_ENC_MOD3: return "2 bits per board (d mod 3)";
+    case DB_ENC_NIBBLE: return "4 bits per entry (pattern database value)";
     case DB_ENC_BYTE: return "1 byte per board (d)";
     }
     return NULL;
@@ -89,12 +91,15 @@ static uint64_t payload_size(uint64_t indexes, int encoding)
         return indexes / 8 + (indexes % 8 != 0);
     if (encoding == DB_ENC_MOD3)
         return indexes / 4 + (indexes % 4 != 0);
+    if (encoding == DB_ENC_NIBBLE)
+        return indexes / 2 + (indexes % 2 != 0);
     return indexes;
 }
 
-static uint32_t record_len(int radius, uint32_t nblocks)
+static uint32_t record_len(int radius, uint32_t nblocks, int kind)
 {
-    return DB_RECORD_FIXED + 8u * (uint32_t)(radius + 1) + DB_BLOCK_ENTRY * nblocks;
+    return DB_RECORD_FIXED + 8u * (uint32_t)(radius + 1) + DB_BLOCK_ENTRY * nblocks +
+           (kind == DB_KIND_PDB ? DB_PDB_EXT : 0u);
 }
 
 static uint64_t block_len(const struct db *db, uint32_t k)
@@ -129,7 +134,7 @@ static void encode_record(const struct db *db, uint8_t *rec, uint32_t len)
 {
     memset(rec, 0, len);
     memcpy(rec, DB_MAGIC, 8);
-    put_u32(rec + 8, DB_FORMAT_VERSION);
+    put_u32(rec + 8, (int)db->kind == DB_KIND_PDB ? DB_PDB_FORMAT_VERSION : DB_FORMAT_VERSION);
     put_u32(rec + 12, len);
     put_u32(rec + 20, (uint32_t)db->rows);
     put_u32(rec + 24, (uint32_t)db->cols);
@@ -143,7 +148,7 @@ static void encode_record(const struct db *db, uint8_t *rec, uint32_t len)
     put_u64(rec + 64, db->payload_bytes);
     put_u64(rec + 72, db->block_bytes);
     put_u32(rec + 80, db->payload_crc);
-    for (int k = 0; k < board_cells(&db->goal); k++)
+    for (int k = 0; (int)db->kind != DB_KIND_PDB && k < board_cells(&db->goal); k++)
         rec[84 + k] = (uint8_t)db->goal.cells[k];
     memcpy(rec + 104, db->tool_version, strnlen(db->tool_version, 24));
     uint8_t *p = rec + DB_RECORD_FIXED;
@@ -153,6 +158,12 @@ static void encode_record(const struct db *db, uint8_t *rec, uint32_t len)
         put_u64(p, db->blocks[k].offset);
         put_u64(p + 8, db->blocks[k].clen);
         put_u32(p + 16, db->blocks[k].crc);
+    }
+    if ((int)db->kind == DB_KIND_PDB) {
+        put_u32(p, (uint32_t)db->pdb.kind);
+        put_u32(p + 4, (uint32_t)db->pdb.k);
+        memcpy(p + 8, db->pdb.tiles, 32);
+        memcpy(p + 40, db->pdb.goal, 32);
     }
     put_u32(rec + 16, (uint32_t)crc32(0L, rec, len));
 }
@@ -272,7 +283,7 @@ static int write_blocks(struct writer *w, struct db *db, uint64_t offset, slide_
 
 static int write_header(struct writer *w, const struct db *db, slide_error *err)
 {
-    uint32_t len = record_len(db->radius, db->nblocks);
+    uint32_t len = record_len(db->radius, db->nblocks, (int)db->kind);
     uint8_t *m0 = calloc(1, DB_HEADER_MEMBER(len));
     if (!m0)
         return slide_fail(err, SLIDE_ENOMEM, "out of memory for the header");
@@ -298,7 +309,7 @@ static int write_file(const char *path, struct db *db, fill_fn fill, const void 
     }
     struct writer w = {af.stream, path, threads > 0 ? threads : omp_get_max_threads(),
                        fill, ctx};
-    uint64_t hm = DB_HEADER_MEMBER(record_len(db->radius, db->nblocks));
+    uint64_t hm = DB_HEADER_MEMBER(record_len(db->radius, db->nblocks, (int)db->kind));
     uint8_t zero[256] = {0};
     for (uint64_t done = 0; done < hm && !rc; done += sizeof zero) {
         size_t k = hm - done < sizeof zero ? (size_t)(hm - done) : sizeof zero;
@@ -453,7 +464,7 @@ static int init_header(struct db *db, const struct space *s, const struct bfs_re
     db->reachable = s->reachable;
     db->hist = r->hist;
     snprintf(db->tool_version, sizeof db->tool_version, "%s", provenance_version());
-    if (!db_encoding_name(db->encoding))
+    if (!db_encoding_name(db->encoding) || db->encoding == DB_ENC_NIBBLE)
         return slide_fail(err, SLIDE_EINVAL, "encoding must be 1, 2 or 8, not %d", db->encoding);
     if (db->level > 9)
         return slide_fail(err, SLIDE_EINVAL, "zlib level must be 0..9, not %d", db->level);
@@ -466,6 +477,24 @@ static int init_header(struct db *db, const struct space *s, const struct bfs_re
     if (!rc && (rc = board_alloc(&db->goal, s->rows, s->cols, err)) == SLIDE_OK)
         for (int k = 0, i = 0; k < s->n; k++)
             db->goal.cells[k] = k == s->goal_blank ? 0 : s->label[i++];
+    return rc;
+}
+
+int db_save_pdb(const char *path, const struct db *hdr, const uint8_t *payload,
+                const struct db_save_options *o, uint64_t *file_bytes, slide_error *err)
+{
+    struct db h = *hdr;
+    h.kind = (enum space_kind)DB_KIND_PDB;
+    h.blocks = NULL;
+    h.level = o->level < 0 ? DB_DEFAULT_LEVEL : o->level;
+    h.payload_bytes = payload_size(h.indexes, h.encoding);
+    snprintf(h.tool_version, sizeof h.tool_version, "%s", provenance_version());
+    if (h.level > 9)
+        return slide_fail(err, SLIDE_EINVAL, "zlib level must be 0..9, not %d", h.level);
+    int rc = choose_blocks(&h, o->block_bytes, err);
+    if (!rc)
+        rc = write_file(path, &h, fill_copy, payload, o->threads, file_bytes, err);
+    free(h.blocks);
     return rc;
 }
 
@@ -576,9 +605,9 @@ static int check_member0(const uint8_t *b, uint64_t have, uint32_t *len, slide_e
 static int check_record_crc(const uint8_t *rec, uint32_t len, slide_error *err)
 {
     uint32_t version = get_u32(rec + 8);
-    if (version > DB_FORMAT_VERSION)
+    if (version > DB_PDB_FORMAT_VERSION)
         return BAD("database format version %u is newer than this slide reads (up to %u): "
-                   "use a newer slide", version, DB_FORMAT_VERSION);
+                   "use a newer slide", version, DB_PDB_FORMAT_VERSION);
     if (version == 0)
         return BAD("database format version 0 does not exist");
     if (get_u32(rec + 12) != len)
@@ -603,18 +632,28 @@ static int decode_scalars(const uint8_t *rec, struct db *db, slide_error *err)
 {
     uint32_t rows = get_u32(rec + 20), cols = get_u32(rec + 24), kind = get_u32(rec + 28);
     uint32_t enc = get_u32(rec + 32), level = get_u32(rec + 36), radius = get_u32(rec + 40);
+    int pdb = kind == DB_KIND_PDB;
+    uint32_t most = pdb ? DB_PDB_MAX_CELLS : SPACE_MAX_CELLS;
     db->version = get_u32(rec + 8);
-    if (rows < 1 || cols < 1 || rows > SPACE_MAX_CELLS || cols > SPACE_MAX_CELLS ||
-        rows * cols > SPACE_MAX_CELLS)
-        return BAD("header names a %ux%u board; a database holds 1..%d cells", rows, cols,
-                   SPACE_MAX_CELLS);
-    if (kind > SPACE_FULL)
-        return BAD("header names space kind %u (0 compact, 1 full)", kind);
-    if (!db_encoding_name((int)enc))
-        return BAD("header names encoding %u (1, 2 or 8)", enc);
+    if (pdb != db->want_pdb)
+        return pdb ? BAD("this is a pattern database: read it with slide pdb info|verify")
+                   : BAD("this is a distance database, not a pattern database");
+    if (db->version != (pdb ? DB_PDB_FORMAT_VERSION : DB_FORMAT_VERSION))
+        return BAD("format version %u does not hold a %s database", db->version,
+                   pdb ? "pattern" : "distance");
+    if (rows < 1 || cols < 1 || rows > most || cols > most || rows * cols > most)
+        return BAD("header names a %ux%u board; a database holds 1..%u cells", rows, cols,
+                   most);
+    if (kind > SPACE_FULL && !pdb)
+        return BAD("header names space kind %u (0 compact, 1 full, 2 pattern)", kind);
+    int enc_ok = pdb ? enc == DB_ENC_NIBBLE || enc == DB_ENC_BYTE
+                     : enc != DB_ENC_NIBBLE && db_encoding_name((int)enc);
+    if (!enc_ok)
+        return BAD("header names encoding %u (%s)", enc, pdb ? "4 or 8" : "1, 2 or 8");
     if (level > 9)
         return BAD("header names zlib level %u (0..9)", level);
-    if (radius > (enc == DB_ENC_BIT ? (uint32_t)DB_MAX_RADIUS : 254u))
+    if (radius > (enc == DB_ENC_BIT ? (uint32_t)DB_MAX_RADIUS : enc == DB_ENC_NIBBLE ? 14u
+                                                                                   : 254u))
         return BAD("header names radius %u, above what encoding %u holds", radius, enc);
     db->rows = (int)rows;
     db->cols = (int)cols;
@@ -633,11 +672,50 @@ static int decode_scalars(const uint8_t *rec, struct db *db, slide_error *err)
     return SLIDE_OK;
 }
 
+static int check_payload_blocks(struct db *db, slide_error *err);
+
+/* The pattern record after the block table, and the goal it holds. */
+static int decode_pdb(const uint8_t *rec, struct db *db, slide_error *err)
+{
+    slide_error why;
+    const uint8_t *p = rec + DB_RECORD_FIXED + 8 * (size_t)(db->radius + 1) +
+                       DB_BLOCK_ENTRY * (size_t)db->nblocks;
+    int n = db->rows * db->cols, seen[32] = {0};
+    db->pdb.kind = (int)get_u32(p);
+    db->pdb.k = (int)get_u32(p + 4);
+    memcpy(db->pdb.tiles, p + 8, 32);
+    memcpy(db->pdb.goal, p + 40, 32);
+    if (db->pdb.kind < 0 || db->pdb.kind > 1 || db->pdb.k < 1 || db->pdb.k > n - 1)
+        return BAD("pattern record names kind %d and %d tiles (kind 0 or 1, 1..%d tiles)",
+                   db->pdb.kind, db->pdb.k, n - 1);
+    for (int i = 0; i < db->pdb.k; i++) {
+        int t = db->pdb.tiles[i];
+        if (t < 1 || t >= n || seen[t]++)
+            return BAD("pattern record names tile %d twice or out of range (1..%d)", t,
+                       n - 1);
+    }
+    int rc = board_alloc(&db->goal, db->rows, db->cols, err);
+    for (int k = 0; !rc && k < n; k++)
+        db->goal.cells[k] = db->pdb.goal[k];
+    if (!rc && (rc = board_validate(&db->goal, &why)) != SLIDE_OK)
+        return rc == SLIDE_ENOMEM ? slide_fail(err, rc, "%s", why.msg)
+                                  : BAD("header goal is not a valid board: %s", why.msg);
+    uint64_t want = rank_kperm_count(n, db->pdb.k) * (db->pdb.kind ? (uint64_t)(n - db->pdb.k)
+                                                                    : 1u);
+    if (!rc && (db->indexes != want || db->reachable > want))
+        return BAD("header counts %llu entries (%llu with a value); this pattern has %llu",
+                   (unsigned long long)db->indexes, (unsigned long long)db->reachable,
+                   (unsigned long long)want);
+    return rc ? rc : check_payload_blocks(db, err);
+}
+
 /* The goal cells and the space they define, against the header's counts. */
 static int decode_space(const uint8_t *rec, struct db *db, slide_error *err)
 {
     slide_error why;
     int n = db->rows * db->cols;
+    if ((int)db->kind == DB_KIND_PDB)
+        return decode_pdb(rec, db, err);
     for (int k = n; k < SPACE_MAX_CELLS; k++)
         if (rec[84 + k])
             return BAD("header goal has a value past cell %d of a %dx%d board", n,
@@ -659,6 +737,11 @@ static int decode_space(const uint8_t *rec, struct db *db, slide_error *err)
                    (unsigned long long)db->reachable, db->rows, db->cols,
                    space_kind_name(db->kind), (unsigned long long)db->space.size,
                    (unsigned long long)db->space.reachable);
+    return check_payload_blocks(db, err);
+}
+
+static int check_payload_blocks(struct db *db, slide_error *err)
+{
     if (db->payload_bytes != payload_size(db->indexes, db->encoding))
         return BAD("header says %llu payload bytes, encoding %d of %llu indexes needs %llu",
                    (unsigned long long)db->payload_bytes, db->encoding,
@@ -682,13 +765,15 @@ static int decode_hist(const uint8_t *rec, struct db *db, slide_error *err)
         return slide_fail(err, SLIDE_ENOMEM, "out of memory for the histogram");
     for (int d = 0; d <= db->radius; d++) {
         db->hist[d] = get_u64(rec + DB_RECORD_FIXED + 8 * (size_t)d);
-        if (db->hist[d] > db->reachable - sum || (db->hist[d] == 0))
+        if (db->hist[d] > db->reachable - sum ||
+            (db->hist[d] == 0 && (int)db->kind != DB_KIND_PDB))
             return BAD("histogram count %llu at distance %d is impossible (%llu reachable "
                        "boards, every layer up to the radius non-empty)",
                        (unsigned long long)db->hist[d], d, (unsigned long long)db->reachable);
         sum += db->hist[d];
     }
-    if (db->hist[0] != 1 || sum != db->reachable)
+    if ((db->hist[0] != 1 && (int)db->kind != DB_KIND_PDB) || db->hist[0] < 1 ||
+        sum != db->reachable)
         return BAD("histogram holds %llu boards (%llu at distance 0), the space has %llu "
                    "reachable boards and one goal", (unsigned long long)sum,
                    (unsigned long long)db->hist[0], (unsigned long long)db->reachable);
@@ -738,9 +823,9 @@ static int parse_header(const uint8_t *b, uint64_t have, struct db *db, slide_er
         rc = check_record_crc(rec, len, err);
     if (!rc)
         rc = decode_scalars(rec, db, err);
-    if (!rc && len != record_len(db->radius, db->nblocks))
+    if (!rc && len != record_len(db->radius, db->nblocks, (int)db->kind))
         rc = BAD("header record has %u bytes, radius %d and %u blocks need %u", len,
-                 db->radius, db->nblocks, record_len(db->radius, db->nblocks));
+                 db->radius, db->nblocks, record_len(db->radius, db->nblocks, (int)db->kind));
     if (!rc)
         rc = decode_space(rec, db, err);
     if (!rc)
@@ -778,6 +863,24 @@ int db_open(const char *path, struct db *db, slide_error *err)
     db->fd_open = 1;
     if (fstat(db->fd, &sb) != 0) {
         int rc = slide_fail(err, SLIDE_EIO, "cannot examine %s: %s", path, strerror(errno));
+        db_free(db);
+        return rc;
+    }
+    db->file_bytes = (uint64_t)sb.st_size;
+    return open_source(db, err);
+}
+
+int db_open_pdb(const char *path, struct db *db, slide_error *err)
+{
+    struct stat sb;
+    memset(db, 0, sizeof *db);
+    db->want_pdb = 1;
+    db->fd = open(path, O_RDONLY);
+    if (db->fd < 0)
+        return slide_fail(err, SLIDE_EIO, "cannot open %s: %s", path, strerror(errno));
+    db->fd_open = 1;
+    if (fstat(db->fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        int rc = slide_fail(err, SLIDE_EIO, "%s is not a regular file", path);
         db_free(db);
         return rc;
     }

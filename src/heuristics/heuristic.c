@@ -7,6 +7,8 @@
  */
 #include "slide/heuristic.h"
 
+#include "slide/pdb.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -543,7 +545,7 @@ static const struct heuristic_def table[] = {
      "the common variant; 3 reversed tiles count 6 but need only 4 extra moves"},
     {"wd", eval_wd, prepare_wd, HEURISTIC_YES, HEURISTIC_YES,
      "walking distance (Takahashi): rows + columns",
-     "Takahashi 2002; each move is one move of one relaxed puzzle"},
+     "Takahashi (takaken, web page); each move is one move of one relaxed puzzle"},
 };
 
 #define TABLE_LEN ((int)(sizeof table / sizeof table[0]))
@@ -575,10 +577,75 @@ size_t heuristic_names(char *buf, size_t len)
     return need;
 }
 
+static int eval_pdb(const struct heuristic *h, const int *cells)
+{
+    return pdb_set_h(h->pdb, cells);
+}
+
+/* The row's name: "pdb:" or "pdbr:" and the files' base names without
+ * ".pdb" ("pdb:7-8.1+7-8.2"), so that it can name a --joint file. */
+static char *pdb_label(const char *spec)
+{
+    char *out = malloc(strlen(spec) + 1), *o = out;
+    if (!out)
+        return NULL;
+    const char *p = strchr(spec, ':') + 1;
+    o += sprintf(o, "%.*s", (int)(p - spec), spec);
+    while (*p) {
+        size_t len = strcspn(p, "+");
+        const char *base = p;
+        for (const char *q = p; q < p + len; q++)
+            if (*q == '/')
+                base = q + 1;
+        size_t blen = (size_t)(p + len - base);
+        if (blen > 4 && strncmp(p + len - 4, ".pdb", 4) == 0)
+            blen -= 4;
+        o += sprintf(o, "%s%.*s", o[-1] == ':' ? "" : "+", (int)blen, base);
+        p += len + (p[len] == '+');
+    }
+    return out;
+}
+
+/* "pdb:FILES" / "pdbr:FILES": load the set and make a row for it. */
+static int init_pdb(struct heuristic *h, const char *name, const struct board *goal,
+                    slide_error *err)
+{
+    int reflect = name[3] == 'r';
+    struct board g = {0};
+    h->pdb = calloc(1, sizeof *h->pdb);
+    h->own_def = calloc(1, sizeof *h->own_def);
+    char *label = pdb_label(name);
+    if (!h->pdb || !h->own_def || !label) {
+        free(label);
+        return slide_fail(err, SLIDE_ENOMEM, "out of memory for %s", name);
+    }
+    *h->own_def = (struct heuristic_def){label, eval_pdb, NULL, HEURISTIC_UNKNOWN,
+                                         HEURISTIC_UNKNOWN, "pattern databases",
+                                         "Culberson and Schaeffer 1998; Korf and Felner 2002"};
+    int rc = pdb_set_load(h->pdb, name + (reflect ? 5 : 4), reflect, 0, err);
+    if (!rc && (rc = pdb_set_goal(h->pdb, &g, err)) == SLIDE_OK && !board_equal(&g, goal))
+        rc = slide_fail(err, SLIDE_EINVAL, "%s: the pattern databases were built for "
+                        "another board or goal", name);
+    board_free(&g);
+    return rc;
+}
+
 int heuristic_init(struct heuristic *h, const char *name,
                    const struct board *goal, slide_error *err)
 {
     memset(h, 0, sizeof *h);
+    if (strncmp(name, "pdb:", 4) == 0 || strncmp(name, "pdbr:", 5) == 0) {
+        int rc = init_pdb(h, name, goal, err);
+        if (rc) {
+            heuristic_free(h);
+            return rc;
+        }
+        h->def = h->own_def;
+        h->rows = goal->rows;
+        h->cols = goal->cols;
+        h->n = board_cells(goal);
+        return SLIDE_OK;
+    }
     const struct heuristic_def *def = heuristic_find(name);
     if (!def) {
         char names[256];
@@ -618,5 +685,13 @@ void heuristic_free(struct heuristic *h)
     }
     free(h->goal_row);
     free(h->goal_col);
+    if (h->pdb) {
+        pdb_set_free(h->pdb);
+        free(h->pdb);
+    }
+    if (h->own_def) {
+        free((char *)h->own_def->name);
+        free(h->own_def);
+    }
     memset(h, 0, sizeof *h);
 }

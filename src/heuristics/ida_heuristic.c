@@ -5,6 +5,9 @@
  */
 #include "slide/ida_heuristic.h"
 
+#include "slide/heuristic.h"
+#include "slide/pdb.h"
+
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -227,10 +230,14 @@ const char *ida_heuristic_summary(int i)
     return i >= 0 && i < NROWS ? rows[i].summary : NULL;
 }
 
+static int open_wd(struct ida_heuristic *h, const struct board *goal, slide_error *err);
+
 int ida_heuristic_open(struct ida_heuristic *h, const char *name,
                        const struct board *goal, slide_error *err)
 {
     memset(h, 0, sizeof *h);
+    if (strcmp(name, "wd") == 0)
+        return open_wd(h, goal, err);
     int i = 0;
     while (i < NROWS && strcmp(rows[i].name, name) != 0)
         i++;
@@ -239,7 +246,8 @@ int ida_heuristic_open(struct ida_heuristic *h, const char *name,
         for (int j = 0; j < NROWS; j++)
             snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s",
                      j ? ", " : "", rows[j].name);
-        return slide_fail(err, SLIDE_EINVAL, "unknown heuristic \"%s\" (known: %s)",
+        return slide_fail(err, SLIDE_EINVAL, "unknown heuristic \"%s\" (known: %s, wd, "
+                          "pdb:FILE+FILE..., max(NAME,pdb:FILE+...))",
                           name, known);
     }
     struct goal_map *g = goal_map_new(goal);
@@ -252,6 +260,101 @@ int ida_heuristic_open(struct ida_heuristic *h, const char *name,
     h->eval = rows[i].eval;
     h->step = rows[i].step;
     h->release = goal_map_free;
+    return SLIDE_OK;
+}
+
+/* ---- walking distance (heuristic.h's wd, evaluated in full) ---------------- */
+
+static int wd_eval(void *ctx, const struct board *b)
+{
+    return heuristic_eval(ctx, b->cells);
+}
+
+static void wd_release(void *ctx)
+{
+    if (ctx) {
+        heuristic_free(ctx);
+        free(ctx);
+    }
+}
+
+/* wd's tables are built for this goal (heuristic_init), and h is their sum. */
+static int open_wd(struct ida_heuristic *h, const struct board *goal, slide_error *err)
+{
+    struct heuristic *w = calloc(1, sizeof *w);
+    if (!w)
+        return slide_fail(err, SLIDE_ENOMEM, "out of memory for the wd heuristic");
+    int rc = heuristic_init(w, "wd", goal, err);
+    if (rc) {
+        free(w);
+        return rc;
+    }
+    h->name = "wd";
+    h->admissible = 1;
+    h->ctx = w;
+    h->eval = wd_eval;
+    h->release = wd_release;
+    return SLIDE_OK;
+}
+
+/* ---- pattern databases ------------------------------------------------- */
+
+struct pdb_ctx {
+    const struct pdb_set *set;
+    struct ida_heuristic with; /* name NULL when none */
+    char name[64];
+};
+
+static int pdb_eval(void *ctx, const struct board *b)
+{
+    struct pdb_ctx *c = ctx;
+    int h = pdb_set_h(c->set, b->cells);
+    if (c->with.name) {
+        int w = c->with.eval(c->with.ctx, b);
+        h = w > h ? w : h;
+    }
+    return h < IDA_H_MAX ? h : IDA_H_MAX;
+}
+
+static void pdb_release(void *ctx)
+{
+    struct pdb_ctx *c = ctx;
+    if (c) {
+        ida_heuristic_close(&c->with);
+        free(c);
+    }
+}
+
+int ida_heuristic_open_pdb(struct ida_heuristic *h, const struct pdb_set *set,
+                           const char *with, const struct board *goal, slide_error *err)
+{
+    memset(h, 0, sizeof *h);
+    if (goal->rows != set->rows || goal->cols != set->cols)
+        return slide_fail(err, SLIDE_EINVAL, "the pattern databases are for %dx%d boards, "
+                          "not %dx%d", set->rows, set->cols, goal->rows, goal->cols);
+    for (int k = 0; k < set->n; k++)
+        if (goal->cells[k] != set->tables[0].pat.goal_cells[k])
+            return slide_fail(err, SLIDE_EINVAL, "the pattern databases were built for "
+                              "another goal (build them with --goal, or solve for theirs)");
+    struct pdb_ctx *c = calloc(1, sizeof *c);
+    if (!c)
+        return slide_fail(err, SLIDE_ENOMEM, "out of memory for the heuristic");
+    c->set = set;
+    if (with && *with) {
+        int rc = ida_heuristic_open(&c->with, with, goal, err);
+        if (rc) {
+            free(c);
+            return rc;
+        }
+    }
+    snprintf(c->name, sizeof c->name, "%s%s%s", with && *with ? "max(" : "",
+             with && *with ? with : "", with && *with ? ",pdb)" : "pdb");
+    h->name = c->name;
+    h->admissible = pdb_set_admissible(set) && (!c->with.name || c->with.admissible);
+    h->ctx = c;
+    h->eval = pdb_eval;
+    h->step = NULL;
+    h->release = pdb_release;
     return SLIDE_OK;
 }
 

@@ -1,0 +1,84 @@
+/*
+ * pdb.h - pattern database heuristics: a set of loaded tables (pdb_file.h)
+ * combined into one h(board), the small API for solvers, sweeps and
+ * services.
+ *
+ * Representation: a set holds tables[0..count-1], loaded once and read-only
+ * afterwards, so any number of threads may evaluate one set at once.  h of
+ * a board is
+ *     sum over tables of value(table, the placement of its tiles)
+ * (a plain table adds its value at the board's blank cell) and, with
+ * reflection, the larger of that and the same sum for the board mirrored
+ * about the main diagonal and relabelled so that the goal maps to itself.
+ *
+ * When h is admissible (pdb_set_admissible): the sum is admissible when all
+ * tables are additive and their tile sets are disjoint (every move moves
+ * one tile, which at most one table counts: Korf and Felner 2002), or when
+ * the set has a single table (additive or plain: a table's value is an
+ * exact distance in an abstraction, Culberson and Schaeffer 1998).  The
+ * mirrored board has the same distance as the board (transposition with
+ * relabelling is an automorphism of the move graph fixing the goal), so the
+ * reflected value is admissible too (Felner, Korf and Hanan 2004, section
+ * on the 15 puzzle).  Reflection needs a square board whose goal has its
+ * blank on the main diagonal; other goals are refused.
+ */
+#ifndef SLIDE_PDB_H
+#define SLIDE_PDB_H
+
+#include "slide/board.h"
+#include "slide/error.h"
+#include "slide/pdb_build.h"
+
+#define PDB_SET_MAX 8
+
+struct pdb_set {
+    int count;
+    struct pdb_table tables[PDB_SET_MAX];
+    int rows, cols, n;
+    int reflect;                         /* 1: max with the mirrored board */
+    int mirror_cell[PATTERN_MAX_CELLS];  /* cell -> its transpose */
+    int mirror_tile[PATTERN_MAX_CELLS];  /* tile -> the goal's tile on the
+                                            mirror of its goal cell */
+    int disjoint;                        /* no tile in two tables */
+    int all_additive;
+};
+
+/*
+ * Load the tables named in files, "A" or "A+B+C" (at most PDB_SET_MAX), in
+ * parallel with `threads` for each file; they must share board and goal.
+ * reflect: 1 for the mirrored lookup as well.  Errors: those of pdb_load
+ * (naming the file), SLIDE_EINVAL (tables of different boards or goals,
+ * too many files, reflection refused: the message names the goal's blank
+ * cell and what is allowed).  Free with pdb_set_free.
+ */
+int pdb_set_load(struct pdb_set *s, const char *files, int reflect, int threads,
+                 slide_error *err);
+
+/* 1 when h is admissible (see above). */
+static inline int pdb_set_admissible(const struct pdb_set *s)
+{
+    return s->count == 1 || (s->disjoint && s->all_additive);
+}
+
+/* The goal the set was built for, into b (allocated here).  Errors: ENOMEM. */
+int pdb_set_goal(const struct pdb_set *s, struct board *b, slide_error *err);
+
+/*
+ * h of the board whose cells are cells[0..n-1] (tile per cell, 0 = blank,
+ * the set's dimensions).  Allocation-free, thread-safe.  Returns
+ * PDB_NONE * count or more when some placement has no value (a board that
+ * cannot reach the goal).
+ */
+int pdb_set_h(const struct pdb_set *s, const int *cells);
+
+void pdb_set_free(struct pdb_set *s);
+
+/*
+ * Split a heuristic spec: "pdb:FILES" gives *with = "" and files; the
+ * combination "max(NAME,pdb:FILES)" gives *with = NAME.  Returns 1 for a
+ * pdb spec, 0 for anything else (then nothing is written); -1 when the text
+ * is too long for the buffers.
+ */
+int pdb_spec_split(const char *spec, char *with, size_t wlen, char *files, size_t flen);
+
+#endif

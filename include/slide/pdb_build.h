@@ -1,0 +1,114 @@
+/*
+ * pdb_build.h - building pattern databases by a layered breadth-first
+ * search over a pattern space (pattern.h), in parallel.
+ *
+ * Two kinds:
+ *   additive (Korf and Felner, "Disjoint pattern database heuristics", AIJ
+ *     134, 2002; Felner, Korf and Hanan, "Additive pattern database
+ *     heuristics", JAIR 22, 2004): only moves of pattern tiles cost 1; the
+ *     blank moving through free cells is free.  The search runs over the
+ *     states (placement, blank's free cell) by cost layers; after each layer
+ *     the new states are closed under the free moves (a flood fill of the
+ *     blank's region among the free cells).  A placement's value is the
+ *     first layer that reaches it with the blank anywhere, i.e. the minimum
+ *     over blank cells; it is stored without the blank.  Values of disjoint
+ *     patterns add up to an admissible heuristic, because every real move
+ *     moves one tile and is counted by at most one pattern.
+ *   plain (Culberson and Schaeffer 1998): every move costs 1 and the value is
+ *     kept per (placement, blank cell); a plain value is admissible alone,
+ *     and plain values combine only by max.
+ *
+ * Representation during the search: one two-bit entry per state in a store
+ * (store.h, the store of `slide bfs`: same allocation, huge pages, memory
+ * guard and atomic word updates) with its own four values:
+ *     11 unseen   10 next layer   01 current layer   00 closed
+ * Layer d: (1) every current state generates its neighbours one move away
+ * and marks the unseen ones next (11 -> 10, store_mark's atomic fetch_and:
+ * the first writer wins, so counts are exact for any thread count), then
+ * is closed (01 -> 00); (2) each placement holding next states is visited by
+ * one thread, which (additive only) grows the next states to their whole
+ * blank region and turns next into current (d + 1), writing the values.
+ * Both passes skip 64-bit words holding no entry of interest.  The values
+ * therefore do not depend on the thread count.
+ *
+ * Why not bfs.c itself: bfs.c searches the compact space of whole boards,
+ * where every move has cost 1 and the graph's bipartite colours let two bits
+ * hold a depth bit as well; a pattern space has states the index cannot
+ * colour (its blank ranges over free cells only), the additive kind has
+ * cost-0 moves that need the region closure, and a PDB needs the value per
+ * placement, not a residue.  What is shared is the store and its atomic
+ * marking, the memory guard, the OpenMP threads and the per-layer report.
+ *
+ * Memory: states / 4 bytes for the store plus one byte per entry of the
+ * table (placements for additive, states for plain).
+ */
+#ifndef SLIDE_PDB_BUILD_H
+#define SLIDE_PDB_BUILD_H
+
+#include <stdint.h>
+
+#include "slide/error.h"
+#include "slide/pattern.h"
+
+enum pdb_kind { PDB_ADDITIVE = 0, PDB_PLAIN = 1 };
+
+/* The value of an entry no state reaches (e.g. the wrong parity). */
+#define PDB_NONE 255
+/* Largest value a table holds. */
+#define PDB_MAX_VALUE 254
+
+/* A finished table: value[e] for e < entries, PDB_NONE for unreached. */
+struct pdb_table {
+    struct pattern pat;
+    enum pdb_kind kind;
+    uint64_t entries;      /* placements (additive) or placements * nfree (plain) */
+    uint8_t *value;
+    int max;               /* largest value */
+    uint64_t hist[256];    /* entries per value; hist[PDB_NONE] unreached */
+    uint64_t reachable;    /* entries with a value */
+};
+
+struct pdb_layer {
+    int depth;             /* cost of the layer just found */
+    uint64_t states;       /* states (with the blank) at that cost */
+    uint64_t values;       /* table entries whose value is depth */
+    uint64_t cumulative;   /* table entries with a value so far */
+    uint64_t entries;      /* table size */
+    double seconds;        /* wall time of this layer */
+    double elapsed;        /* since the build began */
+};
+
+typedef void (*pdb_layer_fn)(const struct pdb_layer *layer, void *ctx);
+
+struct pdb_build_options {
+    int threads;           /* <= 0: OpenMP default */
+    uint64_t max_memory;   /* bytes; 0: what the machine has available */
+    pdb_layer_fn on_layer; /* may be NULL */
+    void *ctx;
+};
+
+/* "additive" / "plain"; pdb_kind_parse returns -1 for other names. */
+const char *pdb_kind_name(enum pdb_kind kind);
+int pdb_kind_parse(const char *name);
+
+/* Entries of the table of pat (placements or states) and the bytes a build
+ * needs (store plus table). */
+uint64_t pdb_entries(const struct pattern *pat, enum pdb_kind kind);
+uint64_t pdb_build_bytes(const struct pattern *pat, enum pdb_kind kind);
+
+/*
+ * Build the table of pat.  t receives it (free with pdb_table_free).
+ * Errors: SLIDE_ENOMEM (refused up front when pdb_build_bytes exceeds the
+ * memory available or o->max_memory, naming both), SLIDE_ERANGE (a value
+ * above PDB_MAX_VALUE).
+ */
+int pdb_build(const struct pattern *pat, enum pdb_kind kind,
+              const struct pdb_build_options *o, struct pdb_table *t,
+              slide_error *err);
+
+/* Fill t->hist, t->max and t->reachable from t->value. */
+void pdb_table_count(struct pdb_table *t);
+
+void pdb_table_free(struct pdb_table *t);
+
+#endif

@@ -1,0 +1,157 @@
+#!/bin/sh
+# check-search-code.sh OLD [NEW] - is the code a `slide bfs` search runs the
+# same at commit NEW (default HEAD) as at commit OLD?  Used by results.sh so
+# that results searched at OLD (2x7 and 7x2: 20 minutes and 10.9 GB each)
+# may keep their commit while every other table is regenerated at NEW.
+#
+# The search code is the files listed below (the engine and the core it
+# calls), found at NEW and at OLD under any path
+# (src/ was reorganised into layer folders: a file is matched by its name).
+# A file identical at both commits passes.  Otherwise each C file is cut
+# into its top-level functions, and:
+#   - every function reachable from the search's entry points (ROOTS) by
+#     calls (a name appearing in a body, within these files) must have the
+#     same text at both commits;
+#   - everything outside functions, comments and prototypes left out
+#     (macros, tables, struct and type definitions) must be the same.
+# Functions that changed but that the search never reaches (refactored
+# helpers of other commands) are listed and allowed.  Exit 0 with a line
+# naming OLD, NEW and what differed; exit 1 naming the first difference that
+# matters; exit 2 on bad arguments or a missing file.
+set -eu
+cd "$(dirname "$0")/.."
+old=${1:?usage: check-search-code.sh OLD [NEW]}
+new=${2:-HEAD}
+# Checkpoint files are not part of it: saving reads the store and the result
+# (const) and cannot change the search, and results.sh keeps only searches
+# that were never resumed from one (no --resume in their command).
+FILES="engine/bfs.c engine/space.c engine/store.c core/rank.c core/parity.c
+       core/board.c core/error.c
+       bfs.h space.h store.h rank.h parity.h board.h error.h"
+ROOTS="bfs_run bfs_resume space_init space_unrank store_alloc store_free
+       store_check_memory store_bytes_needed board_goal board_parse board_format"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for c in "$old" "$new"; do
+    git rev-parse -q --verify "$c^{commit}" >/dev/null ||
+        { echo "check-search-code: no commit $c" >&2; exit 2; }
+done
+
+# path of file NAME (e.g. engine/bfs.c or bfs.h) at commit C
+locate() {
+    base=${2##*/}
+    git ls-tree -r --name-only "$1" -- src include |
+        awk -v b="$base" -F/ '$NF == b' | head -n 1
+}
+
+# split FILE (C text) into DIR/f.NAME (each function's text), DIR/top
+# (everything else without comments and prototypes), DIR/names (appended)
+split_c() {
+    awk -v dir="$2" '
+        function flush_top() { if (stmt != "") { if (stmt !~ /\)[ \t]*;[ \t]*$/ || stmt ~ /=/) print stmt > (dir "/top"); stmt = "" } }
+        BEGIN { infn = 0; incomment = 0 }
+        {
+            line = $0
+            if (infn) {
+                body = body line "\n"
+                if (line ~ /^}/) { print body > (dir "/f." name); close(dir "/f." name)
+                                   print name >> (dir "/names"); infn = 0; sig = "" }
+                next
+            }
+            # comments outside functions are left out
+            if (!incomment) gsub(/[ \t]*\/\*.*\*\//, "", line)
+            if (incomment) { if (line ~ /\*\//) incomment = 0; next }
+            if (line ~ /^[ \t]*\/\*/) { if (line !~ /\*\//) incomment = 1; next }
+            if (line ~ /^[ \t]*\/\//) next
+            if (line == "{" && sig != "") {
+                s = sig; sub(/\(.*/, "", s); n = split(s, w, /[ \t*]+/); name = w[n]
+                infn = 1; body = sig "\n{\n"; stmt = ""; next
+            }
+            if (line ~ /^[A-Za-z_].*\(/ && line !~ /;[ \t]*$/ && line !~ /^#/) { sig = line; stmt = line; next }
+            if (sig != "" && line !~ /^[ \t]*$/ && line !~ /;[ \t]*$/) { sig = sig " " line; stmt = stmt "\n" line; next }
+            if (sig != "" && line ~ /;[ \t]*$/) { stmt = stmt "\n" line; sig = ""; flush_top(); next }
+            sig = ""
+            if (line ~ /^[ \t]*$/) { flush_top(); next }
+            stmt = (stmt == "" ? line : stmt "\n" line)
+            if (line ~ /;[ \t]*$/ || line ~ /^#/ || line ~ /^}/) flush_top()
+        }
+        END { flush_top() }
+    ' "$1"
+    touch "$2/top" "$2/names"
+}
+
+mkdir -p "$tmp/old" "$tmp/new"
+same_files="" changed_files=""
+for f in $FILES; do
+    po=$(locate "$old" "$f"); pn=$(locate "$new" "$f")
+    if [ -z "$po" ] || [ -z "$pn" ]; then
+        echo "check-search-code: $f not found at ${po:+$new}${pn:+$old}${po:-$old}" >&2
+        exit 2
+    fi
+    key=$(echo "$f" | tr / _)
+    git show "$old:$po" > "$tmp/old/$key"
+    git show "$new:$pn" > "$tmp/new/$key"
+    if cmp -s "$tmp/old/$key" "$tmp/new/$key"; then
+        same_files="$same_files ${f##*/}"
+        continue
+    fi
+    changed_files="$changed_files ${f##*/}"
+    for side in old new; do
+        mkdir -p "$tmp/$side.$key"
+        split_c "$tmp/$side/$key" "$tmp/$side.$key"
+    done
+    if ! cmp -s "$tmp/old.$key/top" "$tmp/new.$key/top"; then
+        echo "check-search-code: $f differs outside its functions between $old and $new:"
+        diff "$tmp/old.$key/top" "$tmp/new.$key/top" | head -n 20
+        exit 1
+    fi
+done
+
+# every function of the search files at NEW, one text per name
+mkdir -p "$tmp/fn"
+for f in $FILES; do
+    key=$(echo "$f" | tr / _)
+    mkdir -p "$tmp/all.$key"
+    split_c "$tmp/new/$key" "$tmp/all.$key"
+    for n in $(cat "$tmp/all.$key/names"); do cp "$tmp/all.$key/f.$n" "$tmp/fn/$n"; done
+done
+# reachable from the roots: a breadth-first walk over the names of
+# functions of these files that appear in a reachable function's body
+for n in $(ls "$tmp/fn"); do
+    grep -ow '[A-Za-z_][A-Za-z0-9_]*' "$tmp/fn/$n" | sort -u | sed "s/^/$n /"
+done > "$tmp/words"
+reach=" $(awk -v roots="$ROOTS" '
+    { uses[$1] = uses[$1] " " $2; isfn[$1] = 1 }
+    END {
+        n = split(roots, q, /[ \t\n]+/); head = 1
+        for (i = 1; i <= n; i++) if (q[i] != "" && isfn[q[i]] && !seen[q[i]]) { seen[q[i]] = 1; queue[++tail] = q[i] }
+        while (head <= tail) {
+            f = queue[head++]; printf "%s ", f
+            m = split(uses[f], w, " ")
+            for (i = 1; i <= m; i++) if (isfn[w[i]] && !seen[w[i]]) { seen[w[i]] = 1; queue[++tail] = w[i] }
+        }
+    }' "$tmp/words")"
+
+# functions that differ (or exist on one side only) in the changed files
+unreached=""
+for f in $changed_files; do
+    key=$(for g in $FILES; do case $g in */"$f" | "$f") echo "$g" | tr / _ ;; esac; done)
+    for n in $(cat "$tmp/old.$key/names" "$tmp/new.$key/names" | sort -u); do
+        if [ -f "$tmp/old.$key/f.$n" ] && [ -f "$tmp/new.$key/f.$n" ] &&
+            cmp -s "$tmp/old.$key/f.$n" "$tmp/new.$key/f.$n"; then
+            continue
+        fi
+        case "$reach" in
+        *" $n "*)
+            echo "check-search-code: $n ($f), which the search reaches, differs between $old and $new"
+            exit 1 ;;
+        esac
+        unreached="$unreached $n"
+    done
+done
+nreach=$(echo $reach | wc -w)
+if [ -z "$changed_files" ]; then
+    echo "search code unchanged from $old to $(git rev-parse --short "$new"): every file identical"
+else
+    echo "search code unchanged from $old to $(git rev-parse --short "$new"): the $nreach functions the search reaches are identical; changed elsewhere in${changed_files}:${unreached:- comments and prototypes only}"
+fi

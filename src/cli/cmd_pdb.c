@@ -1,0 +1,303 @@
+/*
+ * cmd_pdb.c - `slide pdb build|info|verify`: pattern databases.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "slide/atomic_file.h"
+#include "slide/pdb_build.h"
+#include "slide/pdb_file.h"
+#include "slide/provenance.h"
+
+static const char help[] =
+    "usage: slide pdb build RxC --pattern TILES [--additive|--plain] [--goal G] -o FILE\n"
+    "       slide pdb build RxC --partition NAME [--goal G] -o DIR\n"
+    "       slide pdb info FILE\n"
+    "       slide pdb verify FILE [--max-memory BYTES]\n"
+    "build: the pattern database of a set of tiles, by a layered breadth-first\n"
+    "search over (placement of the tiles, blank cell) on the two-bit store of\n"
+    "slide bfs, written through the database container (see slide db --help):\n"
+    "the header holds board, goal, pattern, kind and the histogram of values,\n"
+    "every block its CRC-32.  Values take 4 bits when the largest is at most 14,\n"
+    "else a byte; a placement no board reaches holds 15 (255).\n"
+    "  --pattern TILES  tiles of the pattern: 1,2,3 or ranges 1-7\n"
+    "  --additive       (default) only moves of pattern tiles count; the value of\n"
+    "                   a placement is the least over the blank's cells and is\n"
+    "                   stored without the blank; values of disjoint patterns add\n"
+    "                   up (Korf and Felner 2002)\n"
+    "  --plain          every move counts; stored per blank cell; max-combined\n"
+    "  --partition NAME the standard additive tile sets for the standard goal,\n"
+    "                   each written to DIR/NAME.K.pdb: on 4x4 7-8, 6-6-3, 5-5-5\n"
+    "                   (Felner, Korf and Hanan 2004), on 5x5 6-6-6-6 (Korf and\n"
+    "                   Felner 2002); the tiles are those papers' sets moved to\n"
+    "                   slide's goal (blank last) by the 180-degree turn t -> n - t\n"
+    "  --goal G         the goal board (default: 1..n-1, blank last)\n"
+    "  -o, --output F   the file (--pattern) or directory (--partition)\n"
+    "  --threads N      threads (default: all cores); the file does not depend on N\n"
+    "  --max-memory B   refuse a build needing more (suffix K, M, G)\n"
+    "  --level N        zlib level 0..9 (default 1)\n"
+    "  --progress       one line per layer on standard error (default on a TTY):\n"
+    "                   'pdb: cost D: S states, V values (cumulative C of E), T s'\n"
+    "  Output: one line per table on standard output: 'FILE: KIND, tiles T,\n"
+    "  E entries, max M, B bytes (E bits per entry), build S s'; for --partition\n"
+    "  also the --h argument that sums the tables.\n"
+    "info: the header (no payload read): board, goal, kind, tiles, entries,\n"
+    "encoding, checksums, then the table 'value count' of the histogram.\n"
+    "verify: load every block (CRCs, sizes, histogram), then recompute every\n"
+    "value by an independent layered search over (placement, blank cell) with a\n"
+    "byte per state (no code of the build) and compare.  Memory: about n bytes\n"
+    "per placement; refused up front above what is available.\n"
+    "Exit status: 0 ok, 1 failure (memory, files, a wrong value), 2 bad arguments.\n";
+
+/* The partitions, in slide's standard goal (tiles turned by t -> n - t). */
+static const struct partition {
+    const char *name;
+    int rows, cols;
+    const char *sets[4];
+} partitions[] = {
+    {"7-8", 4, 4, {"9-15", "1-8"}},
+    {"6-6-3", 4, 4, {"3,4,7,8,11,12", "1,2,5,6,9,10", "13,14,15"}},
+    {"5-5-5", 4, 4, {"9,10,13,14,15", "4,7,8,11,12", "1,2,3,5,6"}},
+    {"6-6-6-6", 5, 5, {"13,18,19,20,23,24", "11,12,16,17,21,22", "4,5,9,10,14,15",
+                       "1,2,3,6,7,8"}},
+};
+#define NPARTITIONS (int)(sizeof partitions / sizeof partitions[0])
+
+struct pdb_args {
+    const char *action, *dims, *tiles, *partition, *goal, *out, *file;
+    enum pdb_kind kind;
+    int kind_set;
+    int threads, level, progress;
+    uint64_t max_memory;
+};
+
+/* Contexts that use an option (cli.h): the action, and --pattern. */
+enum { USE_BUILD = 1, USE_VERIFY = 2, USE_PATTERN = 4 };
+
+static const struct cli_option pdb_options[] = {
+    {"pattern", 0, CLI_VALUE, 'P', USE_BUILD, "pdb build", NULL},
+    {"partition", 0, CLI_VALUE, 'Q', USE_BUILD, "pdb build", NULL},
+    {"additive", 0, CLI_FLAG, 'A', USE_PATTERN, "pdb build --pattern", NULL},
+    {"plain", 0, CLI_FLAG, 'L', USE_PATTERN, "pdb build --pattern", "additive"},
+    {"goal", 0, CLI_VALUE, 'g', USE_BUILD, "pdb build", NULL},
+    {"output", 'o', CLI_VALUE, 'o', USE_BUILD, "pdb build", NULL},
+    {"threads", 't', CLI_VALUE, 't', USE_BUILD | USE_VERIFY, "pdb build or pdb verify", NULL},
+    {"level", 0, CLI_VALUE, 'l', USE_BUILD, "pdb build", NULL},
+    {"max-memory", 0, CLI_VALUE, 'm', USE_BUILD | USE_VERIFY, "pdb build or pdb verify",
+     NULL},
+    {"progress", 0, CLI_FLAG, 'p', USE_BUILD, "pdb build", NULL},
+    {"help", 'h', CLI_FLAG, 'h', 0, NULL, NULL},
+    {0, 0, 0, 0, 0, NULL, NULL}};
+
+static int take_option(int c, const char *v, void *ctx)
+{
+    struct pdb_args *a = ctx;
+    long n;
+    switch (c) {
+    case 'P': a->tiles = v; return EXIT_OK;
+    case 'Q': a->partition = v; return EXIT_OK;
+    case 'A':
+    case 'L':
+        a->kind = c == 'A' ? PDB_ADDITIVE : PDB_PLAIN;
+        a->kind_set = 1;
+        return EXIT_OK;
+    case 'g': a->goal = v; return EXIT_OK;
+    case 'o': a->out = v; return EXIT_OK;
+    case 't': return cli_threads(v, &a->threads) ? EXIT_USAGE : EXIT_OK;
+    case 'l':
+        if (cli_int("--level", v, 0, 9, &n))
+            return EXIT_USAGE;
+        a->level = (int)n;
+        return EXIT_OK;
+    case 'm': return cli_bytes("--max-memory", v, &a->max_memory) ? EXIT_USAGE : EXIT_OK;
+    case 'p': a->progress = 1; return EXIT_OK;
+    }
+    return EXIT_USAGE;
+}
+
+static int parse_args(int argc, char **argv, struct pdb_args *a)
+{
+    struct cli_parse p;
+    memset(a, 0, sizeof *a);
+    a->level = -1;
+    cli_parse_init(&p, "pdb", pdb_options, argc, argv);
+    int rc = cli_parse_options(&p, help, take_option, a);
+    if (rc)
+        return rc;
+    int args = p.nargs;
+    a->action = args > 0 ? p.args[0] : "";
+    int build = !strcmp(a->action, "build");
+    if (args == 2 && build)
+        a->dims = p.args[1];
+    else if (args == 2 && (!strcmp(a->action, "info") || !strcmp(a->action, "verify")))
+        a->file = p.args[1];
+    else
+        return cli_fail(EXIT_USAGE, "usage: slide pdb build RxC ..., slide pdb info FILE or "
+                                    "slide pdb verify FILE (see slide pdb --help)");
+    unsigned active = build ? USE_BUILD | (a->tiles ? USE_PATTERN : 0)
+                            : !strcmp(a->action, "verify") ? USE_VERIFY : 0;
+    char now[32];
+    snprintf(now, sizeof now, "pdb %s", a->action);
+    return cli_parse_unused(&p, active, now) ? EXIT_USAGE : EXIT_OK;
+}
+
+static void on_layer(const struct pdb_layer *l, void *ctx)
+{
+    (void)ctx;
+    fprintf(stderr, "pdb: cost %d: %" PRIu64 " states, %" PRIu64 " values (cumulative %"
+            PRIu64 " of %" PRIu64 "), %.2f s\n", l->depth, l->states, l->values,
+            l->cumulative, l->entries, l->elapsed);
+}
+
+/* Build one table of tiles and write it to path. */
+static int build_one(const struct pdb_args *a, const struct board *goal, const char *tiles,
+                     const char *path)
+{
+    int list[PATTERN_MAX_TILES + 1], k;
+    struct pattern pat;
+    struct pdb_table t;
+    slide_error err;
+    uint64_t bytes = 0;
+    int rc = pattern_parse_tiles(tiles, list, PATTERN_MAX_TILES + 1, &k, &err);
+    if (!rc)
+        rc = pattern_init(&pat, goal, list, k, &err);
+    if (!rc)
+        rc = atomic_file_check(path, &err);
+    if (rc)
+        return cli_fail_lib(rc, &err);
+    struct pdb_build_options o = {a->threads, a->max_memory,
+                                  cli_progress_wanted(a->progress) ? on_layer : NULL, NULL};
+    double t0 = omp_get_wtime();
+    if ((rc = pdb_build(&pat, a->kind, &o, &t, &err)) != SLIDE_OK)
+        return cli_fail_lib(rc, &err);
+    double t1 = omp_get_wtime();
+    rc = pdb_save(path, &t, a->level, a->threads, &bytes, &err);
+    double t2 = omp_get_wtime();
+    if (!rc) {
+        char tl[256];
+        pattern_format_tiles(&pat, tl, sizeof tl);
+        printf("%s: %s, tiles %s, %" PRIu64 " entries, max %d, %" PRIu64 " bytes (%d bits "
+               "per entry), build %.2f s, write %.2f s, peak RSS %.0f MB\n", path,
+               pdb_kind_name(t.kind), tl, t.entries, t.max, bytes,
+               pdb_file_encoding(&t), t1 - t0, t2 - t1, provenance_peak_rss() / 1e6);
+    }
+    pdb_table_free(&t);
+    return rc ? cli_fail_lib(rc, &err) : EXIT_OK;
+}
+
+static int build_partition(const struct pdb_args *a, const struct board *goal)
+{
+    const struct partition *p = NULL;
+    for (int i = 0; i < NPARTITIONS; i++)
+        if (!strcmp(partitions[i].name, a->partition))
+            p = &partitions[i];
+    if (!p)
+        return cli_fail(EXIT_USAGE, "unknown --partition \"%s\" (known: 7-8, 6-6-3, 5-5-5 "
+                                    "on 4x4; 6-6-6-6 on 5x5)", a->partition);
+    if (p->rows != goal->rows || p->cols != goal->cols)
+        return cli_fail(EXIT_USAGE, "--partition %s is for %dx%d boards, not %dx%d", p->name,
+                        p->rows, p->cols, goal->rows, goal->cols);
+    if (a->kind_set && a->kind != PDB_ADDITIVE)
+        return cli_fail(EXIT_USAGE, "--partition builds additive tables; --plain is not "
+                                    "allowed with it");
+    if (mkdir(a->out, 0755) != 0 && errno != EEXIST)
+        return cli_fail(EXIT_FAIL, "cannot create directory %s: %s", a->out, strerror(errno));
+    char paths[4][1024], sum[4200] = "";
+    for (int j = 0; j < 4 && p->sets[j]; j++) {
+        snprintf(paths[j], sizeof paths[j], "%s/%s.%d.pdb", a->out, p->name, j + 1);
+        int rc = build_one(a, goal, p->sets[j], paths[j]);
+        if (rc)
+            return rc;
+        snprintf(sum + strlen(sum), sizeof sum - strlen(sum), "%s%s", j ? "+" : "",
+                 paths[j]);
+    }
+    printf("use: --h pdb:%s\n", sum);
+    return EXIT_OK;
+}
+
+static int build(const struct pdb_args *a)
+{
+    int rows, cols;
+    struct board goal;
+    slide_error err;
+    if (board_parse_dims(a->dims, &rows, &cols, &err))
+        return cli_fail(EXIT_USAGE, "%s", err.msg);
+    if (!a->out)
+        return cli_fail(EXIT_USAGE, "name the output with -o FILE (or -o DIR with "
+                                    "--partition)");
+    if (!!a->tiles == !!a->partition)
+        return cli_fail(EXIT_USAGE, "give exactly one of --pattern TILES and --partition "
+                                    "NAME (see slide pdb --help)");
+    if (cli_goal(a->goal, rows, cols, &goal))
+        return EXIT_USAGE;
+    int rc = a->partition ? build_partition(a, &goal) : build_one(a, &goal, a->tiles, a->out);
+    board_free(&goal);
+    return rc ? rc : cli_finish_stdout();
+}
+
+static int info(const struct pdb_args *a)
+{
+    struct db db;
+    slide_error err;
+    char goal[512];
+    if (db_open_pdb(a->file, &db, &err))
+        return cli_fail(EXIT_FAIL, "%s: %s", a->file, err.msg);
+    board_format(&db.goal, goal, sizeof goal);
+    printf("file: %s, %" PRIu64 " bytes, zlib level %d, written by slide %s (format %u)\n",
+           a->file, db.file_bytes, db.level, db.tool_version, db.version);
+    printf("board: %dx%d, goal %s\n", db.rows, db.cols, goal);
+    printf("kind: %s\ntiles:", db.pdb.kind == PDB_ADDITIVE ? "additive" : "plain");
+    for (int i = 0; i < db.pdb.k; i++)
+        printf("%s%d", i ? "," : " ", db.pdb.tiles[i]);
+    printf("\nentries: %" PRIu64 ", %" PRIu64 " with a value\n", db.indexes, db.reachable);
+    printf("encoding: %d, %s\n", db.encoding, db.encoding == DB_ENC_NIBBLE
+                                                    ? "4 bits per entry (15: no value)"
+                                                    : "1 byte per entry (255: no value)");
+    printf("payload: %" PRIu64 " bytes, CRC-32 %08x, %u block%s\n", db.payload_bytes,
+           db.payload_crc, db.nblocks, db.nblocks == 1 ? "" : "s");
+    printf("max: %d\nvalue count\n", db.radius);
+    double mean = 0;
+    for (int v = 0; v <= db.radius; v++) {
+        printf("%d %" PRIu64 "\n", v, db.hist[v]);
+        mean += (double)v * (double)db.hist[v];
+    }
+    printf("mean: %.4f\n", db.reachable ? mean / (double)db.reachable : 0.0);
+    db_free(&db);
+    return cli_finish_stdout();
+}
+
+static int verify(const struct pdb_args *a)
+{
+    struct pdb_table t;
+    struct pdb_verify_report rep;
+    slide_error err;
+    double t0 = omp_get_wtime();
+    if (pdb_load(a->file, a->threads, &t, &err))
+        return cli_fail(EXIT_FAIL, "%s: %s", a->file, err.msg);
+    double t1 = omp_get_wtime();
+    int rc = pdb_verify(&t, a->max_memory, &rep, &err);
+    double t2 = omp_get_wtime();
+    pdb_table_free(&t);
+    if (rc)
+        return cli_fail(EXIT_FAIL, "%s: %s", a->file, err.msg);
+    printf("ok: %s: checksums and histogram agree; all %" PRIu64 " entries equal an "
+           "independent search of %" PRIu64 " states (load %.3f s, check %.3f s, %.0f MB)\n",
+           a->file, rep.entries, rep.states, t1 - t0, t2 - t1, rep.bytes / 1e6);
+    return cli_finish_stdout();
+}
+
+int cmd_pdb(int argc, char **argv)
+{
+    struct pdb_args a;
+    int rc = parse_args(argc, argv, &a);
+    if (rc)
+        return rc < 0 ? EXIT_OK : rc;
+    if (!strcmp(a.action, "build"))
+        return build(&a);
+    return strcmp(a.action, "info") == 0 ? info(&a) : verify(&a);
+}

@@ -1,0 +1,490 @@
+/*
+ * frontier.c - frontier search with delayed duplicate detection
+ * (frontier.h).
+ */
+#include "slide/frontier.h"
+
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/statvfs.h>
+
+#include "slide/store.h"
+
+#include "slide/frontier_sort.h"
+
+#define DEFAULT_BUFFER_KEYS (1u << 24)
+
+int frontier_init(struct frontier_search *f, const struct board *goal,
+                  const char *temp_dir, slide_error *err)
+{
+    int rc;
+    memset(f, 0, sizeof *f);
+    f->prev.fd = f->cur.fd = -1;
+    f->temp_dir = temp_dir;
+    if ((rc = fkey_init(&f->ks, goal, err)))
+        return rc;
+    f->hist_cap = 64;
+    f->hist = calloc((size_t)f->hist_cap, sizeof *f->hist);
+    if (!f->hist)
+        return slide_fail(err, SLIDE_ENOMEM, "out of memory for the histogram");
+    if ((rc = fstream_open(&f->prev, NULL, err)) ||
+        (rc = fstream_open(&f->cur, NULL, err)) ||
+        (rc = fstream_append(&f->cur, fkey_of_board(&f->ks, goal))) ||
+        (rc = fstream_finish(&f->cur, err)) || (rc = fstream_finish(&f->prev, err))) {
+        frontier_free(f);
+        return rc;
+    }
+    f->hist[0] = 1;
+    f->reached = 1;
+    return SLIDE_OK;
+}
+
+void frontier_free(struct frontier_search *f)
+{
+    fstream_close(&f->prev);
+    fstream_close(&f->cur);
+    free(f->hist);
+    f->hist = NULL;
+}
+
+/* The sorted runs of one step. */
+struct runs {
+    struct fstream *run;
+    size_t len, cap;
+};
+
+static void runs_free(struct runs *r)
+{
+    for (size_t i = 0; i < r->len; i++)
+        fstream_close(&r->run[i]);
+    free(r->run);
+    memset(r, 0, sizeof *r);
+}
+
+/* Expansion buffers of one step: keys and the radix sort's scratch. */
+struct expand {
+    const struct frontier_search *f;
+    const char *dir;       /* runs in temporary files there; NULL: memory */
+    fkey *a, *tmp;
+    uint64_t *start;       /* keys of cur before each block of the batch */
+    int threads;
+    int rc;
+    slide_error err;
+    uint64_t candidates;
+};
+
+/* Expand blocks [b0, b1) of cur into out (room for 4 keys a board);
+ * returns the number of neighbours written, -1 on error. */
+static int64_t expand_blocks(struct expand *x, size_t b0, size_t b1, fkey *out,
+                             fkey *keys, slide_error *err)
+{
+    int64_t k = 0;
+    for (size_t b = b0; b < b1; b++) {
+        int len = fstream_read_block(&x->f->cur, b, keys, err);
+        if (len < 0)
+            return -1;
+        for (int i = 0; i < len; i++)
+            k += fkey_neighbours(&x->f->ks, keys[i], out + k);
+    }
+    return k;
+}
+
+/* One thread's share of a batch: expand, sort, dedup, write a run. */
+static int thread_share(struct expand *x, size_t b0, size_t b1, size_t batch0,
+                        struct fstream *run, slide_error *err)
+{
+    fkey *keys = malloc(FSTREAM_BLOCK * sizeof *keys);
+    if (!keys)
+        return slide_fail(err, SLIDE_ENOMEM, "out of memory for a block");
+    uint64_t off = 4 * x->start[b0 - batch0];
+    int64_t n = expand_blocks(x, b0, b1, x->a + off, keys, err);
+    free(keys);
+    if (n < 0)
+        return SLIDE_EFORMAT;
+    size_t u;
+    int rc = fstream_open(run, x->dir, err);
+    if (rc)
+        return rc;
+    if (x->f->ks.bits <= 64) { /* sort the low halves: half the traffic */
+        uint64_t *a = (uint64_t *)(x->a + off), *t = (uint64_t *)(x->tmp + off);
+        for (int64_t i = 0; i < n; i++) /* in place: a[i] lies below key i */
+            a[i] = (uint64_t)x->a[off + (uint64_t)i];
+        uint64_t *s = fsort_u64(a, t, (size_t)n, x->f->ks.bits);
+        u = fsort_unique_u64(s, (size_t)n);
+        for (size_t i = 0; i < u && !fstream_append(run, s[i]); i++)
+            ;
+    } else {
+        fkey *s = fsort_keys(x->a + off, x->tmp + off, (size_t)n, x->f->ks.bits);
+        u = fsort_unique(s, (size_t)n);
+        for (size_t i = 0; i < u && !fstream_append(run, s[i]); i++)
+            ;
+    }
+#pragma omp atomic
+    x->candidates += u;
+    return fstream_finish(run, err); /* the first failed append, if any */
+}
+
+static int grow_runs(struct runs *r, size_t more, slide_error *err)
+{
+    if (r->len + more <= r->cap)
+        return SLIDE_OK;
+    size_t cap = (r->len + more) * 2;
+    struct fstream *p = realloc(r->run, cap * sizeof *p);
+    if (!p)
+        return slide_fail(err, SLIDE_ENOMEM, "out of memory for the run list");
+    for (size_t i = r->cap; i < cap; i++) {
+        memset(&p[i], 0, sizeof p[i]);
+        p[i].fd = -1;
+    }
+    r->run = p;
+    r->cap = cap;
+    return SLIDE_OK;
+}
+
+/* Batch of blocks [b0, b1): one run per thread that got blocks. */
+static int expand_batch(struct expand *x, size_t b0, size_t b1, struct runs *r,
+                        slide_error *err)
+{
+    int T = x->threads;
+    int rc = grow_runs(r, (size_t)T, err);
+    if (rc)
+        return rc;
+    x->start[0] = 0;
+    for (size_t b = b0; b < b1; b++)
+        x->start[b - b0 + 1] = x->start[b - b0] + x->f->cur.block[b].count;
+    x->rc = SLIDE_OK;
+    size_t first = r->len;
+#pragma omp parallel num_threads(T)
+    {
+        int t = omp_get_thread_num();
+        size_t lo = b0 + (b1 - b0) * (size_t)t / (size_t)T;
+        size_t hi = b0 + (b1 - b0) * (size_t)(t + 1) / (size_t)T;
+        slide_error e;
+        if (lo < hi) {
+            int trc = thread_share(x, lo, hi, b0, &r->run[first + (size_t)t], &e);
+            if (trc) {
+#pragma omp critical(frontier_error)
+                if (!x->rc) {
+                    x->rc = trc;
+                    x->err = e;
+                }
+            }
+        }
+    }
+    r->len = first + (size_t)T;
+    if (x->rc && err)
+        *err = x->err;
+    return x->rc;
+}
+
+/* A binary min-heap of the runs' cursors, keyed by their current key. */
+struct heap {
+    struct fstream_cursor *cur;
+    fkey *key;
+    size_t *idx, len;
+};
+
+static void sift_down(struct heap *h, size_t i)
+{
+    for (;;) {
+        size_t l = 2 * i + 1, m = i;
+        if (l < h->len && h->key[h->idx[l]] < h->key[h->idx[m]])
+            m = l;
+        if (l + 1 < h->len && h->key[h->idx[l + 1]] < h->key[h->idx[m]])
+            m = l + 1;
+        if (m == i)
+            return;
+        size_t t = h->idx[i];
+        h->idx[i] = h->idx[m];
+        h->idx[m] = t;
+        i = m;
+    }
+}
+
+/* Advance the top cursor; returns -1 on a read error. */
+static int heap_advance(struct heap *h, slide_error *err)
+{
+    size_t top = h->idx[0];
+    int got = fstream_cursor_next(&h->cur[top], &h->key[top], err);
+    if (got < 0)
+        return -1;
+    if (!got)
+        h->idx[0] = h->idx[--h->len];
+    if (h->len)
+        sift_down(h, 0);
+    return 0;
+}
+
+static int heap_open(struct heap *h, const struct runs *r, slide_error *err)
+{
+    memset(h, 0, sizeof *h);
+    h->cur = calloc(r->len + 1, sizeof *h->cur);
+    h->key = calloc(r->len + 1, sizeof *h->key);
+    h->idx = calloc(r->len + 1, sizeof *h->idx);
+    if (!h->cur || !h->key || !h->idx)
+        return slide_fail(err, SLIDE_ENOMEM, "out of memory for the merge");
+    for (size_t i = 0; i < r->len; i++) {
+        int rc = fstream_cursor_open(&h->cur[i], &r->run[i], err);
+        if (rc)
+            return rc;
+        int got = fstream_cursor_next(&h->cur[i], &h->key[i], err);
+        if (got < 0)
+            return SLIDE_EFORMAT;
+        if (got)
+            h->idx[h->len++] = i;
+    }
+    for (size_t i = h->len / 2; i-- > 0;)
+        sift_down(h, i);
+    return SLIDE_OK;
+}
+
+static void heap_close(struct heap *h, size_t n)
+{
+    if (h->cur)
+        for (size_t i = 0; i < n; i++)
+            fstream_cursor_close(&h->cur[i]);
+    free(h->cur);
+    free(h->key);
+    free(h->idx);
+}
+
+/* Merge the runs, drop repeats and the keys of layer d-1, into out. */
+static int merge_runs(const struct frontier_search *f, const struct runs *r,
+                      struct fstream *out, slide_error *err)
+{
+    struct heap h;
+    struct fstream_cursor pc;
+    fkey p = 0, last = 0;
+    int have_last = 0, rc, pgot = 0;
+    if ((rc = heap_open(&h, r, err)) || (rc = fstream_cursor_open(&pc, &f->prev, err)))
+        goto done;
+    pgot = fstream_cursor_next(&pc, &p, err);
+    while (h.len && pgot >= 0) {
+        fkey k = h.key[h.idx[0]];
+        if (heap_advance(&h, err)) {
+            rc = SLIDE_EFORMAT;
+            break;
+        }
+        if (have_last && k == last)
+            continue;
+        last = k;
+        have_last = 1;
+        while (pgot > 0 && p < k)
+            pgot = fstream_cursor_next(&pc, &p, err);
+        if (pgot > 0 && p == k)
+            continue;
+        if ((rc = fstream_append(out, k)))
+            break;
+    }
+    if (!rc && pgot < 0)
+        rc = SLIDE_EFORMAT;
+    if (!rc)
+        rc = fstream_finish(out, err);
+    else if (rc != SLIDE_EFORMAT)
+        fstream_finish(out, err);
+    fstream_cursor_close(&pc);
+done:
+    heap_close(&h, r->len);
+    return rc;
+}
+
+/* Boards of layer d expanded per batch (a block is the unit of a batch). */
+static uint64_t batch_keys(const struct frontier_options *o)
+{
+    uint64_t buffer = o->buffer_keys >= 64 ? o->buffer_keys : DEFAULT_BUFFER_KEYS;
+    uint64_t keys = buffer / MOVE_COUNT;
+    return keys < FSTREAM_BLOCK ? FSTREAM_BLOCK : keys;
+}
+
+/* Keys the expansion buffer holds: a batch's neighbours, or all of them. */
+static uint64_t buffer_cap(const struct frontier_search *f, const struct frontier_options *o)
+{
+    uint64_t cap = batch_keys(o) * MOVE_COUNT;
+    return cap > f->cur.count * MOVE_COUNT ? f->cur.count * MOVE_COUNT : cap;
+}
+
+void frontier_estimate(const struct frontier_search *f, const struct frontier_options *o,
+                       uint64_t *fixed, uint64_t *step)
+{
+    double cur = (double)f->cur.count, prev = (double)f->prev.count;
+    double growth = prev > 0 && cur > prev ? cur / prev : 1.0;
+    if (f->depth < 4)
+        growth = 4; /* the first layers say little about the growth */
+    /* gaps of the runs are about 4 times those of the layer: 2 more bits */
+    double bpk = cur > 0 ? (double)f->cur.bytes / cur + 1.0 : (double)FSTREAM_GAP_MAX;
+    double index = (double)sizeof(struct fstream_block) / FSTREAM_BLOCK;
+    *fixed = fstream_memory(&f->prev) + fstream_memory(&f->cur) +
+             2 * buffer_cap(f, o) * sizeof(fkey);
+    *step = (uint64_t)(cur * MOVE_COUNT * (bpk + 0.25 + index) + cur * growth * (bpk + index)) +
+            (1u << 20);
+}
+
+/* Where the runs and the new layer go: *dir NULL (memory) or temp_dir. */
+static int choose_storage(const struct frontier_search *f, const struct frontier_options *o,
+                          const char **dir, slide_error *err)
+{
+    uint64_t fixed, step;
+    frontier_estimate(f, o, &fixed, &step);
+    uint64_t avail = store_memory_available(0);
+    uint64_t limit = o->max_memory ? o->max_memory : UINT64_MAX;
+    int fits = fixed + step <= limit && (!avail || step + 2 * buffer_cap(f, o) * 16 <= avail);
+    *dir = NULL;
+    if (fits)
+        return SLIDE_OK;
+    if (!f->temp_dir)
+        return slide_fail(err, SLIDE_ENOMEM, "distance %d needs about %.2f GB of memory "
+                          "(%.2f GB held, %.2f GB for the step) but %.2f GB may be used; "
+                          "give --temp-dir DIR to put it on disk", f->depth + 1,
+                          (double)(fixed + step) / 1e9, (double)fixed / 1e9,
+                          (double)step / 1e9,
+                          (double)(o->max_memory ? o->max_memory : avail) / 1e9);
+    struct statvfs v;
+    if (statvfs(f->temp_dir, &v) != 0)
+        return slide_fail(err, SLIDE_EIO, "cannot read the free space of %s", f->temp_dir);
+    uint64_t free_bytes = (uint64_t)v.f_bavail * (uint64_t)v.f_frsize;
+    if (step > free_bytes || (o->max_disk && step > o->max_disk))
+        return slide_fail(err, SLIDE_ENOMEM, "distance %d needs about %.2f GB of disk in "
+                          "%s but %.2f GB are free%s", f->depth + 1, (double)step / 1e9,
+                          f->temp_dir, (double)free_bytes / 1e9,
+                          o->max_disk && step > o->max_disk ? " and --max-disk allows less"
+                                                            : "");
+    *dir = f->temp_dir;
+    return SLIDE_OK;
+}
+
+static int expand_all(const struct frontier_search *f, const struct frontier_options *o,
+                      const char *dir, struct runs *r, uint64_t *candidates,
+                      slide_error *err)
+{
+    uint64_t per_batch = batch_keys(o);
+    struct expand x = {.f = f, .dir = dir};
+    x.threads = o->threads > 0 ? o->threads : omp_get_max_threads();
+    size_t nb = f->cur.nblocks, cap = (size_t)buffer_cap(f, o);
+    x.a = malloc(cap * sizeof *x.a);
+    x.tmp = malloc(cap * sizeof *x.tmp);
+    x.start = malloc((nb + 1) * sizeof *x.start);
+    int rc = SLIDE_OK;
+    if (!x.a || !x.tmp || !x.start)
+        rc = slide_fail(err, SLIDE_ENOMEM, "out of memory for an expansion buffer of "
+                        "%zu keys (%zu bytes; lower --buffer)", cap, 2 * cap * sizeof *x.a);
+    for (size_t b0 = 0; !rc && b0 < nb;) {
+        size_t b1 = b0;
+        uint64_t keys = 0;
+        while (b1 < nb && (b1 == b0 || keys + f->cur.block[b1].count <= per_batch))
+            keys += f->cur.block[b1++].count;
+        rc = expand_batch(&x, b0, b1, r, err);
+        b0 = b1;
+    }
+    free(x.a);
+    free(x.tmp);
+    free(x.start);
+    *candidates = x.candidates;
+    return rc;
+}
+
+int frontier_step(struct frontier_search *f, const struct frontier_options *o,
+                  slide_error *err)
+{
+    if (f->complete)
+        return SLIDE_OK;
+    double t0 = omp_get_wtime();
+    struct runs r = {0};
+    struct fstream next;
+    uint64_t candidates = 0;
+    const char *dir;
+    int rc = choose_storage(f, o, &dir, err);
+    if (rc)
+        return rc;
+    rc = expand_all(f, o, dir, &r, &candidates, err);
+    if (!rc && !(rc = fstream_open(&next, dir, err))) {
+        rc = merge_runs(f, &r, &next, err);
+        if (rc)
+            fstream_close(&next);
+    }
+    uint64_t run_bytes = 0;
+    for (size_t i = 0; i < r.len; i++)
+        run_bytes += r.run[i].bytes;
+    runs_free(&r);
+    if (rc)
+        return rc;
+    if (f->depth + 2 > f->hist_cap) {
+        uint64_t *h = realloc(f->hist, (size_t)f->hist_cap * 2 * sizeof *h);
+        if (!h) {
+            fstream_close(&next);
+            return slide_fail(err, SLIDE_ENOMEM, "out of memory for the histogram");
+        }
+        f->hist = h;
+        f->hist_cap *= 2;
+    }
+    fstream_close(&f->prev);
+    f->prev = f->cur;
+    f->cur = next;
+    f->depth++;
+    f->hist[f->depth] = next.count;
+    f->reached += next.count;
+    f->complete = next.count == 0;
+    f->candidates = candidates;
+    f->run_bytes = run_bytes;
+    f->on_disk = dir != NULL;
+    f->step_seconds = omp_get_wtime() - t0;
+    f->seconds += f->step_seconds;
+    return SLIDE_OK;
+}
+
+int frontier_run(struct frontier_search *f, const struct frontier_options *o,
+                 slide_error *err)
+{
+    while (!f->complete && (o->max_depth < 0 || f->depth < o->max_depth)) {
+        int rc = frontier_step(f, o, err);
+        if (rc)
+            return rc;
+        struct frontier_layer L = {f->depth, f->hist[f->depth], f->reached, f->candidates,
+                                   f->run_bytes, f->cur.bytes, f->step_seconds, f->seconds};
+        if (o->on_layer && o->on_layer(&L, o->ctx))
+            return slide_fail(err, SLIDE_EINTR, "stopped after distance %d", f->depth);
+    }
+    return SLIDE_OK;
+}
+
+int frontier_radius(const struct frontier_search *f)
+{
+    return f->complete ? f->depth - 1 : -1;
+}
+
+const struct fstream *frontier_last_layer(const struct frontier_search *f)
+{
+    return f->complete ? &f->prev : &f->cur;
+}
+
+int frontier_restore(struct frontier_search *f, int depth, const uint64_t *hist,
+                     struct fstream *prev, struct fstream *cur, double seconds,
+                     slide_error *err)
+{
+    if (depth < 0 || prev->count != (depth ? hist[depth - 1] : 0) ||
+        cur->count != hist[depth])
+        return slide_fail(err, SLIDE_EINVAL, "the saved layers do not match the "
+                          "saved histogram");
+    int cap = f->hist_cap;
+    while (cap < depth + 2)
+        cap *= 2;
+    uint64_t *h = realloc(f->hist, (size_t)cap * sizeof *h);
+    if (!h)
+        return slide_fail(err, SLIDE_ENOMEM, "out of memory for the histogram");
+    f->hist = h;
+    f->hist_cap = cap;
+    f->reached = 0;
+    for (int d = 0; d <= depth; d++)
+        f->reached += (f->hist[d] = hist[d]);
+    fstream_close(&f->prev);
+    fstream_close(&f->cur);
+    f->prev = *prev;
+    f->cur = *cur;
+    memset(prev, 0, sizeof *prev);
+    memset(cur, 0, sizeof *cur);
+    prev->fd = cur->fd = -1;
+    f->depth = depth;
+    f->complete = depth > 0 && f->cur.count == 0;
+    f->seconds = seconds;
+    return SLIDE_OK;
+}

@@ -1,0 +1,207 @@
+/*
+ * frontier_key.c - 128-bit compact keys of boards (frontier_key.h).
+ *
+ * Up to 21 cells (m <= 20 tiles) the lexicographic rank fits in 64 bits and
+ * rank.h computes it; beyond, the same Lehmer code is evaluated in 128 bits
+ * here (Horner's rule in the factorial base).
+ */
+#include "slide/frontier_key.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "slide/rank.h"
+
+int fkey_init(struct fkey_space *s, const struct board *goal, slide_error *err)
+{
+    int n = board_cells(goal);
+    memset(s, 0, sizeof *s);
+    if (n > FKEY_MAX_CELLS)
+        return slide_fail(err, SLIDE_ERANGE,
+                          "a %dx%d board has %d cells; the frontier search keys a "
+                          "board in 128 bits, which allows at most %d cells",
+                          goal->rows, goal->cols, n, FKEY_MAX_CELLS);
+    s->rows = goal->rows;
+    s->cols = goal->cols;
+    s->n = n;
+    s->m = n - 1;
+    s->goal_blank = board_blank(goal);
+    s->path_graph = goal->rows == 1 || goal->cols == 1;
+    for (int k = 0, i = 0; k < n; k++)
+        if (goal->cells[k]) {
+            s->label[i] = goal->cells[k];
+            s->index_of[goal->cells[k]] = i++;
+        }
+    int gr = s->goal_blank / s->cols;
+    for (int z = 0; z < n; z++)
+        s->need_parity[z] = (uint8_t)(((s->cols - 1) * abs(z / s->cols - gr)) & 1);
+    fkey f = 1;
+    for (int k = 2; k <= n; k++)
+        f *= (fkey)k;
+    s->size = s->path_graph ? (fkey)n : (n >= 2 ? f / 2 : 1);
+    for (fkey top = s->size - 1; top; top >>= 1)
+        s->bits++;
+    return SLIDE_OK;
+}
+
+/* Lexicographic rank of t (m > 20 tiles) in 128 bits, and its parity. */
+static fkey lex128(const uint8_t *t, int m, int *parity)
+{
+    uint64_t seen = 0;
+    fkey r = 0;
+    int sum = 0;
+    for (int i = 0; i < m; i++) {
+        int d = t[i] - __builtin_popcountll(seen & ((1ULL << t[i]) - 1));
+        seen |= 1ULL << t[i];
+        sum += d;
+        r = r * (fkey)(m - i) + (fkey)d;
+    }
+    *parity = sum & 1;
+    return r;
+}
+
+/* The permutation of 0..m-1 of lexicographic rank r (m > 20); its parity. */
+static int unlex128(fkey r, int m, uint8_t *t)
+{
+    uint8_t digit[FKEY_MAX_CELLS];
+    int sum = 0;
+    for (int i = m - 1; i >= 0; i--) {
+        unsigned radix = (unsigned)(m - i);
+        if (r >> 64) {
+            digit[i] = (uint8_t)(r % radix);
+            r /= radix;
+        } else { /* 64-bit division once the high half is gone: much faster */
+            uint64_t q = (uint64_t)r;
+            digit[i] = (uint8_t)(q % radix);
+            r = q / radix;
+        }
+        sum += digit[i];
+    }
+    uint64_t free_set = m >= 64 ? ~0ULL : (1ULL << m) - 1;
+    for (int i = 0; i < m; i++) {
+        uint64_t f = free_set;
+        for (int k = 0; k < digit[i]; k++)
+            f &= f - 1;                   /* drop the digit[i] smallest */
+        int v = __builtin_ctzll(f);
+        t[i] = (uint8_t)v;
+        free_set &= ~(1ULL << v);
+    }
+    return sum & 1;
+}
+
+fkey fkey_encode_tz(const struct fkey_space *s, const uint8_t *t, int z)
+{
+    if (s->path_graph || s->m < 2)
+        return (fkey)z;
+    int parity;
+    fkey lex = s->m <= RANK_MAX_LEN ? (fkey)rank_lex(t, s->m, 0) : lex128(t, s->m, &parity);
+    return (lex >> 1) * (fkey)s->n + (fkey)z;
+}
+
+int fkey_decode_tz(const struct fkey_space *s, fkey key, uint8_t *t)
+{
+    int z = (int)(key % (fkey)s->n);
+    fkey h = key / (fkey)s->n;
+    if (s->path_graph || s->m < 2) {
+        for (int i = 0; i < s->m; i++)
+            t[i] = (uint8_t)i;
+        return z;
+    }
+    if (s->m <= RANK_MAX_LEN) {
+        rank_unhalf((uint64_t)h, s->m, s->need_parity[z], t);
+    } else if (unlex128(2 * h, s->m, t) != s->need_parity[z]) {
+        uint8_t x = t[s->m - 2];
+        t[s->m - 2] = t[s->m - 1];
+        t[s->m - 1] = x;
+    }
+    return z;
+}
+
+static int split(const struct fkey_space *s, const struct board *b, uint8_t *t)
+{
+    int z = -1;
+    for (int k = 0, i = 0; k < s->n; k++) {
+        if (b->cells[k])
+            t[i++] = (uint8_t)s->index_of[b->cells[k]];
+        else
+            z = k;
+    }
+    return z;
+}
+
+int fkey_reachable(const struct fkey_space *s, const struct board *b)
+{
+    uint8_t t[FKEY_MAX_CELLS];
+    int z = split(s, b, t);
+    if (s->path_graph) {
+        for (int i = 0; i < s->m; i++)
+            if (t[i] != i)
+                return 0;
+        return 1;
+    }
+    int parity = 0;
+    if (s->m <= RANK_MAX_LEN)
+        rank_lex(t, s->m, &parity);
+    else
+        lex128(t, s->m, &parity);
+    return parity == s->need_parity[z];
+}
+
+fkey fkey_of_board(const struct fkey_space *s, const struct board *b)
+{
+    uint8_t t[FKEY_MAX_CELLS];
+    int z = split(s, b, t);
+    return fkey_encode_tz(s, t, z);
+}
+
+void fkey_board(const struct fkey_space *s, fkey key, struct board *b)
+{
+    uint8_t t[FKEY_MAX_CELLS];
+    int z = fkey_decode_tz(s, key, t);
+    for (int k = 0, i = 0; k < s->n; k++)
+        b->cells[k] = k == z ? 0 : s->label[t[i++]];
+}
+
+/*
+ * A vertical move rotates C consecutive entries of t (as in space.c): down,
+ * the tile on cell z + C (t position z + C - 1) lands on t position z; up,
+ * the tile on cell z - C (t position z - C) lands on t position z - 1.
+ */
+int fkey_neighbours(const struct fkey_space *s, fkey key, fkey out[MOVE_COUNT])
+{
+    uint8_t t[FKEY_MAX_CELLS], u[FKEY_MAX_CELLS];
+    int z = fkey_decode_tz(s, key, t), c = s->cols, k = 0;
+    if (z % c > 0)
+        out[k++] = key - 1;
+    if (z % c < c - 1)
+        out[k++] = key + 1;
+    if (z >= c) {
+        memcpy(u, t, (size_t)s->m);
+        uint8_t x = u[z - c];
+        memmove(u + z - c, u + z - c + 1, (size_t)(c - 1));
+        u[z - 1] = x;
+        out[k++] = fkey_encode_tz(s, u, z - c);
+    }
+    if (z + c < s->n) {
+        memcpy(u, t, (size_t)s->m);
+        uint8_t x = u[z + c - 1];
+        memmove(u + z + 1, u + z, (size_t)(c - 1));
+        u[z] = x;
+        out[k++] = fkey_encode_tz(s, u, z + c);
+    }
+    return k;
+}
+
+char *fkey_format(fkey k, char *buf)
+{
+    char tmp[48];
+    int len = 0;
+    do {
+        tmp[len++] = (char)('0' + (int)(k % 10));
+        k /= 10;
+    } while (k);
+    for (int i = 0; i < len; i++)
+        buf[i] = tmp[len - 1 - i];
+    buf[len] = '\0';
+    return buf;
+}

@@ -1,0 +1,323 @@
+/*
+ * frontier_stream.c - delta-coded sorted key streams (frontier_stream.h).
+ */
+#include "slide/frontier_stream.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int fstream_open(struct fstream *s, const char *dir, slide_error *err)
+{
+    memset(s, 0, sizeof *s);
+    s->fd = -1;
+    if (!dir)
+        return SLIDE_OK;
+    char path[4096];
+    if ((size_t)snprintf(path, sizeof path, "%s/slide-frontier-XXXXXX", dir) >= sizeof path)
+        return slide_fail(err, SLIDE_EIO, "temporary directory name too long: %s", dir);
+    /* mkstemp creates the file with O_EXCL: never a symlink, never an old file */
+    s->fd = mkstemp(path);
+    if (s->fd < 0)
+        return slide_fail(err, SLIDE_EIO, "cannot create a temporary file in %s: %s", dir,
+                          strerror(errno));
+    unlink(path);
+    s->wbuf = malloc(FSTREAM_WRITE_BUFFER);
+    if (!s->wbuf) {
+        close(s->fd);
+        s->fd = -1;
+        return slide_fail(err, SLIDE_ENOMEM, "out of memory for a stream buffer");
+    }
+    return SLIDE_OK;
+}
+
+static int fail(struct fstream *s, int code, const char *what)
+{
+    if (!s->failed) {
+        s->failed = code;
+        slide_fail(&s->err, code, "%s", what);
+    }
+    return code;
+}
+
+/* Write len bytes at offset off of the stream's file. */
+static int write_at(struct fstream *s, const unsigned char *buf, size_t len, uint64_t off)
+{
+    for (size_t done = 0; done < len;) {
+        ssize_t w = pwrite(s->fd, buf + done, len - done, (off_t)(off + done));
+        if (w <= 0) {
+            char msg[256];
+            snprintf(msg, sizeof msg, "writing a temporary file of the frontier search "
+                     "failed: %s", w < 0 ? strerror(errno) : "no progress");
+            return fail(s, SLIDE_EIO, msg);
+        }
+        done += (size_t)w;
+    }
+    return SLIDE_OK;
+}
+
+/* The buffered bytes are the last wlen of the data. */
+static int flush_file(struct fstream *s)
+{
+    int rc = write_at(s, s->wbuf, s->wlen, s->bytes - s->wlen);
+    s->wlen = 0;
+    return rc;
+}
+
+/* Room for FSTREAM_GAP_MAX more bytes at the end of the data. */
+static unsigned char *room(struct fstream *s)
+{
+    if (s->fd >= 0) {
+        if (s->wlen + FSTREAM_GAP_MAX > FSTREAM_WRITE_BUFFER && flush_file(s))
+            return NULL;
+        return s->wbuf + s->wlen;
+    }
+    if (s->bytes + FSTREAM_GAP_MAX > s->mem_cap) {
+        uint64_t cap = s->mem_cap ? s->mem_cap + s->mem_cap / 2 : 1 << 16;
+        unsigned char *p = realloc(s->mem, cap);
+        if (!p) {
+            fail(s, SLIDE_ENOMEM, "out of memory for a layer of the frontier search "
+                                  "(lower --max-memory or give --temp-dir)");
+            return NULL;
+        }
+        s->mem = p;
+        s->mem_cap = cap;
+    }
+    return s->mem + s->bytes;
+}
+
+static int new_block(struct fstream *s, fkey key)
+{
+    if (s->nblocks == s->block_cap) {
+        size_t cap = s->block_cap ? s->block_cap * 2 : 64;
+        struct fstream_block *p = realloc(s->block, cap * sizeof *p);
+        if (!p)
+            return fail(s, SLIDE_ENOMEM, "out of memory for the index of a layer");
+        s->block = p;
+        s->block_cap = cap;
+    }
+    s->block[s->nblocks++] = (struct fstream_block){key, s->bytes, 1};
+    return SLIDE_OK;
+}
+
+int fstream_append(struct fstream *s, fkey key)
+{
+    if (s->failed)
+        return s->failed;
+    if (s->count && key <= s->last)
+        return fail(s, SLIDE_EINVAL, "keys of a stream must increase");
+    s->count++;
+    if (s->nblocks == 0 || s->block[s->nblocks - 1].count == FSTREAM_BLOCK) {
+        s->last = key;
+        return new_block(s, key);
+    }
+    unsigned char *p = room(s);
+    if (!p)
+        return s->failed;
+    fkey gap = key - s->last;
+    int len = 0;
+    while (gap >= 0x80) {
+        p[len++] = (unsigned char)(gap | 0x80);
+        gap >>= 7;
+    }
+    p[len++] = (unsigned char)gap;
+    s->bytes += (uint64_t)len;
+    if (s->fd >= 0)
+        s->wlen += (size_t)len;
+    s->block[s->nblocks - 1].count++;
+    s->last = key;
+    return SLIDE_OK;
+}
+
+int fstream_finish(struct fstream *s, slide_error *err)
+{
+    if (!s->failed && s->fd >= 0)
+        flush_file(s);
+    if (s->failed) {
+        if (err)
+            *err = s->err;
+        return s->failed;
+    }
+    return SLIDE_OK;
+}
+
+static int read_bytes(const struct fstream *s, uint64_t off, size_t len,
+                      unsigned char *buf, slide_error *err)
+{
+    size_t done = 0;
+    while (done < len) {
+        ssize_t r = pread(s->fd, buf + done, len - done, (off_t)(off + done));
+        if (r <= 0)
+            return slide_fail(err, SLIDE_EIO, "reading a temporary file of the frontier "
+                              "search failed: %s", r < 0 ? strerror(errno) : "file too short");
+        done += (size_t)r;
+    }
+    return SLIDE_OK;
+}
+
+int fstream_read_block(const struct fstream *s, size_t b, fkey *out, slide_error *err)
+{
+    const struct fstream_block *bl = &s->block[b];
+    uint64_t end = b + 1 < s->nblocks ? s->block[b + 1].offset : s->bytes;
+    size_t len = (size_t)(end - bl->offset);
+    unsigned char local[FSTREAM_BLOCK * FSTREAM_GAP_MAX];
+    const unsigned char *p = s->mem + bl->offset;
+    if (len > sizeof local) {
+        slide_fail(err, SLIDE_EFORMAT, "block %zu of a stream is longer than possible", b);
+        return -1;
+    }
+    if (s->fd >= 0) {
+        if (read_bytes(s, bl->offset, len, local, err))
+            return -1;
+        p = local;
+    }
+    const unsigned char *q = p + len;
+    fkey k = bl->first;
+    out[0] = k;
+    for (uint32_t i = 1; i < bl->count; i++) {
+        fkey gap = 0;
+        int shift = 0;
+        do {
+            if (p == q || shift > 126) {
+                slide_fail(err, SLIDE_EFORMAT, "block %zu of a stream is malformed", b);
+                return -1;
+            }
+            gap |= (fkey)(*p & 0x7f) << shift;
+            shift += 7;
+        } while (*p++ & 0x80);
+        k += gap;
+        out[i] = k;
+    }
+    if (p != q) {
+        slide_fail(err, SLIDE_EFORMAT, "block %zu of a stream has trailing bytes", b);
+        return -1;
+    }
+    return (int)bl->count;
+}
+
+uint64_t fstream_memory(const struct fstream *s)
+{
+    return (uint64_t)s->block_cap * sizeof *s->block + (s->fd < 0 ? s->mem_cap : 0) +
+           (s->wbuf ? FSTREAM_WRITE_BUFFER : 0);
+}
+
+void fstream_close(struct fstream *s)
+{
+    free(s->block);
+    free(s->mem);
+    free(s->wbuf);
+    if (s->fd >= 0)
+        close(s->fd);
+    memset(s, 0, sizeof *s);
+    s->fd = -1;
+}
+
+int fstream_cursor_open(struct fstream_cursor *c, const struct fstream *s,
+                        slide_error *err)
+{
+    memset(c, 0, sizeof *c);
+    c->s = s;
+    c->keys = malloc(FSTREAM_BLOCK * sizeof *c->keys);
+    if (!c->keys)
+        return slide_fail(err, SLIDE_ENOMEM, "out of memory for a stream cursor");
+    return SLIDE_OK;
+}
+
+int fstream_cursor_next(struct fstream_cursor *c, fkey *key, slide_error *err)
+{
+    if (c->pos == c->len) {
+        if (c->failed || c->next_block >= c->s->nblocks)
+            return c->failed ? -1 : 0;
+        c->len = fstream_read_block(c->s, c->next_block++, c->keys, err);
+        c->pos = 0;
+        if (c->len < 0) {
+            c->failed = 1;
+            c->len = 0;
+            return -1;
+        }
+    }
+    *key = c->keys[c->pos++];
+    return 1;
+}
+
+void fstream_cursor_close(struct fstream_cursor *c)
+{
+    free(c->keys);
+    memset(c, 0, sizeof *c);
+}
+
+int fstream_raw_read(const struct fstream *s, uint64_t off, size_t len, void *buf,
+                     slide_error *err)
+{
+    if (s->fd >= 0)
+        return read_bytes(s, off, len, buf, err);
+    memcpy(buf, s->mem + off, len);
+    return SLIDE_OK;
+}
+
+int fstream_raw_append(struct fstream *s, const void *data, size_t len, slide_error *err)
+{
+    if (s->fd >= 0) {
+        if (!s->failed && !flush_file(s) && !write_at(s, data, len, s->bytes))
+            s->bytes += len;
+        return s->failed ? fstream_finish(s, err) : SLIDE_OK;
+    }
+    if (s->bytes + len > s->mem_cap) {
+        unsigned char *p = realloc(s->mem, s->bytes + len);
+        if (!p)
+            return slide_fail(err, SLIDE_ENOMEM, "out of memory for a layer of %llu bytes",
+                              (unsigned long long)(s->bytes + len));
+        s->mem = p;
+        s->mem_cap = s->bytes + len;
+    }
+    memcpy(s->mem + s->bytes, data, len);
+    s->bytes += len;
+    return SLIDE_OK;
+}
+
+static int check_index(const struct fstream_block *b, size_t n, uint64_t count,
+                       uint64_t bytes, fkey limit, slide_error *err)
+{
+    uint64_t sum = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t end = i + 1 < n ? b[i + 1].offset : bytes;
+        if ((i == 0 && b[i].offset != 0) || b[i].offset > end || end > bytes ||
+            b[i].count == 0 || b[i].count > FSTREAM_BLOCK ||
+            (i > 0 && b[i].first <= b[i - 1].first) || b[i].first >= limit)
+            return slide_fail(err, SLIDE_EFORMAT, "entry %zu of a layer's index is "
+                              "inconsistent with its data", i);
+        sum += b[i].count;
+    }
+    if (sum != count || (n == 0 && bytes != 0))
+        return slide_fail(err, SLIDE_EFORMAT, "a layer's index counts %llu keys, its "
+                          "header %llu", (unsigned long long)sum, (unsigned long long)count);
+    return SLIDE_OK;
+}
+
+int fstream_raw_finish(struct fstream *s, struct fstream_block *index, size_t nblocks,
+                       uint64_t count, fkey limit, slide_error *err)
+{
+    int rc = fstream_finish(s, err);
+    free(s->block);
+    s->block = index;
+    s->nblocks = s->block_cap = nblocks;
+    s->count = count;
+    if (rc || (rc = check_index(index, nblocks, count, s->bytes, limit, err)))
+        return rc;
+    if (nblocks == 0)
+        return SLIDE_OK;
+    fkey *keys = malloc(FSTREAM_BLOCK * sizeof *keys);
+    if (!keys)
+        return slide_fail(err, SLIDE_ENOMEM, "out of memory for a block");
+    int len = fstream_read_block(s, nblocks - 1, keys, err);
+    if (len > 0)
+        s->last = keys[len - 1];
+    free(keys);
+    if (len < 0)
+        return SLIDE_EFORMAT;
+    if (s->last >= limit)
+        return slide_fail(err, SLIDE_EFORMAT, "a layer holds a key beyond the space");
+    return SLIDE_OK;
+}

@@ -1,0 +1,178 @@
+/*
+ * pdb.c - pattern database heuristics: loading a set, the lookup, the
+ * mirrored lookup (pdb.h).
+ */
+#include "slide/pdb.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "slide/pdb_file.h"
+
+static int same_goal(const struct pattern *a, const struct pattern *b)
+{
+    return a->rows == b->rows && a->cols == b->cols &&
+           memcmp(a->goal_cells, b->goal_cells, sizeof a->goal_cells) == 0;
+}
+
+static int load_one(struct pdb_set *s, const char *name, int threads, slide_error *err)
+{
+    slide_error why;
+    struct pdb_table *t = &s->tables[s->count];
+    int rc = pdb_load(name, threads, t, &why);
+    if (rc)
+        return slide_fail(err, rc, "%s: %s", name, why.msg);
+    s->count++;
+    if (!same_goal(&t->pat, &s->tables[0].pat))
+        return slide_fail(err, SLIDE_EINVAL, "%s is for another board or goal than %s",
+                          name, "the first table");
+    return SLIDE_OK;
+}
+
+/* Disjointness and kinds of the loaded tables. */
+static void classify(struct pdb_set *s)
+{
+    int seen[PATTERN_MAX_CELLS] = {0};
+    s->disjoint = 1;
+    s->all_additive = 1;
+    for (int j = 0; j < s->count; j++) {
+        const struct pattern *pat = &s->tables[j].pat;
+        s->all_additive &= s->tables[j].kind == PDB_ADDITIVE;
+        for (int i = 0; i < pat->k; i++)
+            if (seen[pat->tiles[i]]++)
+                s->disjoint = 0;
+    }
+}
+
+/* Transposition with relabelling; needs a square board, blank on the diagonal. */
+static int init_mirror(struct pdb_set *s, slide_error *err)
+{
+    const struct pattern *pat = &s->tables[0].pat;
+    int r = pat->goal_blank / s->cols, c = pat->goal_blank % s->cols;
+    if (s->rows != s->cols)
+        return slide_fail(err, SLIDE_EINVAL, "--reflect needs a square board, not %dx%d",
+                          s->rows, s->cols);
+    if (r != c)
+        return slide_fail(err, SLIDE_EINVAL, "--reflect: the goal's blank is on cell %d "
+                          "(row %d, column %d), off the main diagonal, so the goal is not "
+                          "its own mirror image; allowed: a goal with its blank on a cell "
+                          "whose row equals its column", pat->goal_blank, r, c);
+    for (int k = 0; k < s->n; k++)
+        s->mirror_cell[k] = (k % s->cols) * s->cols + k / s->cols;
+    for (int k = 0; k < s->n; k++)
+        s->mirror_tile[pat->goal_cells[k]] = pat->goal_cells[s->mirror_cell[k]];
+    return SLIDE_OK;
+}
+
+int pdb_set_load(struct pdb_set *s, const char *files, int reflect, int threads,
+                 slide_error *err)
+{
+    char name[4096];
+    memset(s, 0, sizeof *s);
+    const char *p = files;
+    int rc = SLIDE_OK;
+    while (!rc && *p) {
+        const char *plus = strchr(p, '+');
+        size_t len = plus ? (size_t)(plus - p) : strlen(p);
+        if (len == 0 || len >= sizeof name)
+            rc = slide_fail(err, SLIDE_EINVAL, "bad pattern database list \"%s\": give "
+                            "FILE or FILE+FILE+...", files);
+        else if (s->count == PDB_SET_MAX)
+            rc = slide_fail(err, SLIDE_EINVAL, "at most %d pattern databases in one sum",
+                            PDB_SET_MAX);
+        if (!rc) {
+            memcpy(name, p, len);
+            name[len] = '\0';
+            rc = load_one(s, name, threads, err);
+        }
+        p += len + (plus != NULL);
+    }
+    if (!rc && s->count == 0)
+        rc = slide_fail(err, SLIDE_EINVAL, "no pattern database named");
+    if (!rc) {
+        s->rows = s->tables[0].pat.rows;
+        s->cols = s->tables[0].pat.cols;
+        s->n = s->tables[0].pat.n;
+        classify(s);
+        s->reflect = reflect;
+        if (reflect)
+            rc = init_mirror(s, err);
+    }
+    if (rc)
+        pdb_set_free(s);
+    return rc;
+}
+
+int pdb_set_goal(const struct pdb_set *s, struct board *b, slide_error *err)
+{
+    int rc = board_alloc(b, s->rows, s->cols, err);
+    for (int k = 0; !rc && k < s->n; k++)
+        b->cells[k] = s->tables[0].pat.goal_cells[k];
+    return rc;
+}
+
+/* The sum of the tables for a board given as where[tile] = cell. */
+static int sum_of(const struct pdb_set *s, const int *where)
+{
+    int h = 0;
+    for (int j = 0; j < s->count; j++) {
+        const struct pdb_table *t = &s->tables[j];
+        const struct pattern *pat = &t->pat;
+        uint8_t pos[PATTERN_MAX_TILES];
+        for (int i = 0; i < pat->k; i++)
+            pos[i] = (uint8_t)where[pat->tiles[i]];
+        uint64_t e = rank_kperm(pos, pat->k, pat->n);
+        if (t->kind == PDB_PLAIN)
+            e = e * (uint64_t)pat->nfree +
+                (uint64_t)pattern_free_rank(pattern_occupied(pat, pos), where[0]);
+        h += t->value[e];
+    }
+    return h;
+}
+
+int pdb_set_h(const struct pdb_set *s, const int *cells)
+{
+    int where[PATTERN_MAX_CELLS];
+    for (int k = 0; k < s->n; k++)
+        where[cells[k]] = k;
+    int h = sum_of(s, where);
+    if (s->reflect) {
+        int mirrored[PATTERN_MAX_CELLS];
+        for (int t = 0; t < s->n; t++)
+            mirrored[s->mirror_tile[t]] = s->mirror_cell[where[t]];
+        int hm = sum_of(s, mirrored);
+        h = hm > h ? hm : h;
+    }
+    return h;
+}
+
+void pdb_set_free(struct pdb_set *s)
+{
+    for (int j = 0; j < s->count; j++)
+        pdb_table_free(&s->tables[j]);
+    memset(s, 0, sizeof *s);
+}
+
+int pdb_spec_split(const char *spec, char *with, size_t wlen, char *files, size_t flen)
+{
+    const char *f;
+    size_t wl = 0;
+    if (strncmp(spec, "pdb:", 4) == 0) {
+        f = spec + 4;
+    } else if (strncmp(spec, "max(", 4) == 0 && strstr(spec, ",pdb:") &&
+               spec[strlen(spec) - 1] == ')') {
+        const char *comma = strstr(spec, ",pdb:");
+        wl = (size_t)(comma - (spec + 4));
+        f = comma + 5;
+    } else {
+        return 0;
+    }
+    size_t fl = strlen(f) - (wl || spec[0] == 'm' ? 1 : 0);
+    if (wl >= wlen || fl >= flen)
+        return -1;
+    memcpy(with, spec + 4, wl);
+    with[wl] = '\0';
+    memcpy(files, f, fl);
+    files[fl] = '\0';
+    return 1;
+}

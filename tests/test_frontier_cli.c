@@ -1,0 +1,257 @@
+/*
+ * test_frontier_cli.c - `slide frontier` as a user runs it: histograms
+ * against the published counts (tests/data), options and their errors,
+ * checkpoints and resume, the disk path, and the refusals (memory, a
+ * checkpoint directory in use, a symlink, a corrupt layer file).
+ */
+#include "testutil.h"
+#include "clitest.h"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static char scratch[] = "/tmp/slide-test-frontier-cli-XXXXXX";
+
+static int setup(void **state)
+{
+    (void)state;
+    return mkdtemp(scratch) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    return clitest_remove_dir(scratch);
+}
+
+/* CSV rows "d,count" equal want[0..n) and nothing else. */
+static void check_csv(const char *out, const uint64_t *want, int n)
+{
+    char *copy = strdup(out), *p = copy, *line = clitest_next_line(&p);
+    assert_string_equal(line, "distance,count");
+    int d = 0;
+    while (*p && (line = clitest_next_line(&p))) {
+        int dd;
+        unsigned long long c;
+        assert_int_equal(sscanf(line, "%d,%llu", &dd, &c), 2);
+        assert_int_equal(dd, d);
+        assert_true(d < n);
+        if (c != want[d])
+            fail_msg("distance %d: %llu boards, published %llu", d, c,
+                     (unsigned long long)want[d]);
+        d++;
+    }
+    assert_int_equal(d, n);
+    free(copy);
+}
+
+static void run_ok(const char *args, char **out, char **err)
+{
+    int rc = clitest_run(args, NULL, out, err);
+    if (rc != 0)
+        fail_msg("slide %s: exit %d: %s", args, rc, *err);
+}
+
+static void test_published_whole_and_partial(void **state)
+{
+    (void)state;
+    uint64_t want[128];
+    char *out, *err;
+    int n = published_histogram(2, 4, "corner", want, 128); /* OEIS A090035 */
+    run_ok("frontier 4x2 --format csv --no-progress", &out, &err);
+    check_csv(out, want, n);
+    assert_non_null(strstr(err, "radius: 36"));
+    assert_non_null(strstr(err, "20160: ok"));
+    free(out);
+    free(err);
+    n = published_histogram(3, 3, "centre (cell 4)", want, 128); /* OEIS A089474 */
+    run_ok("frontier 3x3 --goal '1 2 3/4 0 5/6 7 8' --format csv --threads 1", &out, &err);
+    check_csv(out, want, n);
+    free(out);
+    free(err);
+    published_histogram(4, 4, "corner", want, 128); /* OEIS A089484 */
+    run_ok("frontier 4x4 --max-depth 14 --format csv", &out, &err);
+    check_csv(out, want, 15);
+    assert_non_null(strstr(err, "searched to distance 14"));
+    free(out);
+    free(err);
+}
+
+static void test_text_output(void **state)
+{
+    (void)state;
+    char *out, *err;
+    run_ok("frontier 2x3", &out, &err);
+    assert_non_null(strstr(out, "frontier search"));
+    assert_non_null(strstr(out, "radius: 21"));
+    assert_non_null(strstr(out, "antipodes: 1\n  4 5 0/1 2 3\n")); /* OEIS, reference */
+    free(out);
+    free(err);
+    run_ok("frontier 2x3 --format tex --provenance", &out, &err);
+    assert_non_null(strstr(out, "\\toprule"));
+    assert_non_null(strstr(out, "% slide"));
+    free(out);
+    free(err);
+}
+
+static void check_usage(const char *args, const char *words)
+{
+    char *out, *err;
+    int rc = clitest_run(args, NULL, &out, &err);
+    if (rc != 2 || !strstr(err, words) || clitest_count_lines(err) != 1)
+        fail_msg("slide %s: exit %d, stderr \"%s\" (wanted 2 and \"%s\")", args, rc, err,
+                 words);
+    free(out);
+    free(err);
+}
+
+static void test_bad_arguments(void **state)
+{
+    (void)state;
+    char *out, *err;
+    assert_int_equal(clitest_run("frontier --help", NULL, &out, &err), 0);
+    assert_non_null(strstr(out, "usage: slide frontier RxC"));
+    free(out);
+    free(err);
+    check_usage("frontier", "one board size");
+    check_usage("frontier 6x6", "at most 34 cells");
+    check_usage("frontier 3x3 --max-depth -1", "--max-depth expects");
+    check_usage("frontier 3x3 --buffer 3", "--buffer expects");
+    check_usage("frontier 3x3 --frobnicate", "frobnicate");
+    check_usage("frontier 3x3 --checkpoint a --resume b", "not both");
+    check_usage("frontier 3x3 --temp-dir /nonexistent/dir", "not a writable directory");
+    check_usage("frontier 3x3 --goal '1 2 3/4 5 6/7 8 8'", "goal");
+}
+
+static void test_memory_and_disk(void **state)
+{
+    (void)state;
+    char args[512], *out, *err;
+    uint64_t want[128];
+    int n = published_histogram(3, 3, "corner", want, 128); /* OEIS A089473 */
+    int rc = clitest_run("frontier 3x3 --max-memory 1", NULL, &out, &err);
+    assert_int_equal(rc, 1);
+    assert_non_null(strstr(err, "--temp-dir"));
+    free(out);
+    free(err);
+    snprintf(args, sizeof args, "frontier 3x3 --max-memory 1 --temp-dir %s --format csv "
+             "--progress", scratch);
+    run_ok(args, &out, &err);
+    check_csv(out, want, n);
+    assert_non_null(strstr(err, ", disk"));
+    free(out);
+    free(err);
+    snprintf(args, sizeof args, "frontier 3x3 --max-memory 1 --temp-dir %s --max-disk 1K",
+             scratch);
+    assert_int_equal(clitest_run(args, NULL, &out, &err), 1);
+    assert_non_null(strstr(err, "--max-disk allows less"));
+    free(out);
+    free(err);
+    snprintf(args, sizeof args, "rmdir %s && mkdir %s", scratch, scratch); /* empty */
+    assert_int_equal(system(args), 0);
+}
+
+static void test_checkpoint_resume(void **state)
+{
+    (void)state;
+    char dir[512], args[1024], path[600], *out, *err;
+    uint64_t want[128];
+    int n = published_histogram(3, 3, "corner", want, 128);
+    snprintf(dir, sizeof dir, "%s/ck", scratch);
+    snprintf(args, sizeof args, "frontier 3x3 --checkpoint %s --max-depth 12 --format csv",
+             dir);
+    run_ok(args, &out, &err);
+    check_csv(out, want, 13);
+    free(out);
+    free(err);
+    /* the same directory again is refused */
+    assert_int_equal(clitest_run(args, NULL, &out, &err), 1);
+    assert_non_null(strstr(err, "already holds a checkpoint"));
+    free(out);
+    free(err);
+    /* a directory in use is refused */
+    snprintf(path, sizeof path, "%s/lock", dir);
+    int fd = open(path, O_RDWR);
+    assert_true(fd >= 0 && flock(fd, LOCK_EX) == 0);
+    snprintf(args, sizeof args, "frontier 3x3 --resume %s --format csv", dir);
+    assert_int_equal(clitest_run(args, NULL, &out, &err), 1);
+    assert_non_null(strstr(err, "in use by another process"));
+    free(out);
+    free(err);
+    close(fd);
+    /* resumed, it ends with the whole published histogram */
+    run_ok(args, &out, &err);
+    check_csv(out, want, n);
+    assert_non_null(strstr(err, "resuming"));
+    free(out);
+    free(err);
+    /* the finished checkpoint prints its result; a corrupt layer is refused */
+    run_ok(args, &out, &err);
+    check_csv(out, want, n);
+    free(out);
+    free(err);
+    snprintf(path, sizeof path, "%s/layer-%d", dir, n - 1);
+    FILE *f = fopen(path, "r+b");
+    assert_non_null(f);
+    fseek(f, 60, SEEK_SET);
+    fputc(0x55, f);
+    fclose(f);
+    assert_int_equal(clitest_run(args, NULL, &out, &err), 1);
+    assert_non_null(strstr(err, "CRC-32"));
+    free(out);
+    free(err);
+    /* a symlink in place of the directory is refused */
+    snprintf(path, sizeof path, "%s/link", scratch);
+    assert_int_equal(symlink(dir, path), 0);
+    snprintf(args, sizeof args, "frontier 3x3 --checkpoint %s/link", scratch);
+    assert_int_equal(clitest_run(args, NULL, &out, &err), 1);
+    assert_non_null(strstr(err, "symbolic link"));
+    free(out);
+    free(err);
+}
+
+/* SIGINT (twice at once, as timeout(1) sends it) stops at a layer's end
+ * with a checkpoint; the resumed search continues with the published
+ * counts. */
+static void test_interrupt_and_resume(void **state)
+{
+    (void)state;
+    char dir[200], args[1024], *out, *err;
+    uint64_t want[128];
+    published_histogram(4, 4, "corner", want, 128); /* OEIS A089484 */
+    snprintf(dir, sizeof dir, "%s/int", scratch);
+    snprintf(args, sizeof args, "\"$SLIDE\" frontier 4x4 --max-depth 60 --checkpoint %s "
+             "--threads 1 --no-progress >/dev/null 2>%s.err & pid=$!; sleep 1; "
+             "kill -INT $pid; kill -INT $pid; wait $pid", dir, dir);
+    int rc = system(args);
+    assert_true(WIFEXITED(rc));
+    assert_int_equal(WEXITSTATUS(rc), 130);
+    snprintf(args, sizeof args, "%s.err", dir);
+    size_t len;
+    err = test_read_file(args, &len);
+    assert_non_null(strstr(err, "checkpoint saved in"));
+    free(err);
+    snprintf(args, sizeof args, "frontier 4x4 --max-depth 17 --resume %s --format csv", dir);
+    run_ok(args, &out, &err);
+    int n = clitest_count_lines(out) - 1;
+    assert_true(n >= 18);
+    check_csv(out, want, n);
+    free(out);
+    free(err);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_published_whole_and_partial),
+        cmocka_unit_test(test_text_output),
+        cmocka_unit_test(test_bad_arguments),
+        cmocka_unit_test(test_memory_and_disk),
+        cmocka_unit_test(test_checkpoint_resume),
+        cmocka_unit_test(test_interrupt_and_resume),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

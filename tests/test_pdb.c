@@ -1,0 +1,371 @@
+/*
+ * test_pdb.c - pattern database heuristics (pdb.h, pdb_file.h) against
+ * independent truths: the exact distance of every board from the plain
+ * hash-set BFS of testutil.h (admissibility; consistency on every edge for
+ * a plain table; an overlapping partition caught overestimating), IDA* with the tables
+ * against those distances (every 3x3 board, paths replayed; IDA* with wd
+ * on a sample), samples of 3x4
+ * against bidirectional BFS, the file round trip and its corruption checks,
+ * and the verifier catching a wrong value.
+ */
+#include "testutil.h"
+
+#include "clitest.h"
+
+#include <unistd.h>
+
+#include "slide/bibfs.h"
+#include "slide/ida.h"
+#include "slide/pdb.h"
+#include "slide/pdb_file.h"
+
+static char dir[64];
+
+/* Build the table of tiles (a list such as "1-4") and save it as dir/name. */
+static void make_table(int rows, int cols, const int *goalcells, const char *tiles,
+                       enum pdb_kind kind, const char *name)
+{
+    struct board goal;
+    struct pattern pat;
+    struct pdb_table t;
+    slide_error err;
+    int list[PATTERN_MAX_TILES], k;
+    char path[256];
+    assert_int_equal(board_alloc(&goal, rows, cols, &err), 0);
+    for (int c = 0; c < rows * cols; c++)
+        goal.cells[c] = goalcells ? goalcells[c] : (c + 1) % (rows * cols);
+    assert_int_equal(pattern_parse_tiles(tiles, list, PATTERN_MAX_TILES, &k, &err), 0);
+    assert_int_equal(pattern_init(&pat, &goal, list, k, &err), 0);
+    struct pdb_build_options o = {2, 0, NULL, NULL};
+    assert_int_equal(pdb_build(&pat, kind, &o, &t, &err), 0);
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    assert_int_equal(pdb_save(path, &t, -1, 2, NULL, &err), 0);
+    pdb_table_free(&t);
+    board_free(&goal);
+}
+
+static void open_set(struct pdb_set *s, const char *names, int reflect)
+{
+    char list[1024] = "", *p = list;
+    slide_error err;
+    const char *q = names;
+    while (*q) { /* prefix every name with dir/ */
+        size_t len = strcspn(q, "+");
+        p += sprintf(p, "%s%s/%.*s", p == list ? "" : "+", dir, (int)len, q);
+        q += len + (q[len] == '+');
+    }
+    int rc = pdb_set_load(s, list, reflect, 1, &err);
+    if (rc)
+        fail_msg("%s", err.msg);
+}
+
+struct sweep {
+    uint64_t boards, over, exact, inconsistent;
+    double sum_h;
+};
+
+/* Every board of the naive BFS: h <= d, and |h(a) - h(b)| <= 1 on every move. */
+static struct sweep sweep_set(const struct pdb_set *s, int rows, int cols,
+                              const struct naive_set *set)
+{
+    struct sweep w = {0};
+    int n = rows * cols, cells[16];
+    for (size_t i = 0; i < set->cap; i++) {
+        if (!set->keys[i])
+            continue;
+        for (int c = 0; c < n; c++)
+            cells[c] = naive_cell(set->keys[i], c);
+        int h = pdb_set_h(s, cells), d = set->dist[i], z = 0;
+        w.boards++;
+        w.over += h > d;
+        w.exact += h == d;
+        w.sum_h += h;
+        while (cells[z])
+            z++;
+        for (int m = 0; m < MOVE_COUNT; m++) {
+            int to = board_step(rows, cols, z, (enum move)m);
+            if (to < 0)
+                continue;
+            cells[z] = cells[to];
+            cells[to] = 0;
+            int h2 = pdb_set_h(s, cells);
+            w.inconsistent += h2 > h + 1 || h2 < h - 1;
+            cells[to] = cells[z];
+            cells[z] = 0;
+        }
+    }
+    return w;
+}
+
+static void test_sweeps_3x3_2x5(void **state)
+{
+    (void)state;
+    struct naive_set set;
+    uint64_t hist[64];
+    int goal9[9] = {1, 2, 3, 4, 5, 6, 7, 8, 0}, goal10[10] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 0};
+    naive_bfs(3, 3, goal9, hist, 64, &set);
+    make_table(3, 3, NULL, "1-4", PDB_ADDITIVE, "a14");
+    make_table(3, 3, NULL, "5-8", PDB_ADDITIVE, "a58");
+    make_table(3, 3, NULL, "1,2,3", PDB_ADDITIVE, "a123");
+    make_table(3, 3, NULL, "4,5,6", PDB_ADDITIVE, "a456");
+    make_table(3, 3, NULL, "7,8", PDB_ADDITIVE, "a78");
+    make_table(3, 3, NULL, "1-4", PDB_PLAIN, "p14");
+    make_table(3, 3, NULL, "3-7", PDB_ADDITIVE, "a37");
+    const char *good[] = {"a14+a58", "a123+a456+a78", "p14", "a14"};
+    for (int reflect = 0; reflect < 2; reflect++)
+        for (int i = 0; i < 4; i++) {
+            struct pdb_set s;
+            open_set(&s, good[i], reflect);
+            assert_true(pdb_set_admissible(&s));
+            struct sweep w = sweep_set(&s, 3, 3, &set);
+            assert_true(w.boards == 181440);
+            assert_true(w.over == 0);          /* admissible */
+            /* a plain table is an exact distance in an abstraction: consistent;
+             * additive tables, minimised over the blank's cell, need not be
+             * (the counts go to results/, see paper-notes.md) */
+            if (s.tables[0].kind == PDB_PLAIN)
+                assert_true(w.inconsistent == 0);
+            assert_true(w.exact >= 1);
+            pdb_set_free(&s);
+        }
+    /* tiles 3 and 4 counted twice: the sum must overestimate somewhere */
+    struct pdb_set bad;
+    open_set(&bad, "a14+a37", 0);
+    assert_false(pdb_set_admissible(&bad));
+    struct sweep w = sweep_set(&bad, 3, 3, &set);
+    assert_true(w.over > 0);
+    pdb_set_free(&bad);
+    naive_free(&set);
+
+    naive_bfs(2, 5, goal10, hist, 64, &set);
+    make_table(2, 5, NULL, "1,2,6,7", PDB_ADDITIVE, "b1");
+    make_table(2, 5, NULL, "3,4,5,8,9", PDB_ADDITIVE, "b2");
+    struct pdb_set s;
+    open_set(&s, "b1+b2", 0);
+    w = sweep_set(&s, 2, 5, &set);
+    assert_true(w.boards == 1814400);
+    assert_true(w.over == 0);
+
+    pdb_set_free(&s);
+    naive_free(&set);
+}
+
+/* IDA* with the 4-4 partition and reflection on every 3x3 board: the
+ * length equals the exact distance, and every path replays to the goal. */
+static void test_ida_every_3x3(void **state)
+{
+    (void)state;
+    struct naive_set set;
+    uint64_t hist[64];
+    int goal9[9] = {1, 2, 3, 4, 5, 6, 7, 8, 0};
+    naive_bfs(3, 3, goal9, hist, 64, &set);
+    struct pdb_set s;
+    open_set(&s, "a14+a58", 1);
+    struct board goal;
+    slide_error err;
+    assert_int_equal(pdb_set_goal(&s, &goal, &err), 0);
+    uint64_t wrong = 0, bad_path = 0, solved = 0;
+#pragma omp parallel num_threads(2) reduction(+ : wrong, bad_path, solved)
+    {
+        struct ida_heuristic h;
+        struct board b;
+        slide_error e;
+        board_alloc(&b, 3, 3, &e);
+        ida_heuristic_open_pdb(&h, &s, "", &goal, &e);
+#pragma omp for schedule(dynamic, 1024)
+        for (size_t i = 0; i < set.cap; i++) {
+            if (!set.keys[i])
+                continue;
+            for (int c = 0; c < 9; c++)
+                b.cells[c] = naive_cell(set.keys[i], c);
+            struct ida_result r;
+            if (ida_solve(&b, &goal, &h, NULL, &r, &e) != SLIDE_OK)
+                wrong++;
+            else {
+                wrong += r.length != set.dist[i];
+                bad_path += ida_replay(&b, &goal, r.moves, r.length, NULL, &e) != 0;
+            }
+            solved++;
+            ida_result_free(&r);
+        }
+        ida_heuristic_close(&h);
+        board_free(&b);
+    }
+    assert_true(solved == 181440);
+    assert_true(wrong == 0);
+    assert_true(bad_path == 0);
+    board_free(&goal);
+    pdb_set_free(&s);
+    naive_free(&set);
+}
+
+/* 3x4 samples: IDA* with an additive partition = IDA* with lc = bidirectional BFS. */
+static void test_ida_samples_3x4(void **state)
+{
+    (void)state;
+    make_table(3, 4, NULL, "1,2,5,6,9,10", PDB_ADDITIVE, "c1");
+    make_table(3, 4, NULL, "3,4,7,8,11", PDB_ADDITIVE, "c2");
+    struct pdb_set s;
+    open_set(&s, "c1+c2", 0);
+    struct board goal, b;
+    struct ida_heuristic hp, hl;
+    slide_error err;
+    assert_int_equal(pdb_set_goal(&s, &goal, &err), 0);
+    assert_int_equal(board_alloc(&b, 3, 4, &err), 0);
+    assert_int_equal(ida_heuristic_open_pdb(&hp, &s, "", &goal, &err), 0);
+    assert_int_equal(ida_heuristic_open(&hl, "lc", &goal, &err), 0);
+    uint64_t seed = 12345;
+    for (int k = 0; k < 12; k++) {
+        int cells[12];
+        for (int c = 0; c < 12; c++)
+            cells[c] = goal.cells[c];
+        /* a random solvable board: shuffle, then fix parity by a tile swap */
+        test_shuffle(cells, 12, &seed);
+        memcpy(b.cells, cells, sizeof cells);
+        struct bibfs_result br;
+        if (bibfs_solve(&b, &goal, 0, &br, &err) == SLIDE_EUNSOLVABLE) {
+            int i = cells[0] && cells[1] ? 0 : 2;
+            int t = b.cells[i];
+            b.cells[i] = b.cells[i + 1];
+            b.cells[i + 1] = t;
+            assert_int_equal(bibfs_solve(&b, &goal, 0, &br, &err), 0);
+        }
+        struct ida_result rp, rl;
+        assert_int_equal(ida_solve(&b, &goal, &hp, NULL, &rp, &err), 0);
+        assert_int_equal(ida_solve(&b, &goal, &hl, NULL, &rl, &err), 0);
+        assert_int_equal(rp.length, br.distance);
+        assert_int_equal(rl.length, br.distance);
+        assert_int_equal(ida_replay(&b, &goal, rp.moves, rp.length, NULL, &err), 0);
+        assert_true(rp.expanded <= rl.expanded); /* the tables prune more here */
+        ida_result_free(&rp);
+        ida_result_free(&rl);
+        bibfs_result_free(&br);
+    }
+    ida_heuristic_close(&hp);
+    ida_heuristic_close(&hl);
+    board_free(&b);
+    board_free(&goal);
+    pdb_set_free(&s);
+}
+
+/* IDA* with walking distance (--h wd) on every 37th 3x3 board and on a
+ * 2x5 sample: the length equals the plain BFS distance. */
+static void test_ida_wd(void **state)
+{
+    (void)state;
+    struct naive_set set;
+    uint64_t hist[64];
+    int goal9[9] = {1, 2, 3, 4, 5, 6, 7, 8, 0};
+    naive_bfs(3, 3, goal9, hist, 64, &set);
+    struct board goal, b;
+    struct ida_heuristic h;
+    slide_error err;
+    assert_int_equal(board_goal(&goal, 3, 3, &err), 0);
+    assert_int_equal(board_alloc(&b, 3, 3, &err), 0);
+    assert_int_equal(ida_heuristic_open(&h, "wd", &goal, &err), 0);
+    assert_true(h.admissible);
+    int checked = 0;
+    for (size_t i = 0; i < set.cap; i += 37) {
+        if (!set.keys[i])
+            continue;
+        for (int c = 0; c < 9; c++)
+            b.cells[c] = naive_cell(set.keys[i], c);
+        struct ida_result r;
+        assert_int_equal(ida_solve(&b, &goal, &h, NULL, &r, &err), 0);
+        assert_int_equal(r.length, set.dist[i]);
+        ida_result_free(&r);
+        checked++;
+    }
+    assert_true(checked > 1000);
+    ida_heuristic_close(&h);
+    board_free(&b);
+    board_free(&goal);
+    naive_free(&set);
+}
+
+static void test_reflect_refused(void **state)
+{
+    (void)state;
+    int off[9] = {1, 0, 2, 3, 4, 5, 6, 7, 8}; /* blank on cell 1, off the diagonal */
+    make_table(3, 3, off, "1-4", PDB_ADDITIVE, "off");
+    make_table(2, 3, NULL, "1-3", PDB_ADDITIVE, "rect");
+    struct pdb_set s;
+    slide_error err;
+    char path[256];
+    snprintf(path, sizeof path, "%s/off", dir);
+    assert_int_equal(pdb_set_load(&s, path, 1, 1, &err), SLIDE_EINVAL);
+    assert_non_null(strstr(err.msg, "off the main diagonal"));
+    assert_int_equal(pdb_set_load(&s, path, 0, 1, &err), 0);
+    pdb_set_free(&s);
+    snprintf(path, sizeof path, "%s/rect", dir);
+    assert_int_equal(pdb_set_load(&s, path, 1, 1, &err), SLIDE_EINVAL);
+    assert_non_null(strstr(err.msg, "square"));
+    snprintf(path, sizeof path, "%s/a14+%s/rect", dir, dir);
+    assert_int_equal(pdb_set_load(&s, path, 0, 1, &err), SLIDE_EINVAL);
+    assert_non_null(strstr(err.msg, "another board"));
+}
+
+/* Round trip, the verifier, and a corrupted file. */
+static void test_file_and_verify(void **state)
+{
+    (void)state;
+    struct pdb_table t;
+    struct pdb_verify_report rep;
+    slide_error err;
+    char path[256];
+    const char *names[] = {"a14", "a58", "p14", "a37"};
+    for (int i = 0; i < 4; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        assert_int_equal(pdb_load(path, 1, &t, &err), 0);
+        assert_int_equal(pdb_verify(&t, 0, &rep, &err), 0);
+        assert_true(rep.entries == t.entries);
+        /* one wrong value is caught and named */
+        uint64_t e = t.entries / 3;
+        while (t.value[e] == PDB_NONE)
+            e++;
+        t.value[e] ^= 1;
+        assert_int_equal(pdb_verify(&t, 0, &rep, &err), SLIDE_EFORMAT);
+        assert_non_null(strstr(err.msg, "the search gives"));
+        pdb_table_free(&t);
+    }
+    /* the 4-bit encoding is used when the values fit: tiles 5-8 reach 14 */
+    snprintf(path, sizeof path, "%s/a58", dir);
+    struct db db;
+    assert_int_equal(db_open_pdb(path, &db, &err), 0);
+    assert_int_equal(db.encoding, DB_ENC_NIBBLE);
+    assert_int_equal(db.radius, 14);
+    db_free(&db);
+    assert_int_equal(db_open(path, &db, &err), SLIDE_EFORMAT);
+    assert_non_null(strstr(err.msg, "pattern database"));
+    /* flip a byte of the last block: its CRC catches it */
+    size_t len;
+    char *buf = test_read_file(path, &len);
+    buf[len - 12] ^= 0x40;
+    snprintf(path, sizeof path, "%s/bad", dir);
+    test_write_file(path, buf, len);
+    free(buf);
+    assert_true(pdb_load(path, 1, &t, &err) == SLIDE_EFORMAT);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    strcpy(dir, "/tmp/slide-test-pdb-XXXXXX");
+    return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    return clitest_remove_dir(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sweeps_3x3_2x5),  cmocka_unit_test(test_ida_every_3x3),
+        cmocka_unit_test(test_ida_samples_3x4), cmocka_unit_test(test_reflect_refused), cmocka_unit_test(test_ida_wd),
+        cmocka_unit_test(test_file_and_verify),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

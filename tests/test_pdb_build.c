@@ -1,0 +1,261 @@
+/*
+ * test_pdb_build.c - pattern spaces and the pattern database build
+ * (pattern.h, pdb_build.h) against a plain breadth-first search written
+ * here: a hash map from pattern states (the tiles' cells and the blank's,
+ * packed 5 bits each; not slide's ranking) to their distance, filled by a
+ * 0-1 BFS with a double-ended queue (additive) or a FIFO (plain).
+ */
+#include "testutil.h"
+
+#include "slide/pattern.h"
+#include "slide/pdb_build.h"
+
+/* ---- the independent search --------------------------------------------- */
+
+struct hmap {
+    uint64_t *key; /* packed state + 1; 0 = empty */
+    uint8_t *dist;
+    uint64_t cap;
+};
+
+static uint64_t hslot(const struct hmap *h, uint64_t key)
+{
+    uint64_t i = (key * 0x9E3779B97F4A7C15ULL) >> 20;
+    for (i &= h->cap - 1; h->key[i] && h->key[i] != key; i = (i + 1) & (h->cap - 1))
+        ;
+    return i;
+}
+
+/* Packed state: cells of the pattern tiles, then the blank's cell. */
+static uint64_t pack(const int *cell, int k, int blank)
+{
+    uint64_t x = (uint64_t)blank;
+    for (int i = 0; i < k; i++)
+        x = x << 5 | (uint64_t)cell[i];
+    return x + 1;
+}
+
+static void unpack(uint64_t key, int *cell, int k, int *blank)
+{
+    key--;
+    for (int i = k - 1; i >= 0; i--, key >>= 5)
+        cell[i] = (int)(key & 31);
+    *blank = (int)key;
+}
+
+/*
+ * 0-1 BFS over (tile cells, blank) from the goal states; returns the map.
+ * additive: pattern moves cost 1, blank moves 0; goal = goal cells with the
+ * blank anywhere.  plain: every move costs 1; goal = goal cells and blank.
+ */
+static struct hmap reference_bfs(int rows, int cols, const int *goalcell, int k,
+                                 int goalblank, int additive)
+{
+    int n = rows * cols;
+    struct hmap h;
+    h.cap = 1;
+    uint64_t states = 1;
+    for (int i = 0; i <= k; i++)
+        states *= (uint64_t)(n - i);
+    while (h.cap < 2 * states)
+        h.cap <<= 1;
+    h.key = calloc(h.cap, sizeof *h.key);
+    h.dist = calloc(h.cap, 1);
+    uint64_t *dq = malloc(8 * (states + 1) * sizeof *dq);
+    assert_non_null(h.key);
+    assert_non_null(dq);
+    uint64_t head = 4 * (states + 1), tail = head; /* deque in [head, tail) */
+    for (int z = 0; z < n; z++) {
+        int used = 0;
+        for (int i = 0; i < k; i++)
+            used |= goalcell[i] == z;
+        if (used || (!additive && z != goalblank))
+            continue;
+        uint64_t key = pack(goalcell, k, z), s = hslot(&h, key);
+        h.key[s] = key;
+        dq[tail++] = key;
+    }
+    while (head < tail) {
+        uint64_t key = dq[head++];
+        int cell[PATTERN_MAX_TILES], z;
+        unpack(key, cell, k, &z);
+        uint8_t d = h.dist[hslot(&h, key)];
+        int zr = z / cols, zc = z % cols;
+        const int dr[4] = {-1, 1, 0, 0}, dc[4] = {0, 0, -1, 1};
+        for (int m = 0; m < 4; m++) {
+            int r = zr + dr[m], c = zc + dc[m];
+            if (r < 0 || r >= rows || c < 0 || c >= cols)
+                continue;
+            int to = r * cols + c, cost = !additive;
+            int next[PATTERN_MAX_TILES];
+            memcpy(next, cell, sizeof next);
+            for (int i = 0; i < k; i++)
+                if (cell[i] == to) {
+                    next[i] = z;
+                    cost = 1;
+                }
+            uint64_t nk = pack(next, k, to), s = hslot(&h, nk);
+            if (h.key[s] && h.dist[s] <= d + cost)
+                continue;
+            h.key[s] = nk;
+            h.dist[s] = (uint8_t)(d + cost);
+            if (cost == 0)
+                dq[--head] = nk;
+            else
+                dq[tail++] = nk;
+        }
+    }
+    free(dq);
+    return h;
+}
+
+/* ---- comparing every entry ----------------------------------------------- */
+
+static void check_pattern(int rows, int cols, const int *tiles, int k, int additive,
+                          int threads)
+{
+    struct board goal;
+    struct pattern pat;
+    struct pdb_table t;
+    slide_error err;
+    assert_int_equal(board_goal(&goal, rows, cols, &err), 0);
+    assert_int_equal(pattern_init(&pat, &goal, tiles, k, &err), 0);
+    struct pdb_build_options o = {threads, 0, NULL, NULL};
+    assert_int_equal(pdb_build(&pat, additive ? PDB_ADDITIVE : PDB_PLAIN, &o, &t, &err), 0);
+    int goalcell[PATTERN_MAX_TILES];
+    for (int i = 0; i < k; i++)
+        for (int c = 0; c < pat.n; c++)
+            if (goal.cells[c] == tiles[i])
+                goalcell[i] = c;
+    struct hmap h = reference_bfs(rows, cols, goalcell, k, pat.goal_blank, additive);
+    uint64_t checked = 0;
+    for (uint64_t p = 0; p < pat.placements; p++) {
+        uint8_t pos[PATTERN_MAX_TILES];
+        int cell[PATTERN_MAX_TILES];
+        rank_unkperm(p, k, pat.n, pos);
+        for (int i = 0; i < k; i++)
+            cell[i] = pos[i];
+        uint32_t occ = pattern_occupied(&pat, pos);
+        int best = PDB_NONE;
+        for (int z = 0, f = 0; z < pat.n; z++) {
+            if (occ & (1u << z))
+                continue;
+            uint64_t s = hslot(&h, pack(cell, k, z));
+            int want = h.key[s] ? h.dist[s] : PDB_NONE;
+            best = want < best ? want : best;
+            if (!additive)
+                assert_int_equal(t.value[p * (uint64_t)pat.nfree + (uint64_t)f], want);
+            f++;
+        }
+        if (additive)
+            assert_int_equal(t.value[p], best);
+        checked++;
+    }
+    assert_true(checked == pat.placements);
+    assert_true(t.hist[0] == 1);
+    free(h.key);
+    free(h.dist);
+    pdb_table_free(&t);
+    board_free(&goal);
+}
+
+static void test_additive_small(void **state)
+{
+    (void)state;
+    const int a[] = {1, 2, 3}, b[] = {4, 5, 6, 7, 8}, c[] = {1, 5, 9}, d[] = {2, 6, 10, 11};
+    check_pattern(3, 3, a, 3, 1, 1);
+    check_pattern(3, 3, b, 5, 1, 2);
+    check_pattern(2, 5, a, 3, 1, 2);
+    check_pattern(3, 4, c, 3, 1, 2);
+    check_pattern(3, 4, d, 4, 1, 1);
+    /* every tile: the placement fixes the blank, half the placements are unreachable */
+    const int all[] = {1, 2, 3, 4, 5, 6, 7, 8};
+    check_pattern(3, 3, all, 8, 1, 2);
+}
+
+static void test_plain_small(void **state)
+{
+    (void)state;
+    const int a[] = {1, 2, 3}, b[] = {7, 8}, c[] = {1, 5, 9, 11};
+    check_pattern(3, 3, a, 3, 0, 1);
+    check_pattern(3, 3, b, 2, 0, 2);
+    check_pattern(2, 6, c, 4, 0, 2);
+    check_pattern(2, 2, (const int[]){1, 2}, 2, 0, 1);
+}
+
+/* Identical tables for 1, 2 and 3 threads (consistency test). */
+static void test_consistency_threads(void **state)
+{
+    (void)state;
+    struct board goal;
+    struct pattern pat;
+    slide_error err;
+    const int tiles[] = {3, 4, 7, 8, 11};
+    assert_int_equal(board_goal(&goal, 3, 4, &err), 0);
+    assert_int_equal(pattern_init(&pat, &goal, tiles, 5, &err), 0);
+    for (int kind = 0; kind < 2; kind++) {
+        struct pdb_table t1, tn;
+        struct pdb_build_options o1 = {1, 0, NULL, NULL};
+        assert_int_equal(pdb_build(&pat, kind, &o1, &t1, &err), 0);
+        for (int th = 2; th <= 3; th++) {
+            struct pdb_build_options on = {th, 0, NULL, NULL};
+            assert_int_equal(pdb_build(&pat, kind, &on, &tn, &err), 0);
+            assert_memory_equal(t1.value, tn.value, t1.entries);
+            pdb_table_free(&tn);
+        }
+        pdb_table_free(&t1);
+    }
+    board_free(&goal);
+}
+
+static void test_bad_patterns(void **state)
+{
+    (void)state;
+    struct board goal;
+    struct pattern pat;
+    slide_error err;
+    assert_int_equal(board_goal(&goal, 3, 3, &err), 0);
+    assert_int_equal(pattern_init(&pat, &goal, (const int[]){1, 1}, 2, &err), SLIDE_EINVAL);
+    assert_non_null(strstr(err.msg, "twice"));
+    assert_int_equal(pattern_init(&pat, &goal, (const int[]){9}, 1, &err), SLIDE_EINVAL);
+    assert_non_null(strstr(err.msg, "1..8"));
+    assert_int_equal(pattern_init(&pat, &goal, (const int[]){1}, 0, &err), SLIDE_EINVAL);
+    board_free(&goal);
+    assert_int_equal(board_goal(&goal, 1, 5, &err), 0);
+    assert_int_equal(pattern_init(&pat, &goal, (const int[]){1}, 1, &err), SLIDE_EINVAL);
+    board_free(&goal);
+    int tiles[40], k;
+    assert_int_equal(pattern_parse_tiles("1-3,7", tiles, 40, &k, &err), 0);
+    assert_int_equal(k, 4);
+    assert_int_equal(tiles[3], 7);
+    assert_int_equal(pattern_parse_tiles("1,,2", tiles, 40, &k, &err), SLIDE_EINVAL);
+    assert_int_equal(pattern_parse_tiles("3-1", tiles, 40, &k, &err), SLIDE_EINVAL);
+    assert_int_equal(pattern_parse_tiles("", tiles, 40, &k, &err), SLIDE_EINVAL);
+}
+
+/* The memory guard refuses a build above the limit before allocating. */
+static void test_memory_guard(void **state)
+{
+    (void)state;
+    struct board goal;
+    struct pattern pat;
+    struct pdb_table t;
+    slide_error err;
+    assert_int_equal(board_goal(&goal, 4, 4, &err), 0);
+    assert_int_equal(pattern_init(&pat, &goal, (const int[]){1, 2, 3, 4, 5, 6, 7, 8}, 8,
+                                  &err), 0);
+    struct pdb_build_options o = {1, 1000000, NULL, NULL};
+    assert_int_equal(pdb_build(&pat, PDB_ADDITIVE, &o, &t, &err), SLIDE_ENOMEM);
+    assert_non_null(strstr(err.msg, "additive pattern database of 8 tiles"));
+    board_free(&goal);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_bad_patterns), cmocka_unit_test(test_additive_small),
+        cmocka_unit_test(test_plain_small), cmocka_unit_test(test_consistency_threads),
+        cmocka_unit_test(test_memory_guard),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
