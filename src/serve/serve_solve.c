@@ -20,6 +20,8 @@ struct solved {
     char *moves;            /* letters, NUL-terminated, malloc'd; NULL when stopped */
     long long length, lower_bound, expanded, generated, iterations, h_start;
     char stopped[SLIDE_ERROR_LEN]; /* why a search stopped; "" when it did not */
+    char heuristic_name[80]; /* a copy that outlives the heuristic (a pdb
+                                heuristic's name is freed with it) */
 };
 
 struct solve_request {
@@ -88,7 +90,8 @@ static int run_ida(struct serve_api *api, const struct solve_request *q, struct 
         snprintf(s->stopped, sizeof s->stopped, "%s", err->msg);
     serve_pool_release(api->pool, slot);
     s->method = "ida";
-    s->heuristic = h.name;
+    snprintf(s->heuristic_name, sizeof s->heuristic_name, "%s", h.name);
+    s->heuristic = s->heuristic_name;
     s->optimal = rc == SLIDE_OK && h.admissible;
     s->length = rc ? -1 : res.length;
     s->lower_bound = !h.admissible ? 0 : rc ? res.bound : res.length;
