@@ -5,7 +5,9 @@
  * independent truth: the plain hash-set BFS of testutil.h (verdicts,
  * distances, optimal lengths), solutions replayed here, heuristics counted
  * here, the published 3x3 histogram; every bad input against its
- * documented status and message.
+ * documented status and message.  A second server holds 3x3 pattern
+ * databases (tiles 1-4 and 5-8, additive, built by `slide pdb build`): its
+ * IDA* lengths and pdb values are checked against the same BFS.
  */
 #include "testutil.h"
 #include "clitest.h"
@@ -16,18 +18,22 @@
 #include <time.h>
 
 #include "slide/db.h"
+#include "slide/pdb.h"
 #include "slide/serve.h"
 
 static char dir[] = "/tmp/slide-serve-test-XXXXXX";
 static struct db db3;
 static struct serve *srv;
 static int port;
+static struct pdb_set pdb3;   /* 3x3, tiles 1-4 + 5-8, additive */
+static struct serve *srv_pdb; /* a server with pdb3 and no database */
+static int port_pdb;
 static struct naive_set truth3; /* distance of every solvable 3x3 board */
 static const int goal3[9] = {1, 2, 3, 4, 5, 6, 7, 8, 0};
 
 static struct serve *start_server(int searches)
 {
-    struct serve_config cfg = {"127.0.0.1", 0, serve_default_limits(), &db3, 1};
+    struct serve_config cfg = {"127.0.0.1", 0, serve_default_limits(), &db3, 1, NULL, 0};
     cfg.limits.searches = searches;
     struct serve *s;
     slide_error err;
@@ -51,6 +57,18 @@ static int setup(void **state)
     assert_int_equal(naive_bfs(3, 3, goal3, hist, 40, &truth3), 31);
     srv = start_server(2);
     port = serve_port(srv);
+    for (int i = 0; i < 2; i++) {
+        snprintf(args, sizeof args, "pdb build 3x3 --pattern %s -o %s/%c.pdb",
+                 i ? "5-8" : "1-4", dir, "ab"[i]);
+        assert_int_equal(clitest_run(args, NULL, &out, NULL), 0);
+        free(out);
+    }
+    snprintf(args, sizeof args, "%s/a.pdb+%s/b.pdb", dir, dir);
+    assert_int_equal(pdb_set_load(&pdb3, args, 0, 1, &err), 0);
+    struct serve_config cfg = {"127.0.0.1", 0, serve_default_limits(), NULL, 0, &pdb3, 1};
+    if (serve_start(&cfg, &srv_pdb, &err))
+        fail_msg("serve_start: %s", err.msg);
+    port_pdb = serve_port(srv_pdb);
     return 0;
 }
 
@@ -58,16 +76,19 @@ static int teardown(void **state)
 {
     (void)state;
     serve_stop(srv);
+    serve_stop(srv_pdb);
+    pdb_set_free(&pdb3);
     db_free(&db3);
     naive_free(&truth3);
     return clitest_remove_dir(dir);
 }
 
-/* POST json to path; the answer's status must be want; returns its JSON. */
-static json_t *call(const char *method, const char *path, const char *json, int want)
+/* POST json to path on the server at port p; the answer's status must be
+ * want; returns its JSON. */
+static json_t *call_at(int p, const char *method, const char *path, const char *json, int want)
 {
     struct http_answer a;
-    http_request(port, method, path, json, json ? strlen(json) : 0, &a);
+    http_request(p, method, path, json, json ? strlen(json) : 0, &a);
     if (a.status != want)
         fail_msg("%s %s %s: status %d, not %d: %s", method, path, json ? json : "",
                  a.status, want, a.body);
@@ -80,6 +101,12 @@ static json_t *call(const char *method, const char *path, const char *json, int 
     assert_string_equal(type, "application/json; charset=utf-8");
     http_answer_free(&a);
     return v;
+}
+
+/* call_at the first server (the one with the 3x3 database). */
+static json_t *call(const char *method, const char *path, const char *json, int want)
+{
+    return call_at(port, method, path, json, want);
 }
 
 static const char *str(json_t *o, const char *key)
@@ -181,16 +208,20 @@ static void test_solvable_loyd(void **state)
     free(out);
 }
 
-/* Solve one 3x3 board by method; check the length against the BFS and
- * replay the moves here. */
-static void solve3(const int *cells, const char *method, const char *want_method)
+/* Solve one 3x3 board on the server at port p with the request's extra
+ * fields (", \"method\": ..."); check the method, the heuristic (want_h,
+ * unless NULL), the length against the BFS, and replay the moves here. */
+static void solve3_at(int p, const int *cells, const char *extra, const char *want_method,
+                      const char *want_h)
 {
-    char text[64], body[160];
+    char text[64], body[192];
     int d = board3(cells, text, sizeof text);
     assert_true(d >= 0);
-    snprintf(body, sizeof body, "{\"board\": \"%s\", \"method\": \"%s\"}", text, method);
-    json_t *v = call("POST", "/api/solve", body, 200);
+    snprintf(body, sizeof body, "{\"board\": \"%s\"%s}", text, extra);
+    json_t *v = call_at(p, "POST", "/api/solve", body, 200);
     assert_string_equal(str(v, "method"), want_method);
+    if (want_h)
+        assert_string_equal(str(v, "heuristic"), want_h);
     const char *moves = str(v, "moves");
     struct board b, goal;
     slide_error err;
@@ -212,21 +243,34 @@ static void solve3(const int *cells, const char *method, const char *want_method
     json_decref(v);
 }
 
+/* Solve one 3x3 board by method on the first server. */
+static void solve3(const int *cells, const char *method, const char *want_method)
+{
+    char extra[64];
+    snprintf(extra, sizeof extra, ", \"method\": \"%s\"", method);
+    solve3_at(port, cells, extra, want_method, NULL);
+}
+
+/* The next random solvable 3x3 board into cells (a shuffle of the goal). */
+static void random_solvable3(int *cells, uint64_t *seed)
+{
+    char text[64];
+    do {
+        memcpy(cells, goal3, 9 * sizeof *cells);
+        test_shuffle(cells, 9, seed);
+    } while (board3(cells, text, sizeof text) < 0);
+}
+
 static void test_solve_3x3(void **state)
 {
     (void)state;
     uint64_t seed = 5;
     int cells[9];
-    for (int k = 0; k < 40;) {
-        memcpy(cells, goal3, sizeof cells);
-        test_shuffle(cells, 9, &seed);
-        char text[64];
-        if (board3(cells, text, sizeof text) < 0)
-            continue;
+    for (int k = 0; k < 40; k++) {
+        random_solvable3(cells, &seed);
         solve3(cells, "auto", "db");
         solve3(cells, "ida", "ida");
         solve3(cells, "layers", "layers");
-        k++;
     }
     /* the antipodes, distance 31 */
     const int far1[9] = {8, 6, 7, 2, 5, 4, 3, 0, 1}, far2[9] = {6, 4, 7, 8, 5, 0, 3, 2, 1};
@@ -421,8 +465,10 @@ static void test_bad_input(void **state)
          "duplicate object key"},
         {"POST", "/api/solve", "{\"board\": \"1 2 3/4 5 6/7 8 0\", \"method\": \"magic\"}", 400,
          "must be auto, ida, db or layers"},
+        {"POST", "/api/solve", "{\"board\": \"1 2 3/4 5 6/7 8 0\", \"heuristic\": \"magic\"}",
+         400, "unknown heuristic \"magic\" for IDA* (known: lc, "},
         {"POST", "/api/solve", "{\"board\": \"1 2 3/4 5 6/7 8 0\", \"heuristic\": \"pdb\"}", 400,
-         "unknown heuristic"},
+         "heuristic pdb: no pattern database is loaded for 3x3 boards"},
         {"POST", "/api/solve", "{\"board\": \"1 2 3/4 5 6/7 8 0\", \"max_nodes\": 0}", 400,
          "\"max_nodes\" must be an integer from 1"},
         {"POST", "/api/solve", "{\"board\": \"1 2 3/4 5 6/7 8 0\", \"max_nodes\": \"9\"}", 400,
@@ -617,7 +663,7 @@ static void test_pool_and_stop(void **state)
 static void test_bind_errors(void **state)
 {
     (void)state;
-    struct serve_config cfg = {"localhost", 0, serve_default_limits(), NULL, 0};
+    struct serve_config cfg = {"localhost", 0, serve_default_limits(), NULL, 0, NULL, 0};
     struct serve *s;
     slide_error err;
     assert_int_equal(serve_start(&cfg, &s, &err), SLIDE_EINVAL);
@@ -662,6 +708,167 @@ static void test_cli_errors(void **state)
     }
 }
 
+/* /api/info of the pdb server lists its set: board, goal, tables. */
+static void test_pdb_info(void **state)
+{
+    (void)state;
+    json_t *v = call_at(port_pdb, "GET", "/api/info", NULL, 200);
+    json_t *sets = json_object_get(v, "pattern_databases");
+    assert_int_equal(json_array_size(sets), 1);
+    json_t *p = json_array_get(sets, 0);
+    assert_int_equal(num(p, "rows"), 3);
+    assert_int_equal(num(p, "cols"), 3);
+    assert_string_equal(str(p, "goal"), "1 2 3/4 5 6/7 8 0");
+    assert_true(json_is_true(json_object_get(p, "admissible")));
+    json_t *t = json_object_get(p, "tables");
+    assert_int_equal(json_array_size(t), 2);
+    assert_string_equal(str(json_array_get(t, 1), "kind"), "additive");
+    assert_int_equal(json_array_size(json_object_get(json_array_get(t, 1), "tiles")), 4);
+    assert_int_equal(json_array_size(json_object_get(v, "databases")), 0);
+    json_decref(v);
+    /* the first server has none */
+    v = call("GET", "/api/info", NULL, 200);
+    assert_int_equal(json_array_size(json_object_get(v, "pattern_databases")), 0);
+    json_decref(v);
+}
+
+/* One 3x3 solve on the pdb server: IDA*, the heuristic named, the length
+ * equal to the naive BFS distance (solve3_at). */
+static void solve3_pdb(const int *cells, const char *extra, const char *want_h)
+{
+    solve3_at(port_pdb, cells, extra, "ida", want_h);
+}
+
+static void test_pdb_solve(void **state)
+{
+    (void)state;
+    uint64_t seed = 11;
+    int cells[9];
+    for (int k = 0; k < 40; k++) {
+        random_solvable3(cells, &seed);
+        solve3_pdb(cells, "", "max(lc,pdb)");
+        solve3_pdb(cells, ", \"heuristic\": \"pdb\"", "pdb");
+    }
+    const int far1[9] = {8, 6, 7, 2, 5, 4, 3, 0, 1}, far2[9] = {6, 4, 7, 8, 5, 0, 3, 2, 1};
+    solve3_pdb(far1, ", \"method\": \"ida\"", "max(lc,pdb)");
+    solve3_pdb(far2, ", \"heuristic\": \"pdb\"", "pdb");
+    /* a heuristic asked by name is used, the tables aside */
+    solve3_pdb(far1, ", \"heuristic\": \"manhattan\"", "manhattan");
+}
+
+/* eval's pdb value on 300 random solvable 3x3 boards and along a path:
+ * never above the BFS distance, never below Manhattan (the additive tables
+ * count every tile move of their tiles; Korf and Felner 2002). */
+static void test_pdb_eval(void **state)
+{
+    (void)state;
+    uint64_t seed = 23;
+    int cells[9], exact = 0;
+    for (int k = 0; k < 300; k++) {
+        random_solvable3(cells, &seed);
+        char text[64], body[160];
+        int d = board3(cells, text, sizeof text);
+        snprintf(body, sizeof body, "{\"board\": \"%s\", \"moves\": \"URDL\"}", text);
+        struct http_answer a;
+        http_request(port_pdb, "POST", "/api/eval", body, strlen(body), &a);
+        int moved = a.status == 200;
+        http_answer_free(&a);
+        if (!moved) /* a move leaves the board: evaluate the board alone */
+            snprintf(body, sizeof body, "{\"board\": \"%s\"}", text);
+        json_t *v = call_at(port_pdb, "POST", "/api/eval", body, 200);
+        json_t *h = json_object_get(v, "h");
+        long long p = num(h, "pdb");
+        assert_true(p <= d);
+        assert_true(p >= num(h, "manhattan"));
+        exact += p == d;
+        json_t *path = json_object_get(v, "path");
+        struct board b;
+        slide_error err;
+        assert_int_equal(board_parse(text, 0, 0, &b, &err), 0);
+        int z = board_blank(&b);
+        for (size_t i = 0; moved && i < 5; i++) {
+            if (i)
+                assert_int_equal(board_move(&b, &z, (enum move)move_parse("URDL"[i - 1])), 0);
+            long long pi = num(json_object_get(json_array_get(path, i), "h"), "pdb");
+            assert_true(pi <= naive_lookup(&truth3, naive_pack(b.cells, 9)));
+        }
+        board_free(&b);
+        json_decref(v);
+    }
+    assert_true(exact > 0); /* the check above can be met with equality */
+}
+
+/* Boards of another size or goal: IDA* falls back to lc, eval's pdb is
+ * null, and the tables cannot be asked for by name. */
+static void test_pdb_fallback(void **state)
+{
+    (void)state;
+    json_t *v = call_at(port_pdb, "POST", "/api/solve",
+                        "{\"board\": \"1 2 3/4 5 6/7 0 8\", \"goal\": \"0 1 2/3 4 5/6 7 8\"}",
+                        200);
+    assert_string_equal(str(v, "heuristic"), "lc");
+    assert_string_equal(str(v, "status"), "optimal");
+    json_decref(v);
+    /* 2x4, one tile one cell off */
+    v = call_at(port_pdb, "POST", "/api/solve", "{\"board\": \"1 2 3 4/5 6 0 7\"}", 200);
+    assert_string_equal(str(v, "heuristic"), "lc");
+    assert_int_equal(num(v, "length"), 1);
+    json_decref(v);
+    v = call_at(port_pdb, "POST", "/api/eval", "{\"board\": \"1 2 3 4/5 6 0 7\"}", 200);
+    assert_true(json_is_null(json_object_get(json_object_get(v, "h"), "pdb")));
+    json_decref(v);
+    v = call_at(port_pdb, "POST", "/api/eval",
+                "{\"board\": \"1 2 3/4 5 6/7 0 8\", \"goal\": \"0 1 2/3 4 5/6 7 8\"}", 200);
+    assert_true(json_is_null(json_object_get(json_object_get(v, "h"), "pdb")));
+    json_decref(v);
+    v = call_at(port_pdb, "POST", "/api/solve",
+                "{\"board\": \"1 2 3 4/5 6 0 7\", \"heuristic\": \"pdb\"}", 400);
+    assert_string_equal(str(v, "error"), "heuristic pdb: no pattern database is loaded for "
+                                         "2x4 boards with this goal (see /api/info)");
+    json_decref(v);
+    /* the server without tables: lc, and pdb null */
+    v = call("POST", "/api/solve", "{\"board\": \"1 2 3/4 5 6/7 0 8\", \"method\": \"ida\"}",
+             200);
+    assert_string_equal(str(v, "heuristic"), "lc");
+    json_decref(v);
+}
+
+/* A bad --pdb is refused at start with slide solve's one-line message. */
+static void test_pdb_cli_errors(void **state)
+{
+    (void)state;
+    char bad[300], args[700], *out, *err, *solve_err;
+    snprintf(bad, sizeof bad, "%s/bad.pdb", dir);
+    FILE *f = fopen(bad, "w");
+    assert_non_null(f);
+    fputs("not a table\n", f);
+    fclose(f);
+    const char *files[] = {bad, "/nonexistent/x.pdb"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(args, sizeof args, "solve \"1 2 3/4 5 6/7 0 8\" --h pdb:%s", files[i]);
+        assert_int_equal(clitest_run(args, NULL, &out, &solve_err), 1);
+        free(out);
+        snprintf(args, sizeof args, "serve --port 0 --pdb %s/a.pdb+%s", dir, files[i]);
+        assert_int_equal(clitest_run(args, NULL, &out, &err), 1);
+        assert_int_equal(clitest_count_lines(err), 1);
+        assert_non_null(strstr(err, files[i]));
+        assert_string_equal(err, solve_err);
+        free(out);
+        free(err);
+        free(solve_err);
+    }
+    snprintf(args, sizeof args, "serve --port 0 --pdb %s/a.pdb+%s/a.pdb", dir, dir);
+    assert_int_equal(clitest_run(args, NULL, &out, &err), 2);
+    assert_int_equal(clitest_count_lines(err), 1);
+    assert_non_null(strstr(err, "overlap"));
+    free(out);
+    free(err);
+    assert_int_equal(clitest_run("serve --port 0 --pdb ,", NULL, &out, &err), 2);
+    assert_string_equal(err, "slide: --pdb expects FILE or FILE+FILE..., not \",\"\n");
+    free(out);
+    free(err);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -681,6 +888,11 @@ int main(void)
         cmocka_unit_test(test_pool_and_stop),
         cmocka_unit_test(test_bind_errors),
         cmocka_unit_test(test_cli_errors),
+        cmocka_unit_test(test_pdb_info),
+        cmocka_unit_test(test_pdb_solve),
+        cmocka_unit_test(test_pdb_eval),
+        cmocka_unit_test(test_pdb_fallback),
+        cmocka_unit_test(test_pdb_cli_errors),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

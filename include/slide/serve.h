@@ -24,6 +24,8 @@
 #include "slide/db.h"
 #include "slide/error.h"
 
+struct pdb_set;
+
 #define SERVE_MAX_BODY (64u << 10)       /* bytes of a request body */
 #define SERVE_MAX_SIDE 32                /* rows and columns of a board */
 #define SERVE_MAX_NODES 200000000ull     /* IDA* expansions per search */
@@ -52,6 +54,11 @@ struct serve_config {
     struct serve_limits limits;
     const struct db *dbs;  /* ndbs loaded databases (payload present), borrowed */
     int ndbs;
+    /* npdbs loaded admissible pattern database sets (pdb.h), borrowed and
+     * read-only: IDA* and /api/eval use the one built for the request's
+     * board size and goal */
+    const struct pdb_set *pdbs;
+    int npdbs;
 };
 
 struct serve;

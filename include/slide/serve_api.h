@@ -41,6 +41,8 @@ struct serve_api {
     /* the heuristics bound to the last few goals (built once: wd's tables
      * take up to half a second); NULL until the first /api/eval */
     struct serve_eval_cache *cache;
+    const struct pdb_set *pdbs; /* borrowed, read-only (serve.h) */
+    int npdbs;
 };
 
 struct serve_reply {

@@ -9,12 +9,13 @@
 #include "cli.h"
 #ifdef SLIDE_HAVE_SERVE
 #include "slide/db.h"
+#include "slide/pdb.h"
 #include "slide/serve.h"
 #endif
 
 static const char help[] =
-    "usage: slide serve [--bind ADDR] [--port N] [--db FILE...] [--threads N]\n"
-    "                   [--max-nodes N] [--max-seconds S]\n"
+    "usage: slide serve [--bind ADDR] [--port N] [--db FILE...] [--pdb SETS]\n"
+    "                   [--threads N] [--max-nodes N] [--max-seconds S]\n"
     "Serve a web page to play, check and solve boards, with the engine behind\n"
     "it: the parity verdict in words, optimal solutions animated, the exact\n"
     "distance and every heuristic live where a database is loaded, and the\n"
@@ -28,13 +29,21 @@ static const char help[] =
     "                   16, as the words after --db (--db a.db b.db); their\n"
     "                   sizes get exact distances, descent solutions and the\n"
     "                   histogram\n"
+    "  --pdb SETS       pattern database sets (slide pdb build), loaded once and\n"
+    "                   shared read-only: a set is FILE or FILE+FILE+... (as in\n"
+    "                   slide solve --h pdb:FILE+...), sets are separated by\n"
+    "                   commas, up to 4 (--pdb a.pdb+b.pdb,c.pdb); files only,\n"
+    "                   so name --partition's DIR/NAME.K.pdb one by one.  Each\n"
+    "                   set must be admissible (disjoint additive tables, or\n"
+    "                   one table).  IDA* with no heuristic asked uses\n"
+    "                   max(lc,pdb) with the set built for the board's size and\n"
+    "                   goal, else lc; /api/eval reports its value as pdb\n"
     "  --threads N      searches that may run at once (1..64, default 2); a\n"
     "                   solve request beyond that gets 503 with Retry-After: 1\n"
     "  --max-nodes N    IDA* expansions per search (default 200000000)\n"
     "  --max-seconds S  wall time per search (default 10); a search that hits\n"
     "                   either cap answers status \"stopped\" with the lower\n"
     "                   bound it proved\n"
-    "Pattern databases (--pdb) are not available yet; IDA* uses lc.\n"
     "Limits of every request: a body of at most 64 KiB (413 beyond), boards up\n"
     "to 32x32 (400 beyond; /api/solvable takes any size the body can hold),\n"
     "at most 64 open connections, idle ones closed after 15 s.\n"
@@ -45,7 +54,9 @@ static const char help[] =
     "                       goal_blank_row (0 = top), rows, cols, width_rule\n"
     "                       (odd, even or path), explanation (words)\n"
     "  POST /api/solve      {board, goal, method: auto|ida|db|layers,\n"
-    "                       heuristic: lc|manhattan|misplaced (ida), max_nodes,\n"
+    "                       heuristic: lc|manhattan|misplaced|wd|pdb (ida;\n"
+    "                       default max(lc,pdb) where a set fits, else lc),\n"
+    "                       max_nodes,\n"
     "                       max_seconds (at most the server's)} -> status\n"
     "                       (optimal, found, stopped), method, heuristic,\n"
     "                       optimal, length, moves (the blank's, U D L R),\n"
@@ -57,7 +68,8 @@ static const char help[] =
     "                       (a string: 64 bits), walk; uniform without walk\n"
     "  POST /api/eval       {board, goal, moves} -> distance (null without a\n"
     "                       database), h {misplaced, manhattan, lc, lc-pairs,\n"
-    "                       wd: values, null where not built}, database, and\n"
+    "                       wd, pdb: values, null where not built or no\n"
+    "                       pattern database fits}, database, and\n"
     "                       with moves, path: the same for each board along them\n"
     "  GET  /api/histogram  ?size=RxC&goal=G -> rows, cols, goal, radius,\n"
     "                       reachable, histogram (boards per distance)\n"
@@ -70,6 +82,7 @@ static const char help[] =
     "or built without the web server, 2 bad arguments.\n";
 
 #define SERVE_MAX_DBS 16
+#define SERVE_MAX_PDB_SETS 4
 
 struct serve_args {
     const char *bind;
@@ -78,6 +91,7 @@ struct serve_args {
     double max_seconds;
     const char *db_paths[SERVE_MAX_DBS];
     int ndbs;
+    const char *pdb;  /* --pdb SETS, or NULL */
 };
 
 static int parse_seconds(const char *text, double *out)
@@ -106,6 +120,7 @@ static const struct cli_option serve_options[] = {
     {"bind", 'b', CLI_VALUE, 'b', 0, NULL, NULL},
     {"port", 'p', CLI_VALUE, 'p', 0, NULL, NULL},
     {"db", 'd', CLI_VALUE, 'd', 0, NULL, NULL},
+    {"pdb", 0, CLI_VALUE, 'P', 0, NULL, NULL},
     {"threads", 't', CLI_VALUE, 't', 0, NULL, NULL},
     {"max-nodes", 0, CLI_VALUE, 'n', 0, NULL, NULL},
     {"max-seconds", 0, CLI_VALUE, 's', 0, NULL, NULL},
@@ -121,6 +136,7 @@ static int take(int id, const char *value, void *ctx)
     case 't': return cli_int("--threads", value, 1, 64, &a->threads) ? EXIT_USAGE : EXIT_OK;
     case 'n': return parse_nodes(value, &a->max_nodes) ? EXIT_USAGE : EXIT_OK;
     case 's': return parse_seconds(value, &a->max_seconds) ? EXIT_USAGE : EXIT_OK;
+    case 'P': a->pdb = value; return EXIT_OK;
     case 'd': a->db_paths[a->ndbs++] = value; return EXIT_OK;
     default: return EXIT_USAGE;
     }
@@ -130,7 +146,7 @@ static int take(int id, const char *value, void *ctx)
  * by more database files: the words that are not options. */
 static int parse_args(int argc, char **argv, struct serve_args *a)
 {
-    *a = (struct serve_args){"127.0.0.1", 8080, 2, 200000000LL, 10.0, {0}, 0};
+    *a = (struct serve_args){"127.0.0.1", 8080, 2, 200000000LL, 10.0, {0}, 0, NULL};
     struct cli_parse p;
     cli_parse_init(&p, "serve", serve_options, argc, argv);
     int rc = cli_parse_options(&p, help, take, a);
@@ -157,9 +173,44 @@ static int wait_for_signal(const sigset_t *set)
     return sig;
 }
 
-static int run(const struct serve_args *a, struct db *dbs, const sigset_t *set)
+/*
+ * Load --pdb's sets into sets[0..*n-1], each as slide solve --h pdb:SET
+ * loads it (the same one-line errors); a set whose sum may overestimate is
+ * refused, since the server's answers claim optimality.
+ */
+static int load_pdb_sets(const char *spec, struct pdb_set *sets, int *n)
 {
-    struct serve_config cfg = {a->bind, (int)a->port, serve_default_limits(), dbs, a->ndbs};
+    char buf[4096];
+    *n = 0;
+    if (!spec)
+        return EXIT_OK;
+    if (snprintf(buf, sizeof buf, "%s", spec) >= (int)sizeof buf)
+        return cli_fail(EXIT_USAGE, "--pdb: the list of files is longer than %zu bytes",
+                        sizeof buf - 1);
+    char *save = NULL;
+    for (char *one = strtok_r(buf, ",", &save); one; one = strtok_r(NULL, ",", &save)) {
+        slide_error err;
+        if (*n == SERVE_MAX_PDB_SETS)
+            return cli_fail(EXIT_USAGE, "--pdb: at most %d sets (separated by commas)",
+                            SERVE_MAX_PDB_SETS);
+        if (pdb_set_load(&sets[*n], one, 0, 0, &err))
+            return cli_fail(EXIT_FAIL, "%s", err.msg);
+        (*n)++;
+        if (!pdb_set_admissible(&sets[*n - 1]))
+            return cli_fail(EXIT_USAGE, "--pdb %s: the pattern databases overlap or mix "
+                            "kinds, so their sum may overestimate; serve takes disjoint "
+                            "additive tables or one table", one);
+    }
+    if (*n == 0)
+        return cli_fail(EXIT_USAGE, "--pdb expects FILE or FILE+FILE..., not \"%s\"", spec);
+    return EXIT_OK;
+}
+
+static int run(const struct serve_args *a, struct db *dbs, const struct pdb_set *pdbs,
+               int npdbs, const sigset_t *set)
+{
+    struct serve_config cfg = {a->bind, (int)a->port, serve_default_limits(), dbs, a->ndbs,
+                               pdbs, npdbs};
     cfg.limits.searches = (int)a->threads;
     cfg.limits.max_nodes = (uint64_t)a->max_nodes;
     cfg.limits.max_seconds = a->max_seconds;
@@ -201,8 +252,15 @@ int cmd_serve(int argc, char **argv)
     for (int i = 0; i < a.ndbs && status == EXIT_OK; i++)
         if (db_load(a.db_paths[i], 0, &dbs[i], &err))
             status = cli_fail(EXIT_FAIL, "%s: %s", a.db_paths[i], err.msg);
+    struct pdb_set pdbs[SERVE_MAX_PDB_SETS];
+    int npdbs = 0;
+    memset(pdbs, 0, sizeof pdbs);
     if (status == EXIT_OK)
-        status = run(&a, dbs, &set);
+        status = load_pdb_sets(a.pdb, pdbs, &npdbs);
+    if (status == EXIT_OK)
+        status = run(&a, dbs, pdbs, npdbs, &set);
+    for (int i = 0; i < npdbs; i++)
+        pdb_set_free(&pdbs[i]);
     for (int i = 0; i < a.ndbs; i++)
         db_free(&dbs[i]);
     return status;

@@ -61,6 +61,10 @@ json_t *json_board(const struct board *b);
 const struct db *serve_db_for(const struct serve_api *api, const struct board *b,
                               const struct board *goal);
 
+/* The first loaded admissible pattern database set built for boards shaped
+ * like goal and for that goal, or NULL. */
+const struct pdb_set *serve_pdb_for(const struct serve_api *api, const struct board *goal);
+
 /* The heuristic cache of /api/eval (serve_api.h); errors: SLIDE_ENOMEM. */
 int serve_eval_cache_new(struct serve_eval_cache **out, slide_error *err);
 void serve_eval_cache_free(struct serve_eval_cache *c);

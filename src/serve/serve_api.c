@@ -11,6 +11,7 @@
 #include "slide/heuristic.h"
 #include "slide/ida_heuristic.h"
 #include "slide/parity.h"
+#include "slide/pdb.h"
 #include "slide/provenance.h"
 #include "slide/scramble.h"
 
@@ -21,15 +22,40 @@ static json_t *db_summary(const struct db *db)
                      "reachable", (json_int_t)db->reachable);
 }
 
+/* One loaded pattern database set: its board, goal and tables. */
+static json_t *pdb_summary(const struct pdb_set *p)
+{
+    json_t *tables = json_array();
+    for (int i = 0; i < p->count; i++) {
+        const struct pdb_table *t = &p->tables[i];
+        json_t *tiles = json_array();
+        for (int k = 0; k < t->pat.k; k++)
+            json_array_append_new(tiles, json_integer(t->pat.tiles[k]));
+        json_array_append_new(tables, json_pack("{s:s, s:o, s:i}", "kind",
+                                                t->kind == PDB_ADDITIVE ? "additive" : "plain",
+                                                "tiles", tiles, "max", t->max));
+    }
+    struct board goal;
+    slide_error err;
+    json_t *g = pdb_set_goal(p, &goal, &err) ? json_null() : json_board(&goal);
+    if (!json_is_null(g))
+        board_free(&goal);
+    return json_pack("{s:i, s:i, s:o, s:b, s:b, s:o}", "rows", p->rows, "cols", p->cols,
+                     "goal", g, "admissible", pdb_set_admissible(p), "reflect", p->reflect,
+                     "tables", tables);
+}
+
 static void info(struct serve_api *api, json_t *f, struct serve_reply *r)
 {
     static const char *const none[] = {NULL};
     if (req_fields(f, none, r))
         return;
     const struct serve_limits *l = api->limits;
-    json_t *dbs = json_array(), *hs = json_array(), *ida = json_array();
+    json_t *dbs = json_array(), *hs = json_array(), *ida = json_array(), *pdbs = json_array();
     for (int i = 0; i < api->ndbs; i++)
         json_array_append_new(dbs, db_summary(&api->dbs[i]));
+    for (int i = 0; i < api->npdbs; i++)
+        json_array_append_new(pdbs, pdb_summary(&api->pdbs[i]));
     int n;
     const struct heuristic_def *t = heuristic_table(&n);
     for (int i = 0; i < n; i++)
@@ -44,9 +70,10 @@ static void info(struct serve_api *api, json_t *f, struct serve_reply *r)
                                "max_seconds", l->max_seconds, "max_moves", l->max_moves,
                                "searches", l->searches, "connections", l->connections,
                                "auto_ida_cells", SERVE_AUTO_IDA_CELLS);
-    reply_json(r, 200, json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:[ssss]}",
+    reply_json(r, 200, json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:[ssss]}",
                                  "version", provenance_version(), "commit", provenance_commit(),
-                                 "limits", limits, "databases", dbs, "heuristics", hs,
+                                 "limits", limits, "databases", dbs,
+                                 "pattern_databases", pdbs, "heuristics", hs,
                                  "ida_heuristics", ida, "methods", "auto", "ida", "db",
                                  "layers"));
 }

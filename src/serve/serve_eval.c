@@ -10,6 +10,7 @@
 
 #include "request.h"
 #include "slide/heuristic.h"
+#include "slide/pdb.h"
 
 #define EVAL_CACHE 8 /* goals whose heuristics are kept */
 
@@ -141,8 +142,18 @@ void serve_eval_cache_free(struct serve_eval_cache *c)
     free(c);
 }
 
-/* {"distance": d|null, "h": {name: value|null, ...}} of board b. */
-static json_t *evaluate(const struct evaluator *e, const struct db *db, const struct board *b)
+/* h of a loaded pattern database set; null without one, or where a
+ * placement has no value (the board cannot reach the goal). */
+static json_t *pdb_value(const struct pdb_set *p, const struct board *b)
+{
+    int v = p ? pdb_set_h(p, b->cells) : PDB_NONE;
+    return v < PDB_NONE ? json_integer(v) : json_null();
+}
+
+/* {"distance": d|null, "h": {name: value|null, ..., "pdb": value|null}}
+ * of board b. */
+static json_t *evaluate(const struct evaluator *e, const struct db *db,
+                        const struct pdb_set *pdb, const struct board *b)
 {
     const struct heuristic_def *table = heuristic_table(&(int){0});
     json_t *h = json_object(), *o = json_object();
@@ -150,6 +161,7 @@ static json_t *evaluate(const struct evaluator *e, const struct db *db, const st
         json_object_set_new(h, table[i].name, e->h[i].def
                                                   ? json_integer(heuristic_eval(&e->h[i], b->cells))
                                                   : json_null());
+    json_object_set_new(h, "pdb", pdb_value(pdb, b));
     int d;
     slide_error err;
     int known = db && db_distance(db, b, &d, &err) == SLIDE_OK;
@@ -159,8 +171,8 @@ static json_t *evaluate(const struct evaluator *e, const struct db *db, const st
 }
 
 /* The boards along moves, each evaluated; NULL and a 400 on an illegal move. */
-static json_t *along(const struct evaluator *e, const struct db *db, const struct board *start,
-                     const char *moves, struct serve_reply *r)
+static json_t *along(const struct evaluator *e, const struct db *db, const struct pdb_set *pdb,
+                     const struct board *start, const char *moves, struct serve_reply *r)
 {
     struct board b;
     slide_error err;
@@ -169,7 +181,7 @@ static json_t *along(const struct evaluator *e, const struct db *db, const struc
         return NULL;
     }
     json_t *path = json_array();
-    json_array_append_new(path, evaluate(e, db, &b));
+    json_array_append_new(path, evaluate(e, db, pdb, &b));
     int z = board_blank(&b);
     for (size_t i = 0; moves[i]; i++) {
         int m = move_parse(moves[i]);
@@ -180,7 +192,7 @@ static json_t *along(const struct evaluator *e, const struct db *db, const struc
             path = NULL;
             break;
         }
-        json_array_append_new(path, evaluate(e, db, &b));
+        json_array_append_new(path, evaluate(e, db, pdb, &b));
     }
     board_free(&b);
     return path;
@@ -198,6 +210,7 @@ static void eval_board(struct serve_api *api, json_t *f, const struct board *b,
         return;
     }
     const struct db *db = serve_db_for(api, b, goal);
+    const struct pdb_set *pdb = serve_pdb_for(api, goal);
     struct evaluator *e;
     int own;
     slide_error err;
@@ -205,7 +218,8 @@ static void eval_board(struct serve_api *api, json_t *f, const struct board *b,
         reply_error(r, 500, "%s", err.msg);
         return;
     }
-    json_t *o = evaluate(e, db, b), *path = moves ? along(e, db, b, moves, r) : NULL;
+    json_t *o = evaluate(e, db, pdb, b);
+    json_t *path = moves ? along(e, db, pdb, b, moves, r) : NULL;
     json_object_set_new(o, "database", json_boolean(db != NULL));
     if (path)
         json_object_set_new(o, "path", path);

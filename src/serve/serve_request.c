@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "request.h"
+#include "slide/pdb.h"
 
 void reply_error(struct serve_reply *r, int status, const char *fmt, ...)
 {
@@ -223,5 +224,18 @@ const struct db *serve_db_for(const struct serve_api *api, const struct board *b
     for (int i = 0; i < api->ndbs; i++)
         if (db_match(&api->dbs[i], b, goal, &err) == SLIDE_OK)
             return &api->dbs[i];
+    return NULL;
+}
+
+const struct pdb_set *serve_pdb_for(const struct serve_api *api, const struct board *goal)
+{
+    for (int i = 0; i < api->npdbs; i++) {
+        const struct pdb_set *p = &api->pdbs[i];
+        int same = p->rows == goal->rows && p->cols == goal->cols;
+        for (int k = 0; same && k < p->n; k++)
+            same = goal->cells[k] == p->tables[0].pat.goal_cells[k];
+        if (same && pdb_set_admissible(p))
+            return p;
+    }
     return NULL;
 }

@@ -11,6 +11,7 @@
 #include "slide/ida.h"
 #include "slide/layers.h"
 #include "slide/parity.h"
+#include "slide/pdb.h"
 
 /* What a method produced; the figures a method does not have stay -1. */
 struct solved {
@@ -19,18 +20,29 @@ struct solved {
     char *moves;            /* letters, NUL-terminated, malloc'd; NULL when stopped */
     long long length, lower_bound, expanded, generated, iterations, h_start;
     char stopped[SLIDE_ERROR_LEN]; /* why a search stopped; "" when it did not */
+    char heuristic_name[80]; /* a copy that outlives the heuristic (a pdb
+                                heuristic's name is freed with it) */
+};
+
+struct solve_request {
+    const struct board *start, *goal;
+    const char *heuristic;
+    const struct pdb_set *pdb; /* IDA* over this loaded set (heuristic: what
+                                  it is maxed with, "" for none); else NULL */
+    long long max_nodes;
+    double max_seconds;
 };
 
 /*
  * The heuristic IDA* uses when the request names none: the strongest one
- * slide has for this board and goal.  Today that is linear conflict for
- * every board; pattern databases, once loaded with --pdb, are chosen here.
+ * slide has for this board and goal.  A loaded admissible pattern database
+ * set built for the board's size and goal, maxed with lc (as --h
+ * max(lc,pdb:...) does; lc costs little beside the table lookups), else lc.
  */
-static const char *best_heuristic(const struct serve_api *api, const struct board *goal)
+static void best_heuristic(const struct serve_api *api, struct solve_request *q)
 {
-    (void)api;
-    (void)goal;
-    return IDA_HEURISTIC_DEFAULT;
+    q->pdb = serve_pdb_for(api, q->goal);
+    q->heuristic = IDA_HEURISTIC_DEFAULT; /* alone, or maxed with the tables */
 }
 
 static double now_seconds(void)
@@ -51,20 +63,14 @@ static char *letters(const unsigned char *moves, int len)
     return s;
 }
 
-struct solve_request {
-    const struct board *start, *goal;
-    const char *heuristic;
-    long long max_nodes;
-    double max_seconds;
-};
-
 /* IDA* in a pool slot; returns SLIDE_OK, SLIDE_EINTR (stopped: s->stopped
  * says why) or another error; 1 when every slot is busy. */
 static int run_ida(struct serve_api *api, const struct solve_request *q, struct solved *s,
                    slide_error *err)
 {
     struct ida_heuristic h;
-    int rc = ida_heuristic_open(&h, q->heuristic, q->goal, err);
+    int rc = q->pdb ? ida_heuristic_open_pdb(&h, q->pdb, q->heuristic, q->goal, err)
+                    : ida_heuristic_open(&h, q->heuristic, q->goal, err);
     if (rc)
         return rc;
     int slot = serve_pool_acquire(api->pool, q->max_seconds);
@@ -84,7 +90,8 @@ static int run_ida(struct serve_api *api, const struct solve_request *q, struct 
         snprintf(s->stopped, sizeof s->stopped, "%s", err->msg);
     serve_pool_release(api->pool, slot);
     s->method = "ida";
-    s->heuristic = h.name;
+    snprintf(s->heuristic_name, sizeof s->heuristic_name, "%s", h.name);
+    s->heuristic = s->heuristic_name;
     s->optimal = rc == SLIDE_OK && h.admissible;
     s->length = rc ? -1 : res.length;
     s->lower_bound = !h.admissible ? 0 : rc ? res.bound : res.length;
@@ -219,17 +226,26 @@ static int read_options(struct serve_api *api, json_t *f, const struct board *go
         return -1;
     }
     if (!q->heuristic) {
-        q->heuristic = best_heuristic(api, goal);
+        best_heuristic(api, q);
         return 0;
     }
-    char names[128] = "";
+    if (!strcmp(q->heuristic, "pdb")) { /* the tables alone */
+        q->heuristic = "";
+        if ((q->pdb = serve_pdb_for(api, goal)))
+            return 0;
+        reply_error(r, 400, "heuristic pdb: no pattern database is loaded for %dx%d boards "
+                    "with this goal (see /api/info)", goal->rows, goal->cols);
+        return -1;
+    }
+    char names[160] = "";
     for (int i = 0; ida_heuristic_name(i); i++) {
         if (!strcmp(q->heuristic, ida_heuristic_name(i)))
             return 0;
         snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "",
                  ida_heuristic_name(i));
     }
-    reply_error(r, 400, "unknown heuristic \"%.32s\" for IDA* (known: %s)", q->heuristic, names);
+    reply_error(r, 400, "unknown heuristic \"%.32s\" for IDA* (known: %s, pdb)", q->heuristic,
+                names);
     return -1;
 }
 
@@ -247,7 +263,7 @@ static const char *choose(const struct board *b, const char *method, const struc
 static void solve_board(struct serve_api *api, json_t *f, const struct board *b,
                         const struct board *goal, struct serve_reply *r)
 {
-    struct solve_request q = {b, goal, NULL, 0, 0};
+    struct solve_request q = {b, goal, NULL, NULL, 0, 0};
     const char *method;
     if (read_options(api, f, goal, &method, &q, r) || refuse_unsolvable(b, goal, r))
         return;
