@@ -48,8 +48,8 @@ for b in $full; do
         f=$(grep "^$k" "$OUT/frontier-$b.err" | head -1)
         [ "$a" = "$f" ] || { echo "bench-frontier: $b $k: '$a' vs '$f'" >&2; exit 1; }
     done
-    sed -n '/^antipodes/,/^layer/p' "$OUT/bfs-$b.err" | grep '^  ' > "$OUT/a-bfs"
-    sed -n '/^antipodes/,/^layer/p' "$OUT/frontier-$b.err" | grep '^  ' > "$OUT/a-fr"
+    sed -n '/^antipodes/,/^layer/p' "$OUT/bfs-$b.err" | grep '^  [^.]' > "$OUT/a-bfs"
+    sed -n '/^antipodes/,/^layer/p' "$OUT/frontier-$b.err" | grep '^  [^.]' > "$OUT/a-fr"
     cmp -s "$OUT/a-bfs" "$OUT/a-fr" || { echo "bench-frontier: $b antipodes differ" >&2; exit 1; }
 done
 for p in $partial; do

@@ -90,6 +90,18 @@ static void test_text_output(void **state)
     assert_non_null(strstr(out, "antipodes: 1\n  4 5 0/1 2 3\n")); /* OEIS, reference */
     free(out);
     free(err);
+    /* A cut list of antipodes says how many are left out (consistency with
+     * slide bfs, which finds the same 12 on this board and goal). */
+    run_ok("frontier 2x5 --goal '1 2 0 3 4/5 6 7 8 9' --no-progress", &out, &err);
+    assert_non_null(strstr(out, "antipodes: 12\n"));
+    assert_non_null(strstr(out, "  ... 2 more\n"));
+    free(out);
+    free(err);
+    run_ok("frontier 3x3 --max-depth 5 --no-progress", &out, &err);
+    assert_non_null(strstr(out, "searched to distance 5"));
+    assert_non_null(strstr(out, "  ... 10 more\n")); /* 20 boards at distance 5 (OEIS A089473) */
+    free(out);
+    free(err);
     run_ok("frontier 2x3 --format tex --provenance", &out, &err);
     assert_non_null(strstr(out, "\\toprule"));
     assert_non_null(strstr(out, "% slide"));

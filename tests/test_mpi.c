@@ -323,6 +323,12 @@ static void test_bad_options(void **state)
     assert_non_null(strstr(err, "--budget must be"));
     free(out);
     free(err);
+    /* an option of slide bfs that --mpi lacks points to the --mpi help,
+     * which does not list it (slide bfs --help does) */
+    assert_int_equal(mpi_run(1, NULL, "bfs 3x3 --mpi --save x.db", &out, &err), 2);
+    assert_non_null(strstr(err, "unknown option --save (see slide bfs --mpi --help)"));
+    free(out);
+    free(err);
     assert_int_equal(mpi_run(1, NULL, "bfs 5x5 --mpi", &out, &err), 2);
     free(out);
     free(err);

@@ -303,6 +303,15 @@ static void test_reflect_refused(void **state)
     snprintf(path, sizeof path, "%s/a14+%s/rect", dir, dir);
     assert_int_equal(pdb_set_load(&s, path, 0, 1, &err), SLIDE_EINVAL);
     assert_non_null(strstr(err.msg, "another board"));
+    /* an empty name in the list is refused, not skipped */
+    const char *bad[] = {"%s/a14+", "+%s/a14", "%s/a14++%s/a14"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, bad[i], dir, dir);
+        assert_int_equal(pdb_set_load(&s, path, 0, 1, &err), SLIDE_EINVAL);
+        assert_non_null(strstr(err.msg, "bad pattern database list"));
+    }
+    assert_int_equal(pdb_set_load(&s, "", 0, 1, &err), SLIDE_EINVAL);
+    assert_non_null(strstr(err.msg, "no pattern database named"));
 }
 
 /* Round trip, the verifier, and a corrupted file. */

@@ -81,6 +81,9 @@ static void test_bad_arguments(void **state)
         {"pdb build 3x3 --pattern 1 --bogus -o x", "--bogus"},
         {"pdb frob x", "usage: slide pdb"},
         {"solve --reflect \"1 2 3/4 5 6/7 0 8\"", "--reflect mirrors"},
+        {"solve --h pdb: \"1 2 3/4 5 6/7 0 8\"", "no pattern database named"},
+        {"solve --h pdb:x.pdb+ \"1 2 3/4 5 6/7 0 8\"", "bad pattern database list"},
+        {"heuristic 3x3 --h pdb:+x.pdb", "bad pattern database list"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char *out, *err;

@@ -140,7 +140,7 @@ static int parse(int argc, char **argv, struct mpi_args *a)
     memset(a, 0, sizeof *a);
     a->progress = -1;
     a->every = DEFAULT_EVERY;
-    cli_parse_init(&p, "bfs", opts, argc, argv);
+    cli_parse_init(&p, "bfs --mpi", opts, argc, argv);
     int rc = cli_parse_options(&p, help, take, a);
     if (rc)
         return rc;

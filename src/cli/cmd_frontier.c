@@ -76,8 +76,9 @@ static const char help[] =
     "stays).  Without a checkpoint directory they end slide at once.\n"
     "Output (text): a line naming the board, goal and key width; the table\n"
     "'distance count cumulative'; then either 'radius' and 'antipodes' (count,\n"
-    "then up to 10 boards, smallest key first) when the search ended, or\n"
-    "'searched to distance D' and the first 10 boards of layer D; then the\n"
+    "then up to 10 boards, smallest key first, and '... N more' if there are\n"
+    "more) when the search ended, or 'searched to distance D' and the first 10\n"
+    "boards of layer D (and '... N more'); then the\n"
     "bytes per board of the last layer and a line with wall time, threads and\n"
     "peak memory.  With --format csv stdout holds exactly the table ('distance,\n"
     "count' and one row per distance); the summary goes to stderr.\n"
@@ -333,15 +334,19 @@ static void print_boards(FILE *out, const char *pre, const struct frontier_searc
     struct board b;
     fkey *keys = malloc(FSTREAM_BLOCK * sizeof *keys);
     int len = keys && s->nblocks ? fstream_read_block(s, 0, keys, &err) : 0;
+    int shown = 0;
     if (len > 0 && board_alloc(&b, f->ks.rows, f->ks.cols, &err) == SLIDE_OK) {
-        for (int i = 0; i < len && i < SHOW_BOARDS; i++) {
+        for (; shown < len && shown < SHOW_BOARDS; shown++) {
             char line[1024];
-            fkey_board(&f->ks, keys[i], &b);
+            fkey_board(&f->ks, keys[shown], &b);
             board_format(&b, line, sizeof line);
             fprintf(out, "%s  %s\n", pre, line);
         }
         board_free(&b);
     }
+    /* A cut list says so, as slide bfs does, so it is not read as complete. */
+    if (shown > 0 && s->count > (uint64_t)shown)
+        fprintf(out, "%s  ... %" PRIu64 " more\n", pre, s->count - (uint64_t)shown);
     free(keys);
 }
 

@@ -1087,8 +1087,12 @@ static int load_pdbs(const struct solve_args *a, struct pdb_set *set)
     slide_error err;
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
+    /* a bad --reflect or a bad list is a usage error (2); a bad file is 1 */
     if (pdb_set_load(set, a->pdb_files, a->reflect, 0, &err))
-        return cli_fail(err.msg[0] && strstr(err.msg, "--reflect") ? EXIT_USAGE : EXIT_FAIL,
+        return cli_fail(strstr(err.msg, "--reflect") || strstr(err.msg, "database list") ||
+                                strstr(err.msg, "no pattern database named")
+                            ? EXIT_USAGE
+                            : EXIT_FAIL,
                         "%s", err.msg);
     if (!pdb_set_admissible(set))
         fprintf(stderr, "slide: note: the pattern databases overlap or mix kinds, so their "

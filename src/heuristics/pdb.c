@@ -71,6 +71,12 @@ int pdb_set_load(struct pdb_set *s, const char *files, int reflect, int threads,
     memset(s, 0, sizeof *s);
     const char *p = files;
     int rc = SLIDE_OK;
+    size_t flen = strlen(files);
+    /* An empty name anywhere (a leading or trailing '+', or "++") is refused
+     * before any table is read, not skipped. */
+    if (flen && (files[0] == '+' || files[flen - 1] == '+' || strstr(files, "++")))
+        rc = slide_fail(err, SLIDE_EINVAL, "bad pattern database list \"%s\": give "
+                        "FILE or FILE+FILE+... (no empty name)", files);
     while (!rc && *p) {
         const char *plus = strchr(p, '+');
         size_t len = plus ? (size_t)(plus - p) : strlen(p);
@@ -88,7 +94,8 @@ int pdb_set_load(struct pdb_set *s, const char *files, int reflect, int threads,
         p += len + (plus != NULL);
     }
     if (!rc && s->count == 0)
-        rc = slide_fail(err, SLIDE_EINVAL, "no pattern database named");
+        rc = slide_fail(err, SLIDE_EINVAL, "no pattern database named: give pdb:FILE or "
+                        "pdb:FILE+FILE+...");
     if (!rc) {
         s->rows = s->tables[0].pat.rows;
         s->cols = s->tables[0].pat.cols;
