@@ -52,7 +52,7 @@ if ls results/pdb-heuristics-*.csv >/dev/null 2>&1; then
 fi
 [ -f results/korf100.md ] && tail -n +3 results/korf100.md > "$tmp/korf100"
 awk -v dir="$tmp" '
-    /^<!-- BEGIN [a-z-]* -->$/ {
+    /^<!-- BEGIN [a-z0-9-]* -->$/ {
         print; name = $3; file = dir "/" name
         if ((getline line < file) > 0) {
             print line
@@ -61,7 +61,7 @@ awk -v dir="$tmp" '
         }
         next
     }
-    /^<!-- END [a-z-]* -->$/ { skip = 0 }
+    /^<!-- END [a-z0-9-]* -->$/ { skip = 0 }
     !skip { print }
 ' "$notes" > "$tmp/notes"
 mv "$tmp/notes" "$notes"
