@@ -284,7 +284,11 @@ static void test_interrupted_then_resume(void **state)
     uint64_t want[MAXD], got[MAXD];
     int radius = published(2, 5, want), status;
     assert_non_null(bin);
-    snprintf(cmd, sizeof cmd, "ASAN_OPTIONS=detect_leaks=0 exec mpirun %s--oversubscribe -n 2 "
+    /* the 20 ms pause per layer keeps the search running (about 1 s) after
+     * the first checkpoint, however fast the machine: without it, a fast
+     * machine finished 2x5 before the signal arrived */
+    snprintf(cmd, sizeof cmd, "ASAN_OPTIONS=detect_leaks=0 SLIDE_MPI_PAUSE_MS=20 exec mpirun "
+             "%s--oversubscribe -n 2 "
              "%s bfs 2x5 --mpi --budget 8K --checkpoint " SCRATCH "/int --checkpoint-every 0 "
              ">/dev/null 2>" SCRATCH "/int.err", getuid() == 0 ? "--allow-run-as-root " : "",
              bin);

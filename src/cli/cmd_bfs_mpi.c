@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <mpi.h>
@@ -55,7 +56,8 @@ static const char help[] =
     "process that dies ends the whole job (mpirun names it); the last\n"
     "checkpoint stays intact for --resume.\n"
     "Test hook: SLIDE_MPI_FAULT=RANK:DISTANCE makes that rank kill itself in the\n"
-    "middle of expanding layer DISTANCE.\n";
+    "middle of expanding layer DISTANCE; SLIDE_MPI_PAUSE_MS=N makes rank 0 wait\n"
+    "N ms after each layer.\n";
 
 #define DEFAULT_EVERY 300.0
 
@@ -81,6 +83,7 @@ struct mpi_ctx {
     const struct space *s;
     int rank;
     double last_save;
+    long pause_ms; /* test hook SLIDE_MPI_PAUSE_MS: rank 0 waits this long per layer */
 };
 
 static const struct cli_option opts[] = {
@@ -175,6 +178,9 @@ static int on_layer(const struct bfs_mpi_layer *L, void *ctx)
                 L->layer.seconds);
     if (c->a->stats)
         print_stats(L);
+    if (c->pause_ms > 0) /* lets a test signal mpirun in the middle of a short search */
+        nanosleep(&(struct timespec){c->pause_ms / 1000, c->pause_ms % 1000 * 1000000},
+                  NULL);
     const char *dir = c->a->checkpoint ? c->a->checkpoint : c->a->resume;
     return stop_signal || (dir && MPI_Wtime() - c->last_save >= c->a->every);
 }
@@ -234,7 +240,8 @@ static int search(MPI_Comm comm, const struct mpi_args *a, const struct space *s
 {
     int rank;
     MPI_Comm_rank(comm, &rank);
-    struct mpi_ctx c = {a, s, rank, MPI_Wtime()};
+    const char *pause = getenv("SLIDE_MPI_PAUSE_MS");
+    struct mpi_ctx c = {a, s, rank, MPI_Wtime(), pause ? strtol(pause, NULL, 10) : 0};
     struct bfs_mpi_options o = {.budget = a->budget, .on_layer = on_layer, .ctx = &c,
                                 .fault_rank = -1, .fault_depth = -1};
     const char *fault = getenv("SLIDE_MPI_FAULT"), *dir = a->checkpoint ? a->checkpoint
@@ -269,7 +276,8 @@ static void report(const struct mpi_args *a, const struct space *s,
            a->cols, space_kind_name(s->kind), s->size, nprocs);
     cli_histogram(REPORT_TEXT, a->rows, a->cols, r->hist, r->radius);
     printf("boards reached: %" PRIu64 "; expected %s = %" PRIu64 ": %s\n", r->reached,
-           s->path_graph ? "n (a path)" : "(RC)!/2", s->reachable, r->reached == s->reachable ? "ok" : "MISMATCH");
+           s->path_graph ? "n (a path)" : "(RC)!/2", s->reachable,
+           r->reached == s->reachable ? "ok" : "MISMATCH");
     printf("radius: %d\nantipodes: %" PRIu64 "\n", r->radius, r->hist[r->radius]);
     if (board_alloc(&b, s->rows, s->cols, &err) == SLIDE_OK) {
         for (int i = 0; i < r->nfirst; i++) {
