@@ -89,6 +89,8 @@ static int parse_args(int argc, char **argv, struct db_args *a)
     a->action = args > 0 ? p.args[0] : "";
     int info = !strcmp(a->action, "info"), verify = !strcmp(a->action, "verify"),
         recompress = !strcmp(a->action, "recompress");
+    if (args > 0 && cli_subcommand("db", a->action, "info, verify, recompress"))
+        return EXIT_USAGE;
     if (!((args == 2 && (info || verify)) || (args == 3 && recompress)))
         return cli_fail(EXIT_USAGE, "usage: slide db info|verify FILE, or slide db "
                                     "recompress FILE OUT (see slide db --help)");

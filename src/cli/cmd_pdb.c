@@ -132,6 +132,8 @@ static int parse_args(int argc, char **argv, struct pdb_args *a)
     int args = p.nargs;
     a->action = args > 0 ? p.args[0] : "";
     int build = !strcmp(a->action, "build");
+    if (args > 0 && cli_subcommand("pdb", a->action, "build, info, verify"))
+        return EXIT_USAGE;
     if (args == 2 && build)
         a->dims = p.args[1];
     else if (args == 2 && (!strcmp(a->action, "info") || !strcmp(a->action, "verify")))
