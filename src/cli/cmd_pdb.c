@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "slide/atomic_file.h"
+#include "slide/file_kind.h"
 #include "slide/pdb_build.h"
 #include "slide/pdb_file.h"
 #include "slide/provenance.h"
@@ -37,7 +38,9 @@ static const char help[] =
     "                   Felner 2002); the tiles are those papers' sets moved to\n"
     "                   slide's goal (blank last) by the 180-degree turn t -> n - t\n"
     "  --goal G         the goal board (default: 1..n-1, blank last)\n"
-    "  -o, --output F   the file (--pattern) or directory (--partition)\n"
+    "  -o, --output F   the file (--pattern) or directory (--partition; not a\n"
+    "                   link); an existing table file must be a pattern database\n"
+    "                   (or empty); all are checked before the first build\n"
     "  --threads N      threads (default: all cores); the file does not depend on N\n"
     "  --max-memory B   refuse a build needing more (suffix K, M, G)\n"
     "  --level N        zlib level 0..9 (default 1)\n"
@@ -169,7 +172,7 @@ static int build_one(const struct pdb_args *a, const struct board *goal, const c
     if (!rc)
         rc = pattern_init(&pat, goal, list, k, &err);
     if (!rc)
-        rc = atomic_file_check(path, &err);
+        rc = atomic_file_check(path, &db_pdb_file_kind, &err);
     if (rc)
         return cli_fail_lib(rc, &err);
     struct pdb_build_options o = {a->threads, a->max_memory,
@@ -192,6 +195,36 @@ static int build_one(const struct pdb_args *a, const struct board *goal, const c
     return rc ? cli_fail_lib(rc, &err) : EXIT_OK;
 }
 
+/*
+ * The directory of --partition: a real directory (never a symbolic link,
+ * which would put the tables elsewhere) whose tables can all be written,
+ * checked before any build; created only then when it does not exist.
+ */
+static int partition_dir(const char *dir, char paths[4][1024])
+{
+    struct stat sb;
+    slide_error err;
+    if (lstat(dir, &sb) != 0) {
+        if (errno != ENOENT)
+            return cli_fail(EXIT_FAIL, "cannot examine %s: %s", dir, strerror(errno));
+        /* absent: its name must be one that could be written */
+        if (atomic_file_check(dir, NULL, &err))
+            return cli_fail_lib(SLIDE_EIO, &err);
+        if (mkdir(dir, 0755) != 0)
+            return cli_fail(EXIT_FAIL, "cannot create directory %s: %s", dir,
+                            strerror(errno));
+        return EXIT_OK;
+    }
+    if (!S_ISDIR(sb.st_mode))
+        return cli_fail(EXIT_FAIL, "cannot write into %s: it is %s; --partition writes "
+                        "into a directory (not a link to one)", dir,
+                        file_kind_name(sb.st_mode));
+    for (int j = 0; j < 4 && paths[j][0]; j++)
+        if (atomic_file_check(paths[j], &db_pdb_file_kind, &err))
+            return cli_fail_lib(SLIDE_EIO, &err);
+    return EXIT_OK;
+}
+
 static int build_partition(const struct pdb_args *a, const struct board *goal)
 {
     const struct partition *p = NULL;
@@ -207,12 +240,14 @@ static int build_partition(const struct pdb_args *a, const struct board *goal)
     if (a->kind_set && a->kind != PDB_ADDITIVE)
         return cli_fail(EXIT_USAGE, "--partition builds additive tables; --plain is not "
                                     "allowed with it");
-    if (mkdir(a->out, 0755) != 0 && errno != EEXIST)
-        return cli_fail(EXIT_FAIL, "cannot create directory %s: %s", a->out, strerror(errno));
-    char paths[4][1024], sum[4200] = "";
-    for (int j = 0; j < 4 && p->sets[j]; j++) {
+    char paths[4][1024] = {""}, sum[4200] = "";
+    for (int j = 0; j < 4 && p->sets[j]; j++)
         snprintf(paths[j], sizeof paths[j], "%s/%s.%d.pdb", a->out, p->name, j + 1);
-        int rc = build_one(a, goal, p->sets[j], paths[j]);
+    int rc = partition_dir(a->out, paths);
+    if (rc)
+        return rc;
+    for (int j = 0; j < 4 && p->sets[j]; j++) {
+        rc = build_one(a, goal, p->sets[j], paths[j]);
         if (rc)
             return rc;
         snprintf(sum + strlen(sum), sizeof sum - strlen(sum), "%s%s", j ? "+" : "",

@@ -81,7 +81,7 @@ static int out_open(struct out *o, const char *dir, const char *name, slide_erro
     snprintf(path, sizeof path, "%s/%s", dir, name);
     o->crc = crc32(0L, Z_NULL, 0);
     o->bytes = 0;
-    return atomic_file_open(&o->f, path, err);
+    return atomic_file_open(&o->f, path, NULL, err);
 }
 
 static int out_write(struct out *o, const void *buf, size_t len, slide_error *err)
