@@ -4,9 +4,11 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <omp.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "slide/atomic_file.h"
@@ -55,7 +57,11 @@ static const char help[] =
     "value by an independent layered search over (placement, blank cell) with a\n"
     "byte per state (no code of the build) and compare.  Memory: about n bytes\n"
     "per placement; refused up front above what is available.\n"
-    "Exit status: 0 ok, 1 failure (memory, files, a wrong value), 2 bad arguments.\n";
+    "SIGINT or SIGTERM during a build: one line says which table was not\n"
+    "written (and, with --partition, that the ones before it are complete);\n"
+    "no partial file or temporary remains.\n"
+    "Exit status: 0 ok, 1 failure (memory, files, a wrong value), 2 bad arguments,\n"
+    "130 (SIGINT) or 143 (SIGTERM) a build stopped.\n";
 
 /* The partitions, in slide's standard goal (tiles turned by t -> n - t). */
 static const struct partition {
@@ -159,9 +165,48 @@ static void on_layer(const struct pdb_layer *l, void *ctx)
             l->cumulative, l->entries, l->elapsed);
 }
 
+/*
+ * SIGINT/SIGTERM during a build: say what was stopped and what remains,
+ * remove the temporary of a table being written, exit 128 + signal.  The
+ * note is prepared before each table (global: a signal handler can reach
+ * nothing else); the handler only writes and unlinks (async-signal-safe).
+ */
+static char stop_note[2400];
+static volatile sig_atomic_t stop_len;
+
+static void on_stop(int sig)
+{
+    static const char head[] = "slide: pdb build stopped by ";
+    const char *name = sig == SIGINT ? "SIGINT" : "SIGTERM";
+    atomic_file_remove_all();
+    ssize_t ignored = write(STDERR_FILENO, head, sizeof head - 1);
+    ignored = write(STDERR_FILENO, name, strlen(name));
+    ignored = write(STDERR_FILENO, stop_note, (size_t)stop_len);
+    (void)ignored;
+    _exit(128 + sig);
+}
+
+/* The note for a stop while path is built; done names the tables before it. */
+static void stop_prepare(const char *path, int done)
+{
+    int n = snprintf(stop_note, sizeof stop_note, ": no table was written to %s%s\n", path,
+                     done == 0   ? ""
+                     : done == 1 ? " (the table before it is complete)"
+                                 : " (the tables before it are complete)");
+    stop_len = n < 0 ? 0 : n >= (int)sizeof stop_note ? (int)sizeof stop_note - 1 : n;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop;
+    sigemptyset(&sa.sa_mask);
+    sigaddset(&sa.sa_mask, SIGINT);
+    sigaddset(&sa.sa_mask, SIGTERM);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
 /* Build one table of tiles and write it to path. */
 static int build_one(const struct pdb_args *a, const struct board *goal, const char *tiles,
-                     const char *path)
+                     const char *path, int done)
 {
     int list[PATTERN_MAX_TILES + 1], k;
     struct pattern pat;
@@ -175,6 +220,7 @@ static int build_one(const struct pdb_args *a, const struct board *goal, const c
         rc = atomic_file_check(path, &db_pdb_file_kind, &err);
     if (rc)
         return cli_fail_lib(rc, &err);
+    stop_prepare(path, done);
     struct pdb_build_options o = {a->threads, a->max_memory,
                                   cli_progress_wanted(a->progress) ? on_layer : NULL, NULL};
     double t0 = omp_get_wtime();
@@ -247,7 +293,7 @@ static int build_partition(const struct pdb_args *a, const struct board *goal)
     if (rc)
         return rc;
     for (int j = 0; j < 4 && p->sets[j]; j++) {
-        rc = build_one(a, goal, p->sets[j], paths[j]);
+        rc = build_one(a, goal, p->sets[j], paths[j], j);
         if (rc)
             return rc;
         snprintf(sum + strlen(sum), sizeof sum - strlen(sum), "%s%s", j ? "+" : "",
@@ -272,7 +318,7 @@ static int build(const struct pdb_args *a)
                                     "NAME (see slide pdb --help)");
     if (cli_goal(a->goal, rows, cols, &goal))
         return EXIT_USAGE;
-    int rc = a->partition ? build_partition(a, &goal) : build_one(a, &goal, a->tiles, a->out);
+    int rc = a->partition ? build_partition(a, &goal) : build_one(a, &goal, a->tiles, a->out, 0);
     board_free(&goal);
     return rc ? rc : cli_finish_stdout();
 }
