@@ -416,6 +416,26 @@ static uint64_t layer_file_bytes(const char *dir, int depth)
     return lstat(path, &st) == 0 ? (uint64_t)st.st_size : 0;
 }
 
+int fcheckpoint_describe(const char *dir, int *rows, int *cols, char *goal, size_t goal_len,
+                         slide_error *err)
+{
+    char path[4096];
+    struct state st;
+    snprintf(path, sizeof path, "%s/state", dir);
+    char *text = read_state_text(path, err);
+    if (!text)
+        return SLIDE_EFORMAT;
+    int rc = parse_state(path, text, &st, err);
+    free(text);
+    if (!rc) {
+        *rows = st.rows;
+        *cols = st.cols;
+        snprintf(goal, goal_len, "%s", st.goal);
+    }
+    free(st.hist);
+    return rc;
+}
+
 int fcheckpoint_load(const char *dir, struct frontier_search *f, const struct board *goal,
                      uint64_t max_memory, slide_error *err)
 {
