@@ -228,6 +228,8 @@ static int build_one(const struct pdb_args *a, const struct board *goal, const c
         return cli_fail_lib(rc, &err);
     double t1 = omp_get_wtime();
     rc = pdb_save(path, &t, a->level, a->threads, &bytes, &err);
+    signal(SIGINT, SIG_DFL); /* the note no longer holds: path is written */
+    signal(SIGTERM, SIG_DFL);
     double t2 = omp_get_wtime();
     if (!rc) {
         char tl[256];
