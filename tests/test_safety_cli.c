@@ -159,6 +159,8 @@ static void test_partition_dir(void **state)
     expect("pdb build 4x4 --partition 5-5-5 -o @/plink", 1,
            "/plink: it is a symbolic link; --partition writes into a directory (not a link "
            "to one)");
+    expect("pdb build 4x4 --partition 5-5-5 -o @/plink/", 1,
+           "/plink: it is a symbolic link; --partition writes into a directory");
     expect("pdb build 4x4 --partition 5-5-5 -o @/22.db", 1,
            "/22.db: it is a regular file; --partition writes into a directory");
     snprintf(path, sizeof path, "%s/5-5-5.2.pdb", real);

@@ -288,10 +288,18 @@ static int build_partition(const struct pdb_args *a, const struct board *goal)
     if (a->kind_set && a->kind != PDB_ADDITIVE)
         return cli_fail(EXIT_USAGE, "--partition builds additive tables; --plain is not "
                                     "allowed with it");
-    char paths[4][1024] = {""}, sum[4200] = "";
+    char paths[4][1024] = {""}, sum[4200] = "", out[900];
+    /* "DIR/" names DIR: without the slash, lstat sees a link as a link */
+    size_t n = strlen(a->out);
+    while (n > 1 && a->out[n - 1] == '/')
+        n--;
+    if (n >= sizeof out)
+        return cli_fail(EXIT_USAGE, "-o: the directory name has %zu bytes, at most %zu are "
+                        "allowed", n, sizeof out - 1);
+    snprintf(out, sizeof out, "%.*s", (int)n, a->out);
     for (int j = 0; j < 4 && p->sets[j]; j++)
-        snprintf(paths[j], sizeof paths[j], "%s/%s.%d.pdb", a->out, p->name, j + 1);
-    int rc = partition_dir(a->out, paths);
+        snprintf(paths[j], sizeof paths[j], "%s/%s.%d.pdb", out, p->name, j + 1);
+    int rc = partition_dir(out, paths);
     if (rc)
         return rc;
     for (int j = 0; j < 4 && p->sets[j]; j++) {
