@@ -74,7 +74,7 @@ static void test_bad_arguments(void **state)
         {"pdb build 3x3 --partition 7-8 -o x", "is for 4x4 boards"},
         {"pdb build 4x4 --partition 9-9 -o x", "unknown --partition"},
         {"pdb build 4x4 --partition 7-8 --plain -o x", "--plain is used only with pdb build --pattern"},
-        {"pdb info --threads 2 x", "--threads is used only with pdb build or pdb verify"},
+        {"pdb info --threads 2 x", "--threads is used only with pdb build, verify, stats or"},
         {"pdb build 3x3 --pattern 1 --plain --additive -o x", "set the same thing"},
         {"pdb build 1x5 --pattern 1 -o x", "at least 2x2"},
         {"pdb build 6x6 --pattern 1 -o x", "at most 30"},

@@ -59,7 +59,7 @@ static void test_stats_exact_3x3(void **state)
 }
 
 /* Consistency: the sample does not depend on the thread count. */
-static void test_stats_threads(void **state)
+static void test_consistency_stats_threads(void **state)
 {
     (void)state;
     char *a, *b;
@@ -128,6 +128,12 @@ static void test_bad_input(void **state)
          "below its h = 21"},
         {"pdb stats 3x3 --h manhattan --length 3", NULL, "pdb predict BOARD"},
     };
+    /* a board that cannot reach the goal: exit 3, as slide solve */
+    assert_int_equal(clitest_run("pdb predict 3x3 --h manhattan --samples 100 --length 30 "
+                                 "'2 1 3/4 5 6/7 8 0'", NULL, &out, &err), 3);
+    assert_non_null(strstr(err, "cannot reach the goal"));
+    free(out);
+    free(err);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         int rc = clitest_run(cases[i].args, cases[i].input, &out, &err);
         if (rc != 2 || !strstr(err, cases[i].says))
@@ -141,7 +147,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_stats_exact_3x3),
-        cmocka_unit_test(test_stats_threads),
+        cmocka_unit_test(test_consistency_stats_threads),
         cmocka_unit_test(test_predict_lines),
         cmocka_unit_test(test_bad_input),
     };

@@ -79,7 +79,8 @@ static const char help[] =
     "  --length L      predict: the optimal length of BOARD\n"
     "  --format F      text (default) or csv\n"
     "  --provenance    start the output with the provenance block ('# ' lines)\n"
-    "Exit status: 0 ok, 1 failure (memory, files, a wrong value), 2 bad arguments.\n";
+    "Exit status: 0 ok, 1 failure (memory, files, a wrong value), 2 bad arguments,\n"
+    "3 predict: a board that cannot reach the goal.\n";
 
 /* The partitions, in slide's standard goal (tiles turned by t -> n - t). */
 static const struct partition {

@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "slide/hdist.h"
 #include "slide/kre.h"
+#include "slide/parity.h"
 #include "slide/provenance.h"
 
 #define Z95 1.959963984540054  /* two-sided 95 % normal quantile */
@@ -121,6 +122,12 @@ static int predict_board(const struct pdb_stats_args *a, const struct loaded *l,
     if (board_parse(text, l->goal.rows, l->goal.cols, &b, &err))
         return cli_fail(EXIT_USAGE, "%s", err.msg);
     board_format(&b, shown, sizeof shown);
+    struct parity_report pr;
+    if (parity_check(&b, &l->goal, &pr, &err) || !pr.solvable) {
+        board_free(&b);
+        return cli_fail(EXIT_UNSOLVABLE, "board %s cannot reach the goal (parity): it has "
+                        "no IDA* search to predict", shown);
+    }
     int h0 = heuristic_eval(&l->h, b.cells), rc = EXIT_OK;
     if (length < h0 || length > KRE_MAX_DEPTH) {
         board_free(&b);
