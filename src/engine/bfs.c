@@ -50,8 +50,8 @@ static const int64_t fact[SPACE_MAX_CELLS] = {
 
 /* A board of the block being expanded: tiles, Lehmer digits, lex rank. */
 struct perm {
-    uint8_t t[SPACE_MAX_CELLS];
-    uint8_t d[SPACE_MAX_CELLS];
+    uint8_t t[SPACE_MAX_CELLS + 4];
+    uint8_t d[SPACE_MAX_CELLS + 4]; /* slack: tail_move writes 8 bytes */
     uint64_t lex;
     unsigned dsum; /* sum of the digits: its parity is the permutation's */
 };
@@ -87,6 +87,7 @@ struct worker {
     const struct space *s;
     const struct masks *mk;
     const struct tail *tail;
+    const struct vtab *vt;
     int have;                       /* base holds block h */
     uint64_t h;
     struct perm base;               /* lexicographically first t of block h */
@@ -192,6 +193,7 @@ struct tail {
     unsigned rows;                   /* k! */
     uint8_t pick[TAIL_ROWS][TAIL_MAX];
     uint8_t digit[TAIL_ROWS][TAIL_MAX];
+    uint64_t digit8[TAIL_ROWS];      /* digit[r] as bytes of one word */
     uint8_t dsum[TAIL_ROWS];
 };
 
@@ -208,15 +210,113 @@ static void tail_init(struct tail *tl, int m)
         for (int j = 0; j < tl->k; j++) {
             tl->pick[r][j] = p.t[j];
             tl->digit[r][j] = p.d[j];
+            tl->digit8[r] |= (uint64_t)p.d[j] << (8 * j);
         }
         tl->dsum[r] = (uint8_t)p.dsum;
     }
+}
+
+/*
+ * Rank change of a vertical move as a few multiply-adds.  A move rotates the
+ * C entries of t at positions a..a+C-1 (a segment): down from z (a = z)
+ * brings x = t[a+C-1] to the front, up from z (a = z - C) sends x = t[a] to
+ * the back.  Only those C Lehmer digits change, each new digit is an old one
+ * of the segment plus or minus a comparison with x, so with F[i] = (m-1-i)!
+ *
+ *     delta = sum_k d[a+k] * weight[a][k]  +  cmp[a][g]
+ *
+ * where g has bit j-1 set when the j-th tile x passes is smaller than x
+ * (j = 1..C-1).  The weights are differences of factorials, the 2^(C-1)
+ * comparison terms sums of factorials; both depend only on a and g.
+ */
+struct vtab {
+    int c;                 /* columns, the segment length */
+    int64_t *weight[2];    /* [dir][a * c + k], dir 0 up, 1 down */
+    int64_t *cmp[2];       /* [dir][(a << (c - 1)) + g] */
+};
+
+static void vtab_free(struct vtab *v)
+{
+    for (int dir = 0; dir < 2; dir++) {
+        free(v->weight[dir]);
+        free(v->cmp[dir]);
+    }
+    memset(v, 0, sizeof *v);
+}
+
+/* Returns -1 when out of memory; a 1-row board has no segments (c = 0). */
+static int vtab_init(struct vtab *v, const struct space *s)
+{
+    memset(v, 0, sizeof *v);
+    if (s->rows < 2)
+        return 0;
+    int c = s->cols, m = s->m, nseg = m - c + 1;
+    size_t ng = (size_t)1 << (c - 1);
+    int64_t F[SPACE_MAX_CELLS];
+    for (int i = 0; i < m; i++)
+        F[i] = fact[m - 1 - i];
+    v->c = c;
+    for (int dir = 0; dir < 2; dir++) {
+        v->weight[dir] = calloc((size_t)nseg * (size_t)c, sizeof(int64_t));
+        v->cmp[dir] = calloc((size_t)nseg * ng, sizeof(int64_t));
+        if (!v->weight[dir] || !v->cmp[dir]) {
+            vtab_free(v);
+            return -1;
+        }
+    }
+    for (int a = 0; a < nseg; a++) {
+        int64_t *wu = v->weight[0] + (size_t)a * (size_t)c;
+        int64_t *wd = v->weight[1] + (size_t)a * (size_t)c;
+        /* up: x leaves a for a+c-1, tile j (at a+j) moves to a+j-1 */
+        wu[0] = F[a + c - 1] - F[a];
+        for (int j = 1; j < c; j++)
+            wu[j] = F[a + j - 1] - F[a + j];
+        /* down: x leaves a+c-1 for a, tile at a+k moves to a+k+1 */
+        for (int k = 0; k < c - 1; k++)
+            wd[k] = F[a + k + 1] - F[a + k];
+        wd[c - 1] += F[a] - F[a + c - 1];
+        for (size_t g = 0; g < ng; g++) {
+            int64_t up = 0, down = 0;
+            int less = __builtin_popcountll(g);
+            for (int j = 1; j < c; j++)
+                if (!(g >> (j - 1) & 1)) { /* x is smaller than tile j */
+                    up += F[a + j - 1];    /* tile j gains x as a later smaller */
+                    down -= F[a + j];      /* tile j loses x */
+                }
+            up -= (int64_t)less * F[a + c - 1];
+            down += (int64_t)less * F[a];
+            v->cmp[0][((size_t)a << (c - 1)) + g] = up;
+            v->cmp[1][((size_t)a << (c - 1)) + g] = down;
+        }
+    }
+    return 0;
+}
+
+/* Lex rank of p after the vertical move whose segment starts at a
+ * (dir 1: down, x = t[a+c-1]; dir 0: up, x = t[a]).  c is a constant in
+ * each inlined copy, so the loops unroll. */
+static inline __attribute__((always_inline)) uint64_t
+vmove_lex(const struct vtab *v, const struct perm *p, int a, int dir, const int c)
+{
+    const uint8_t *t = p->t + a, *d = p->d + a;
+    unsigned x = dir ? t[c - 1] : t[0], g = 0;
+    const uint8_t *y = dir ? t : t + 1; /* the tiles x passes, in order */
+#pragma GCC unroll 16
+    for (int j = 0; j < c - 1; j++)
+        g |= (unsigned)(y[j] < x) << j;
+    const int64_t *w = v->weight[dir] + (size_t)a * (size_t)c;
+    int64_t delta = v->cmp[dir][((size_t)a << (c - 1)) + g];
+#pragma GCC unroll 16
+    for (int k = 0; k < c; k++)
+        delta += (int64_t)d[k] * w[k];
+    return (uint64_t)((int64_t)p->lex + delta);
 }
 
 /* Everything a pass reads besides the store, built once per search. */
 struct tables {
     struct masks mk;
     struct tail tail;
+    struct vtab vt;
 };
 
 /* Re-read the tail of w->base after a move that was not by the table. */
@@ -241,10 +341,11 @@ static inline void tail_move(struct worker *w, uint64_t diff)
     const struct tail *tl = w->tail;
     unsigned r = w->tail_r + (unsigned)diff;
     int b = w->s->m - tl->k;
-    for (int j = 0; j < tl->k; j++) {
+    /* little-endian byte order: one 8-byte store writes the k digits and
+     * zeroes slack bytes past m, which no one reads */
+    memcpy(&w->base.d[b], &tl->digit8[r], sizeof tl->digit8[r]);
+    for (int j = 0; j < tl->k; j++)
         w->base.t[b + j] = w->tail_set[tl->pick[r][j]];
-        w->base.d[b + j] = tl->digit[r][j];
-    }
     w->base.dsum = w->base.dsum - tl->dsum[w->tail_r] + tl->dsum[r];
     w->base.lex += diff;
     w->tail_r = r;
@@ -301,41 +402,6 @@ static const struct perm *worker_perm(struct worker *w, uint64_t h, int z)
     return &w->other;
 }
 
-/*
- * Lex-rank change when the blank moves down from z: t[z..z+c-1] rotates
- * right (t[z+c-1] = x comes first).  Only those c Lehmer digits change:
- * x gains the smaller tiles it passed, each passed tile loses x if x < it.
- */
-static inline __attribute__((always_inline)) int64_t delta_down(const struct perm *p, int z, int c, int m)
-{
-    int x = p->t[z + c - 1], less = 0;
-    int64_t delta = 0;
-#pragma GCC unroll 8
-    for (int j = 1; j < c; j++) {
-        int y = p->t[z + j - 1];
-        less += y < x;
-        delta += ((int64_t)p->d[z + j - 1] - (x < y) - p->d[z + j]) * fact[m - 1 - (z + j)];
-    }
-    delta += ((int64_t)p->d[z + c - 1] + less - p->d[z]) * fact[m - 1 - z];
-    return delta;
-}
-
-/* The inverse rotation: the blank moves up from z, t[z-c] = x goes last. */
-static inline __attribute__((always_inline)) int64_t delta_up(const struct perm *p, int z, int c, int m)
-{
-    int x = p->t[z - c], less = 0;
-    int64_t delta = 0;
-#pragma GCC unroll 8
-    for (int j = 0; j < c - 1; j++) {
-        int y = p->t[z - c + j + 1];
-        less += y < x;
-        delta += ((int64_t)p->d[z - c + j + 1] + (x < y) - p->d[z - c + j]) *
-                 fact[m - 1 - (z - c + j)];
-    }
-    delta += ((int64_t)p->d[z - c] - less - p->d[z - 1]) * fact[m - 1 - (z - 1)];
-    return delta;
-}
-
 /* Index of the board with lex rank lex and blank z'. */
 static inline uint64_t index_of(const struct space *s, uint64_t lex, int z)
 {
@@ -346,8 +412,8 @@ static inline uint64_t index_of(const struct space *s, uint64_t lex, int z)
 /* Neighbours of entry e = (h, z) with board p, by O(C) rank updates.
  * Inlined per column count so the short rotation loops unroll. */
 static inline __attribute__((always_inline)) int
-neighbours_c(const struct space *s, const struct perm *p, int z, uint64_t e,
-             uint64_t out[MOVE_COUNT], const int c)
+neighbours_c(const struct space *s, const struct vtab *v, const struct perm *p,
+             int z, uint64_t e, uint64_t out[MOVE_COUNT], const int c)
 {
     int k = 0, col = z % c;
     if (col > 0)
@@ -355,23 +421,24 @@ neighbours_c(const struct space *s, const struct perm *p, int z, uint64_t e,
     if (col < c - 1)
         out[k++] = e + 1;
     if (z >= c)
-        out[k++] = index_of(s, (uint64_t)((int64_t)p->lex + delta_up(p, z, c, s->m)), z - c);
+        out[k++] = index_of(s, vmove_lex(v, p, z - c, 0, c), z - c);
     if (z + c < s->n)
-        out[k++] = index_of(s, (uint64_t)((int64_t)p->lex + delta_down(p, z, c, s->m)), z + c);
+        out[k++] = index_of(s, vmove_lex(v, p, z, 1, c), z + c);
     return k;
 }
 
-static int neighbours(const struct space *s, const struct perm *p, int z,
-                      uint64_t e, uint64_t out[MOVE_COUNT])
+static int neighbours(const struct space *s, const struct vtab *v,
+                      const struct perm *p, int z, uint64_t e,
+                      uint64_t out[MOVE_COUNT])
 {
     switch (s->cols) {
-    case 2: return neighbours_c(s, p, z, e, out, 2);
-    case 3: return neighbours_c(s, p, z, e, out, 3);
-    case 4: return neighbours_c(s, p, z, e, out, 4);
-    case 5: return neighbours_c(s, p, z, e, out, 5);
-    case 6: return neighbours_c(s, p, z, e, out, 6);
-    case 7: return neighbours_c(s, p, z, e, out, 7);
-    default: return neighbours_c(s, p, z, e, out, s->cols);
+    case 2: return neighbours_c(s, v, p, z, e, out, 2);
+    case 3: return neighbours_c(s, v, p, z, e, out, 3);
+    case 4: return neighbours_c(s, v, p, z, e, out, 4);
+    case 5: return neighbours_c(s, v, p, z, e, out, 5);
+    case 6: return neighbours_c(s, v, p, z, e, out, 6);
+    case 7: return neighbours_c(s, v, p, z, e, out, 7);
+    default: return neighbours_c(s, v, p, z, e, out, s->cols);
     }
 }
 
@@ -445,7 +512,6 @@ vertical_c(struct worker *w, struct store *st, uint64_t fm, uint64_t h0, int z0,
            const int c)
 {
     const struct space *s = w->s;
-    int m = s->m;
     while (fm) {
         int b = __builtin_ctzll(fm), z;
         uint64_t h;
@@ -454,11 +520,11 @@ vertical_c(struct worker *w, struct store *st, uint64_t fm, uint64_t h0, int z0,
         worker_seek(w, h);
         if (z >= c) {
             const struct perm *p = perm_for(w, h, z, z - 1);
-            worker_push(w, st, index_of(s, (uint64_t)((int64_t)p->lex + delta_up(p, z, c, m)), z - c));
+            worker_push(w, st, index_of(s, vmove_lex(w->vt, p, z - c, 0, c), z - c));
         }
         if (z + c < s->n) {
             const struct perm *p = perm_for(w, h, z, z + c - 1);
-            worker_push(w, st, index_of(s, (uint64_t)((int64_t)p->lex + delta_down(p, z, c, m)), z + c));
+            worker_push(w, st, index_of(s, vmove_lex(w->vt, p, z, 1, c), z + c));
         }
     }
 }
@@ -563,7 +629,7 @@ static int backward_word(struct worker *w, struct store *st, uint64_t wi,
         if (e >= st->size)
             break;
         offset(s, h0, z0, b / 2, &h, &z);
-        cnt[n] = neighbours(s, worker_perm(w, h, z), z, e, nb[n]);
+        cnt[n] = neighbours(s, w->vt, worker_perm(w, h, z), z, e, nb[n]);
         for (int i = 0; i < cnt[n]; i++)
             __builtin_prefetch(&st->words[nb[n][i] >> 5], 0, 0);
         bits[n++] = b;
@@ -648,7 +714,8 @@ static uint64_t run_pass(const struct space *s, const struct tables *tb,
     uint8_t need = pass_needs(kind, colour);
 #pragma omp parallel num_threads(threads) reduction(+ : found)
     {
-        struct worker w = {.s = s, .mk = &tb->mk, .tail = &tb->tail, .flags = flags,
+        struct worker w = {.s = s, .mk = &tb->mk, .tail = &tb->tail,
+                           .vt = &tb->vt, .flags = flags,
                            .mark_flag = FLAG_FRONTIER(1 - colour)};
 #pragma omp for schedule(dynamic, 2)
         for (int64_t ch = 0; ch < nchunks; ch++) {
@@ -738,7 +805,10 @@ static int bfs_layers(const struct space *s, struct store *st, uint8_t *flags,
     struct tables tb;
     masks_init(&tb.mk, s);
     tail_init(&tb.tail, s->m);
+    if (vtab_init(&tb.vt, s))
+        return slide_fail(err, SLIDE_ENOMEM, "out of memory for the move tables");
     r->threads = threads;
+    int rc = SLIDE_OK;
     while (!r->complete) {
         int d = r->radius, colour = d & 1;
         unsigned bit = (unsigned)(d / 2) & 1u;
@@ -757,16 +827,18 @@ static int bfs_layers(const struct space *s, struct store *st, uint8_t *flags,
             r->complete = 1;
             break;
         }
-        int rc = push_layer(r, d + 1, found, err);
+        rc = push_layer(r, d + 1, found, err);
         if (rc)
-            return rc;
+            break;
         struct bfs_layer L = {d + 1, found, r->reached, s->size, t1 - t0,
                               r->seconds, back};
-        if (o->on_layer && o->on_layer(&L, o->ctx))
-            return slide_fail(err, SLIDE_EINTR,
-                              "search stopped after distance %d", d + 1);
+        if (o->on_layer && o->on_layer(&L, o->ctx)) {
+            rc = slide_fail(err, SLIDE_EINTR, "search stopped after distance %d", d + 1);
+            break;
+        }
     }
-    return SLIDE_OK;
+    vtab_free(&tb.vt);
+    return rc;
 }
 
 /* Layers until complete, with chunk flags that live as long as the loop. */
