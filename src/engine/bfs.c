@@ -6,8 +6,9 @@
  * (worker.base) and advances it to nearby blocks by mixed-radix addition
  * on the digits instead of unranking, because frontier entries are met in increasing index order
  * within a chunk.  Horizontal neighbours are e +- 1; vertical ones are found
- * by updating the C Lehmer digits a vertical move changes (delta_up/down),
- * then prefetched in batches before the atomic marks.
+ * by updating the C Lehmer digits a vertical move changes, in table form
+ * (struct vtab: C multiply-adds and one read), then prefetched in batches
+ * before the atomic marks.
  *
  * A byte of flags per chunk of the store says which chunks may hold
  * frontier entries of each colour and unvisited entries of each colour;
@@ -42,8 +43,8 @@
  * does not, so the misses of a whole batch overlap). */
 #define BATCH 64
 /* Positions at the end of t whose arrangements are tabulated (struct tail). */
-#define TAIL_MAX 5
-#define TAIL_ROWS 120 /* TAIL_MAX! */
+#define TAIL_MAX 6
+#define TAIL_ROWS 720 /* TAIL_MAX! */
 /* Lex ranks to advance incrementally before unranking from scratch. */
 #define MAX_JUMP 5040
 
@@ -504,11 +505,26 @@ static inline void worker_keep(struct worker *w, uint64_t e)
         keep_first(w->first, &w->nfirst, e);
 }
 
+/*
+ * store_mark for a forward target: a target has the next layer's colour,
+ * which no pass closes while it runs, so once it was seen 11 its high bit
+ * stays set and the low bit alone tells who cleared it - a single locked
+ * bit reset (lock btr) instead of a compare-and-swap loop.
+ */
+static inline int mark_target(struct store *st, uint64_t e)
+{
+    unsigned sh = (unsigned)(e & 31) * 2;
+    uint64_t *p = &st->words[e >> 5], bit = 1ULL << sh;
+    if (((__atomic_load_n(p, __ATOMIC_RELAXED) >> sh) & 3u) != STORE_UNVISITED)
+        return 0;
+    return (__atomic_fetch_and(p, ~bit, __ATOMIC_RELAXED) & bit) != 0;
+}
+
 static void worker_flush(struct worker *w, struct store *st)
 {
     for (int i = 0; i < w->npending; i++) {
         uint64_t e = w->pending[i];
-        if (store_mark(st, e)) {
+        if (mark_target(st, e)) {
             flag_set(w->flags, e >> CHUNK_SHIFT, w->mark_flag);
             w->found++;
             worker_keep(w, e);
