@@ -232,8 +232,9 @@ static void test_uneven_ownership(void **state)
 }
 
 /* Rank 1 killed mid-layer: the job fails naming it; the checkpoint of the
- * layer before stays and a resume with the same P ends where one process
- * does; another P is refused. */
+ * layer before stays and a resume with the same P (and no RxC: it comes
+ * from the checkpoint) ends where one process does; another P, or another
+ * board, space or goal, is refused. */
 static void test_killed_process_then_resume(void **state)
 {
     (void)state;
@@ -256,13 +257,25 @@ static void test_killed_process_then_resume(void **state)
         sscanf(line, "radius %d", &r);
     fclose(f);
     assert_int_equal(r, 20); /* every layer up to the one being expanded */
-    rc = mpi_run(2, NULL, "bfs 2x5 --mpi --resume " SCRATCH "/killed", &out, &err);
+    rc = mpi_run(2, NULL, "bfs --mpi --resume " SCRATCH "/killed", &out, &err);
     assert_int_equal(rc, 2);
     assert_non_null(strstr(err, "saved by 3 MPI processes; resume it with mpirun -n 3"));
     free(out);
     free(err);
-    rc = mpi_run(3, NULL, "bfs 2x5 --mpi --budget 64K --resume " SCRATCH "/killed", &out,
-                 &err);
+    /* a size, space or goal that is not the checkpoint's is refused, naming both */
+    static const char *wrong[] = {"3x3", "2x5 --space full",
+                                  "2x5 --goal \"0 1 2 3 4/5 6 7 8 9\""};
+    for (int i = 0; i < 3; i++) {
+        char args[256];
+        snprintf(args, sizeof args, "bfs %s --mpi --resume " SCRATCH "/killed", wrong[i]);
+        assert_int_equal(mpi_run(3, NULL, args, &out, &err), 2);
+        if (!strstr(err, "holds the search of 2x5 (compact space, goal "))
+            fail_msg("%s: %s", wrong[i], err);
+        free(out);
+        free(err);
+    }
+    /* no RxC: the size, goal and space come from the checkpoint */
+    rc = mpi_run(3, NULL, "bfs --mpi --budget 64K --resume " SCRATCH "/killed", &out, &err);
     assert_int_equal(rc, 0);
     assert_int_equal(parse_hist(out, got), radius);
     for (int d = 0; d <= radius; d++)

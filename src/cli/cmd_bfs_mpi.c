@@ -29,6 +29,7 @@ static const char help[] =
     "usage: mpirun -n P slide-mpi bfs RxC --mpi [--goal G] [--space compact|full]\n"
     "                 [--progress] [--stats] [--max-memory BYTES] [--budget BYTES]\n"
     "                 [--checkpoint DIR] [--checkpoint-every MINUTES] [--resume DIR]\n"
+    "       mpirun -n P slide-mpi bfs --mpi --resume DIR [OPTIONS]\n"
     "The breadth-first search of slide bfs spread over the P processes of an MPI\n"
     "job: process p owns a contiguous slice of the index space (whole blocks of\n"
     "n boards, so horizontal moves stay local) and 2 bits per board of it; the\n"
@@ -50,7 +51,9 @@ static const char help[] =
     "                     DIR/mpi-state (see README); also once at the end\n"
     "  --checkpoint-every M  minutes between checkpoints (default 5; 0: every layer)\n"
     "  --resume DIR       continue the search saved in DIR; it must be run with the\n"
-    "                     same number of processes (another is refused)\n"
+    "                     same number of processes (another is refused).  RxC,\n"
+    "                     --goal and --space may be left out (they come from\n"
+    "                     DIR/mpi-state); given ones must match it\n"
     "SIGINT or SIGTERM to mpirun: rank 0 stops the search at the end of the\n"
     "layer and, with a checkpoint directory, saves it (exit 130 or 143).  A\n"
     "process that dies ends the whole job (mpirun names it); the last\n"
@@ -69,9 +72,11 @@ static void on_signal(int sig)
 }
 
 struct mpi_args {
-    int rows, cols;
+    int rows, cols, sized; /* sized: RxC given */
     const char *goal_text;
     enum space_kind kind;
+    int kind_given;
+    char resume_goal[512]; /* the goal read from --resume DIR's checkpoint */
     int progress, stats;
     uint64_t max_memory, budget;
     const char *checkpoint, *resume;
@@ -113,6 +118,7 @@ static int take(int id, const char *v, void *ctx)
         if ((k = space_kind_parse(v)) < 0)
             return cli_fail(EXIT_USAGE, "--space must be compact or full, not \"%s\"", v);
         a->kind = (enum space_kind)k;
+        a->kind_given = 1;
         return EXIT_OK;
     case 'p': a->progress = 1; return EXIT_OK;
     case 'P': a->progress = 0; return EXIT_OK;
@@ -149,10 +155,31 @@ static int parse(int argc, char **argv, struct mpi_args *a)
         return rc;
     if (cli_parse_unused(&p, a->checkpoint || a->resume ? 1 : 0, NULL))
         return EXIT_USAGE;
-    if (p.nargs != 1)
-        return cli_fail(EXIT_USAGE, "slide bfs --mpi takes one board size such as 3x3");
-    if (board_parse_dims(p.args[0], &a->rows, &a->cols, &err))
+    if (p.nargs > 1 || (p.nargs == 0 && !a->resume))
+        return cli_fail(EXIT_USAGE, "slide bfs --mpi takes one board size such as 3x3 (or "
+                        "none with --resume DIR)");
+    a->sized = p.nargs == 1;
+    if (a->sized && board_parse_dims(p.args[0], &a->rows, &a->cols, &err))
         return cli_fail(EXIT_USAGE, "%s", err.msg);
+    return EXIT_OK;
+}
+
+/*
+ * --resume DIR: what was not given (size, goal, space) comes from the
+ * checkpoint; what was given is kept, so that checkpoint_mpi_load refuses
+ * a contradiction naming both.  Collective.
+ */
+static int from_checkpoint(MPI_Comm comm, struct mpi_args *a)
+{
+    struct checkpoint_info info;
+    slide_error err;
+    if (!a->resume || (a->sized && a->goal_text && a->kind_given))
+        return EXIT_OK;
+    int rc = checkpoint_mpi_describe(comm, a->resume, &info, &err);
+    if (rc)
+        return cli_fail_lib(rc, &err);
+    cli_resume_fill(&info, a->sized, a->kind_given, &a->rows, &a->cols, &a->kind,
+                    &a->goal_text, a->resume_goal, sizeof a->resume_goal);
     return EXIT_OK;
 }
 
@@ -340,7 +367,9 @@ int cmd_bfs_mpi(int argc, char **argv)
     if (rc == 0) {
         if (a.progress < 0)
             a.progress = rank == 0 && cli_progress_wanted(-1);
-        rc = run(MPI_COMM_WORLD, &a);
+        rc = from_checkpoint(MPI_COMM_WORLD, &a);
+        if (rc == 0)
+            rc = run(MPI_COMM_WORLD, &a);
     }
     MPI_Finalize();
     return rc < 0 ? EXIT_OK : rc;
