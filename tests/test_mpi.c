@@ -7,7 +7,8 @@
  * the single-process search's antipodes and every two-bit store entry.
  * Built and run by make test only where mpicc is present; the exchange
  * budget is set tiny (--budget 256: 32 indexes) so every layer of any size
- * takes many exchange rounds.
+ * takes many exchange rounds.  Every P = 1..4 runs with one thread and
+ * P = 1..3 with two (hybrid MPI + OpenMP).
  */
 #include "testutil.h"
 #include "clitest.h"
@@ -173,30 +174,36 @@ static char *single(const char *board, const char *dir)
 /* Histogram against the published one, summary and store against one
  * process, for P = 1..4. */
 static void check_board(const char *board, int rows, int cols, const int *procs, int nprocs,
-                        const char *budget, int want_rounds)
+                        int threads, const char *budget, int want_rounds)
 {
     uint64_t want[MAXD], got[MAXD];
     int radius = published(rows, cols, want);
     char dir1[256], args[512];
-    snprintf(dir1, sizeof dir1, SCRATCH "/single-%s", board);
+    snprintf(dir1, sizeof dir1, SCRATCH "/single-%s-%d", board, threads);
     char *one = single(board, dir1), *sum1 = summary(one);
     for (int i = 0; i < nprocs; i++) {
         char *out, *err, dir[256];
-        snprintf(dir, sizeof dir, SCRATCH "/mpi-%s-%d", board, procs[i]);
-        snprintf(args, sizeof args, "bfs %s --mpi --stats --budget %s --checkpoint %s", board,
-                 budget, dir);
+        snprintf(dir, sizeof dir, SCRATCH "/mpi-%s-%d-%d", board, procs[i], threads);
+        snprintf(args, sizeof args, "bfs %s --mpi --threads %d --stats --budget %s "
+                 "--checkpoint %s", board, threads, budget, dir);
         int rc = mpi_run(procs[i], NULL, args, &out, &err);
         if (rc != 0)
-            fail_msg("%s P=%d: exit %d: %s", board, procs[i], rc, err);
+            fail_msg("%s P=%d T=%d: exit %d: %s", board, procs[i], threads, rc, err);
+        char want_threads[64];
+        snprintf(want_threads, sizeof want_threads, "threads per process %d,", threads);
+        if (!strstr(out, want_threads))
+            fail_msg("%s P=%d: the report does not say %s", board, procs[i], want_threads);
         if (!strstr(err, "mpi-layer"))
             fail_msg("%s P=%d: no --stats lines", board, procs[i]);
         if (want_rounds && procs[i] > 1 && max_rounds(err) < 2)
             fail_msg("%s P=%d: the budget never split a layer into rounds", board, procs[i]);
-        assert_int_equal(parse_hist(out, got), radius);
+        if (parse_hist(out, got) != radius)
+            fail_msg("%s P=%d T=%d: radius not %d in %s", board, procs[i], threads, radius,
+                     out);
         for (int d = 0; d <= radius; d++)
             if (got[d] != want[d])
-                fail_msg("%s P=%d distance %d: %" PRIu64 ", published %" PRIu64, board,
-                         procs[i], d, got[d], want[d]);
+                fail_msg("%s P=%d T=%d distance %d: %" PRIu64 ", published %" PRIu64, board,
+                         procs[i], threads, d, got[d], want[d]);
         char *sum = summary(out);
         assert_string_equal(sum, sum1); /* consistency: radius, antipodes, boards */
         compare_stores(dir1, dir);      /* consistency: every entry */
@@ -212,14 +219,25 @@ static void test_3x3_published_and_consistency_P1_to_4(void **state)
 {
     (void)state;
     static const int p[] = {1, 2, 3, 4};
-    check_board("3x3", 3, 3, p, 4, "256", 1);
+    check_board("3x3", 3, 3, p, 4, 1, "256", 1);
 }
 
 static void test_2x5_published_and_consistency_P1_to_4(void **state)
 {
     (void)state;
     static const int p[] = {1, 2, 3, 4};
-    check_board("2x5", 2, 5, p, 4, "8K", 1);
+    check_board("2x5", 2, 5, p, 4, 1, "8K", 1);
+}
+
+/* Hybrid: 2 OpenMP threads in each of P = 1..3 processes (one thread is
+ * the tests above), against the published histograms and the single
+ * process's store.  The budget still splits layers into rounds. */
+static void test_threads_published_and_consistency(void **state)
+{
+    (void)state;
+    static const int p[] = {1, 2, 3};
+    check_board("3x3", 3, 3, p, 3, 2, "1K", 1);
+    check_board("2x5", 2, 5, p, 3, 2, "16K", 1);
 }
 
 /* 60 blocks over 7 processes, 2520 over 11: slices of unequal size. */
@@ -227,8 +245,8 @@ static void test_uneven_ownership(void **state)
 {
     (void)state;
     static const int p7[] = {7}, p11[] = {11};
-    check_board("2x3", 2, 3, p7, 1, "256", 0);
-    check_board("2x4", 2, 4, p11, 1, "256", 0);
+    check_board("2x3", 2, 3, p7, 1, 1, "256", 0);
+    check_board("2x4", 2, 4, p11, 1, 1, "256", 0);
 }
 
 /* Rank 1 killed mid-layer: the job fails naming it; the checkpoint of the
@@ -242,8 +260,8 @@ static void test_killed_process_then_resume(void **state)
     uint64_t want[MAXD], got[MAXD];
     int radius = published(2, 5, want);
     const char *dir = SCRATCH "/killed";
-    int rc = mpi_run(3, "SLIDE_MPI_FAULT=1:20", "bfs 2x5 --mpi --budget 64K --checkpoint "
-                     SCRATCH "/killed --checkpoint-every 0", &out, &err);
+    int rc = mpi_run(3, "SLIDE_MPI_FAULT=1:20", "bfs 2x5 --mpi --threads 2 --budget 64K "
+                     "--checkpoint " SCRATCH "/killed --checkpoint-every 0", &out, &err);
     assert_int_not_equal(rc, 0);
     if (!strstr(err, "rank 1") || !strstr(err, "signal 9"))
         fail_msg("mpirun did not name the killed process: %s", err);
@@ -302,7 +320,8 @@ static void test_interrupted_then_resume(void **state)
      * machine finished 2x5 before the signal arrived */
     snprintf(cmd, sizeof cmd, "ASAN_OPTIONS=detect_leaks=0 SLIDE_MPI_PAUSE_MS=20 exec mpirun "
              "%s--oversubscribe -n 2 "
-             "%s bfs 2x5 --mpi --budget 8K --checkpoint " SCRATCH "/int --checkpoint-every 0 "
+             "%s bfs 2x5 --mpi --threads 1 --budget 8K --checkpoint " SCRATCH "/int "
+             "--checkpoint-every 0 "
              ">/dev/null 2>" SCRATCH "/int.err", getuid() == 0 ? "--allow-run-as-root " : "",
              bin);
     pid_t pid = fork();
@@ -340,6 +359,10 @@ static void test_bad_options(void **state)
     assert_non_null(strstr(err, "--budget must be"));
     free(out);
     free(err);
+    assert_int_equal(mpi_run(1, NULL, "bfs 3x3 --mpi --threads 0", &out, &err), 2);
+    assert_non_null(strstr(err, "--threads"));
+    free(out);
+    free(err);
     /* an option of slide bfs that --mpi lacks points to the --mpi help,
      * which does not list it (slide bfs --help does) */
     assert_int_equal(mpi_run(1, NULL, "bfs 3x3 --mpi --save x.db", &out, &err), 2);
@@ -373,6 +396,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_3x3_published_and_consistency_P1_to_4),
         cmocka_unit_test(test_2x5_published_and_consistency_P1_to_4),
+        cmocka_unit_test(test_threads_published_and_consistency),
         cmocka_unit_test(test_uneven_ownership),
         cmocka_unit_test(test_killed_process_then_resume),
         cmocka_unit_test(test_interrupted_then_resume),

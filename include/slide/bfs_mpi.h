@@ -29,9 +29,14 @@
  * (a request and a reply per unvisited board near the end); the forward
  * expansion is used for every layer instead (see README, "MPI").
  *
- * Exactness: a board's count goes to the process whose store_mark turned
+ * Threads: inside a process, OpenMP threads take words of the slice from a
+ * shared counter, each with its own buffer per owner (merged before the
+ * exchange), and mark received indexes in parallel.
+ *
+ * Exactness: a board's count goes to the thread whose store_mark turned
  * it from unvisited into frontier, on its owner, so each layer count is the
- * exact sum over processes (MPI_Allreduce) and does not depend on P.  The
+ * exact sum over threads and processes (MPI_Allreduce) and does not depend
+ * on P or the thread count.  The
  * antipodes (smallest BFS_KEEP indexes of the last layer) are the smallest
  * of the union of every process's smallest ones.
  *
@@ -81,7 +86,8 @@ struct bfs_mpi_layer {
 typedef int (*bfs_mpi_layer_fn)(const struct bfs_mpi_layer *layer, void *ctx);
 
 struct bfs_mpi_options {
-    uint64_t budget;          /* raw outgoing index bytes per round, 0: default */
+    int threads;              /* OpenMP threads per process; <= 0: OpenMP's default */
+    uint64_t budget;          /* raw outgoing index bytes per round (all threads), 0: default */
     bfs_mpi_layer_fn on_layer;/* may be NULL */
     void *ctx;
     int fault_rank;           /* test hook: this rank dies with SIGKILL ... */

@@ -27,16 +27,20 @@
 
 static const char help[] =
     "usage: mpirun -n P slide-mpi bfs RxC --mpi [--goal G] [--space compact|full]\n"
-    "                 [--progress] [--stats] [--max-memory BYTES] [--budget BYTES]\n"
-    "                 [--checkpoint DIR] [--checkpoint-every MINUTES] [--resume DIR]\n"
+    "                 [--threads N] [--progress] [--stats] [--max-memory BYTES]\n"
+    "                 [--budget BYTES] [--checkpoint DIR] [--checkpoint-every MINUTES]\n"
+    "                 [--resume DIR]\n"
     "       mpirun -n P slide-mpi bfs --mpi --resume DIR [OPTIONS]\n"
     "The breadth-first search of slide bfs spread over the P processes of an MPI\n"
     "job: process p owns a contiguous slice of the index space (whole blocks of\n"
     "n boards, so horizontal moves stay local) and 2 bits per board of it; the\n"
     "neighbours owned elsewhere are sent to their owners in bounded rounds,\n"
     "sorted and delta-coded.  Histogram, radius and antipodes are those of\n"
-    "slide bfs (text format) for any P.  Each process expands with one thread.\n"
+    "slide bfs (text format) for any P and any --threads.\n"
     "  --goal G, --space S  as slide bfs\n"
+    "  --threads N        OpenMP threads in each process (default: OpenMP's, that\n"
+    "                     is OMP_NUM_THREADS or the cores the process may use);\n"
+    "                     run P x N <= cores\n"
     "  --progress         one line per layer on stderr from rank 0\n"
     "  --no-progress      never (default unless stderr is a terminal)\n"
     "  --stats            one line per layer on stderr: 'mpi-layer' distance count\n"
@@ -77,7 +81,7 @@ struct mpi_args {
     enum space_kind kind;
     int kind_given;
     char resume_goal[512]; /* the goal read from --resume DIR's checkpoint */
-    int progress, stats;
+    int progress, stats, threads;
     uint64_t max_memory, budget;
     const char *checkpoint, *resume;
     double every;
@@ -98,6 +102,7 @@ static const struct cli_option opts[] = {
     {"progress", 0, CLI_FLAG, 'p', 0, NULL, NULL},
     {"no-progress", 0, CLI_FLAG, 'P', 0, NULL, "progress"},
     {"stats", 0, CLI_FLAG, 'T', 0, NULL, NULL},
+    {"threads", 't', CLI_VALUE, 't', 0, NULL, NULL},
     {"max-memory", 'm', CLI_VALUE, 'm', 0, NULL, NULL},
     {"budget", 0, CLI_VALUE, 'b', 0, NULL, NULL},
     {"checkpoint", 0, CLI_VALUE, 'c', 0, NULL, NULL},
@@ -123,6 +128,7 @@ static int take(int id, const char *v, void *ctx)
     case 'p': a->progress = 1; return EXIT_OK;
     case 'P': a->progress = 0; return EXIT_OK;
     case 'T': a->stats = 1; return EXIT_OK;
+    case 't': return cli_threads(v, &a->threads) ? EXIT_USAGE : EXIT_OK;
     case 'm': return cli_bytes("--max-memory", v, &a->max_memory) ? EXIT_USAGE : EXIT_OK;
     case 'b':
         if (cli_bytes("--budget", v, &a->budget))
@@ -269,7 +275,7 @@ static int search(MPI_Comm comm, const struct mpi_args *a, const struct space *s
     MPI_Comm_rank(comm, &rank);
     const char *pause = getenv("SLIDE_MPI_PAUSE_MS");
     struct mpi_ctx c = {a, s, rank, MPI_Wtime(), pause ? strtol(pause, NULL, 10) : 0};
-    struct bfs_mpi_options o = {.budget = a->budget, .on_layer = on_layer, .ctx = &c,
+    struct bfs_mpi_options o = {.threads = a->threads, .budget = a->budget, .on_layer = on_layer, .ctx = &c,
                                 .fault_rank = -1, .fault_depth = -1};
     const char *fault = getenv("SLIDE_MPI_FAULT"), *dir = a->checkpoint ? a->checkpoint
                                                                          : a->resume;
@@ -315,8 +321,8 @@ static void report(const struct mpi_args *a, const struct space *s,
         }
         board_free(&b);
     }
-    printf("wall %.3f s, processes %d, peak memory of rank 0 %.1f MB\n", r->seconds,
-           nprocs, provenance_peak_rss() / 1e6);
+    printf("wall %.3f s, processes %d, threads per process %d, peak memory of rank 0 "
+           "%.1f MB\n", r->seconds, nprocs, r->threads, provenance_peak_rss() / 1e6);
 }
 
 static int run(MPI_Comm comm, const struct mpi_args *a)
@@ -353,7 +359,10 @@ int cmd_bfs_mpi(int argc, char **argv)
 {
     int rank, nprocs, rc;
     struct mpi_args a;
-    MPI_Init(&argc, &argv);
+    int provided;
+    /* only the main thread calls MPI; OpenMP threads expand and mark */
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+    (void)provided; /* FUNNELED asks nothing of the library beyond the single level */
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
     if (rank != 0) {
