@@ -161,6 +161,17 @@ static int max_rounds(const char *err)
     return most;
 }
 
+/* The --stats lines of backward layers (ending in B). */
+static int backward_layers(const char *err)
+{
+    int n = 0;
+    for (const char *p = strstr(err, "mpi-layer "); p; p = strstr(p + 1, "mpi-layer ")) {
+        const char *eol = strchr(p, '\n');
+        n += eol && eol - p > 2 && eol[-1] == 'B' && eol[-2] == ' ';
+    }
+    return n;
+}
+
 /* A single-process run with a final checkpoint into dir; its output. */
 static char *single(const char *board, const char *dir)
 {
@@ -174,27 +185,35 @@ static char *single(const char *board, const char *dir)
 /* Histogram against the published one, summary and store against one
  * process, for P = 1..4. */
 static void check_board(const char *board, int rows, int cols, const int *procs, int nprocs,
-                        int threads, const char *budget, int want_rounds)
+                        int threads, const char *budget, int want_rounds, int forward_only)
 {
     uint64_t want[MAXD], got[MAXD];
     int radius = published(rows, cols, want);
     char dir1[256], args[512];
-    snprintf(dir1, sizeof dir1, SCRATCH "/single-%s-%d", board, threads);
+    snprintf(dir1, sizeof dir1, SCRATCH "/single-%s-%d-%d", board, threads, forward_only);
     char *one = single(board, dir1), *sum1 = summary(one);
     for (int i = 0; i < nprocs; i++) {
         char *out, *err, dir[256];
-        snprintf(dir, sizeof dir, SCRATCH "/mpi-%s-%d-%d", board, procs[i], threads);
+        snprintf(dir, sizeof dir, SCRATCH "/mpi-%s-%d-%d-%d", board, procs[i], threads,
+                 forward_only);
         snprintf(args, sizeof args, "bfs %s --mpi --threads %d --stats --budget %s "
-                 "--checkpoint %s", board, threads, budget, dir);
+                 "--checkpoint %s%s", board, threads, budget, dir,
+                 forward_only ? " --no-backward" : "");
         int rc = mpi_run(procs[i], NULL, args, &out, &err);
         if (rc != 0)
-            fail_msg("%s P=%d T=%d: exit %d: %s", board, procs[i], threads, rc, err);
+            fail_msg("%s P=%d T=%d: exit %d: ...%s", board, procs[i], threads, rc,
+                     err + (strlen(err) > 600 ? strlen(err) - 600 : 0));
         char want_threads[64];
         snprintf(want_threads, sizeof want_threads, "threads per process %d,", threads);
         if (!strstr(out, want_threads))
             fail_msg("%s P=%d: the report does not say %s", board, procs[i], want_threads);
         if (!strstr(err, "mpi-layer"))
             fail_msg("%s P=%d: no --stats lines", board, procs[i]);
+        /* the late layers of a compact space go backward unless told not to */
+        int back = backward_layers(err);
+        if (forward_only ? back != 0 : back == 0)
+            fail_msg("%s P=%d T=%d: %d backward layers%s", board, procs[i], threads,
+                     back, forward_only ? " with --no-backward" : "");
         if (want_rounds && procs[i] > 1 && max_rounds(err) < 2)
             fail_msg("%s P=%d: the budget never split a layer into rounds", board, procs[i]);
         if (parse_hist(out, got) != radius)
@@ -219,14 +238,14 @@ static void test_3x3_published_and_consistency_P1_to_4(void **state)
 {
     (void)state;
     static const int p[] = {1, 2, 3, 4};
-    check_board("3x3", 3, 3, p, 4, 1, "256", 1);
+    check_board("3x3", 3, 3, p, 4, 1, "256", 1, 0);
 }
 
 static void test_2x5_published_and_consistency_P1_to_4(void **state)
 {
     (void)state;
     static const int p[] = {1, 2, 3, 4};
-    check_board("2x5", 2, 5, p, 4, 1, "8K", 1);
+    check_board("2x5", 2, 5, p, 4, 1, "8K", 1, 0);
 }
 
 /* Hybrid: 2 OpenMP threads in each of P = 1..3 processes (one thread is
@@ -236,8 +255,17 @@ static void test_threads_published_and_consistency(void **state)
 {
     (void)state;
     static const int p[] = {1, 2, 3};
-    check_board("3x3", 3, 3, p, 3, 2, "1K", 1);
-    check_board("2x5", 2, 5, p, 3, 2, "16K", 1);
+    check_board("3x3", 3, 3, p, 3, 2, "1K", 1, 0);
+    check_board("2x5", 2, 5, p, 3, 2, "16K", 1, 0);
+}
+
+/* Every layer forward (--no-backward): the same histograms and stores. */
+static void test_forward_only_published_and_consistency(void **state)
+{
+    (void)state;
+    static const int p[] = {1, 2, 3}, p2[] = {2};
+    check_board("3x3", 3, 3, p, 3, 1, "1K", 1, 1);
+    check_board("2x5", 2, 5, p2, 1, 2, "16K", 1, 1);
 }
 
 /* 60 blocks over 7 processes, 2520 over 11: slices of unequal size. */
@@ -245,8 +273,8 @@ static void test_uneven_ownership(void **state)
 {
     (void)state;
     static const int p7[] = {7}, p11[] = {11};
-    check_board("2x3", 2, 3, p7, 1, 1, "256", 0);
-    check_board("2x4", 2, 4, p11, 1, 1, "256", 0);
+    check_board("2x3", 2, 3, p7, 1, 1, "256", 0, 0);
+    check_board("2x4", 2, 4, p11, 1, 1, "256", 0, 0);
 }
 
 /* Rank 1 killed mid-layer: the job fails naming it; the checkpoint of the
@@ -397,6 +425,7 @@ int main(void)
         cmocka_unit_test(test_3x3_published_and_consistency_P1_to_4),
         cmocka_unit_test(test_2x5_published_and_consistency_P1_to_4),
         cmocka_unit_test(test_threads_published_and_consistency),
+        cmocka_unit_test(test_forward_only_published_and_consistency),
         cmocka_unit_test(test_uneven_ownership),
         cmocka_unit_test(test_killed_process_then_resume),
         cmocka_unit_test(test_interrupted_then_resume),

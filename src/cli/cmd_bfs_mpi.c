@@ -43,9 +43,16 @@ static const char help[] =
     "                     run P x N <= cores\n"
     "  --progress         one line per layer on stderr from rank 0\n"
     "  --no-progress      never (default unless stderr is a terminal)\n"
+    "  --no-backward      expand every layer forward (default: the late layers,\n"
+    "                     once fewer unvisited boards remain than frontier ones,\n"
+    "                     scan the unvisited boards, which ask the owners of\n"
+    "                     their remote neighbours whether one is frontier)\n"
     "  --stats            one line per layer on stderr: 'mpi-layer' distance count\n"
     "                     expanded remote remote-raw bytes messages rounds, then\n"
     "                     expand, exchange and mark seconds (max over processes)\n"
+    "                     and F (forward) or B (backward: expanded counts the\n"
+    "                     unvisited boards scanned, remote the queries, bytes\n"
+    "                     include the one-bit answers)\n"
     "  --max-memory B     per machine: refuse if the processes of one machine\n"
     "                     need more than B bytes (default MemAvailable); each\n"
     "                     needs its slice of the store plus 4 x --budget\n"
@@ -81,7 +88,7 @@ struct mpi_args {
     enum space_kind kind;
     int kind_given;
     char resume_goal[512]; /* the goal read from --resume DIR's checkpoint */
-    int progress, stats, threads;
+    int progress, stats, threads, no_backward;
     uint64_t max_memory, budget;
     const char *checkpoint, *resume;
     double every;
@@ -103,6 +110,7 @@ static const struct cli_option opts[] = {
     {"no-progress", 0, CLI_FLAG, 'P', 0, NULL, "progress"},
     {"stats", 0, CLI_FLAG, 'T', 0, NULL, NULL},
     {"threads", 't', CLI_VALUE, 't', 0, NULL, NULL},
+    {"no-backward", 0, CLI_FLAG, 'B', 0, NULL, NULL},
     {"max-memory", 'm', CLI_VALUE, 'm', 0, NULL, NULL},
     {"budget", 0, CLI_VALUE, 'b', 0, NULL, NULL},
     {"checkpoint", 0, CLI_VALUE, 'c', 0, NULL, NULL},
@@ -129,6 +137,7 @@ static int take(int id, const char *v, void *ctx)
     case 'P': a->progress = 0; return EXIT_OK;
     case 'T': a->stats = 1; return EXIT_OK;
     case 't': return cli_threads(v, &a->threads) ? EXIT_USAGE : EXIT_OK;
+    case 'B': a->no_backward = 1; return EXIT_OK;
     case 'm': return cli_bytes("--max-memory", v, &a->max_memory) ? EXIT_USAGE : EXIT_OK;
     case 'b':
         if (cli_bytes("--budget", v, &a->budget))
@@ -192,9 +201,9 @@ static int from_checkpoint(MPI_Comm comm, struct mpi_args *a)
 static void print_stats(const struct bfs_mpi_layer *L)
 {
     fprintf(stderr, "mpi-layer %d %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
-            " %" PRIu64 " %d %.4f %.4f %.4f\n", L->layer.depth, L->layer.count, L->expanded,
-            L->remote, L->remote_raw, L->bytes, L->messages, L->rounds, L->expand,
-            L->exchange, L->mark);
+            " %" PRIu64 " %d %.4f %.4f %.4f %c\n", L->layer.depth, L->layer.count,
+            L->expanded, L->remote, L->remote_raw, L->bytes, L->messages, L->rounds, L->expand,
+            L->exchange, L->mark, L->layer.backward ? 'B' : 'F');
 }
 
 /* Rank 0 decides: stop for a signal or a due checkpoint. */
@@ -205,10 +214,10 @@ static int on_layer(const struct bfs_mpi_layer *L, void *ctx)
         return 0;
     if (c->a->progress)
         fprintf(stderr, "slide: distance %d: %" PRIu64 " boards, %" PRIu64 " in all "
-                "(%.2f%% of the reachable boards), %.2f s\n", L->layer.depth,
+                "(%.2f%% of the reachable boards), %.2f s%s\n", L->layer.depth,
                 L->layer.count, L->layer.cumulative,
                 100.0 * (double)L->layer.cumulative / (double)c->s->reachable,
-                L->layer.seconds);
+                L->layer.seconds, L->layer.backward ? " (backward)" : "");
     if (c->a->stats)
         print_stats(L);
     if (c->pause_ms > 0) /* lets a test signal mpirun in the middle of a short search */
@@ -275,7 +284,8 @@ static int search(MPI_Comm comm, const struct mpi_args *a, const struct space *s
     MPI_Comm_rank(comm, &rank);
     const char *pause = getenv("SLIDE_MPI_PAUSE_MS");
     struct mpi_ctx c = {a, s, rank, MPI_Wtime(), pause ? strtol(pause, NULL, 10) : 0};
-    struct bfs_mpi_options o = {.threads = a->threads, .budget = a->budget, .on_layer = on_layer, .ctx = &c,
+    struct bfs_mpi_options o = {.threads = a->threads, .no_backward = a->no_backward,
+                                .budget = a->budget, .on_layer = on_layer, .ctx = &c,
                                 .fault_rank = -1, .fault_depth = -1};
     const char *fault = getenv("SLIDE_MPI_FAULT"), *dir = a->checkpoint ? a->checkpoint
                                                                          : a->resume;

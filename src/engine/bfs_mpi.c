@@ -100,6 +100,10 @@ struct exchange {
     size_t in_cap;
     uint64_t *dec;    /* its decoded indexes */
     size_t dec_cap;
+    uint8_t *reply;   /* backward: our answers to one message of queries */
+    size_t reply_cap;
+    uint8_t *answer;  /* backward: the answers to our queries */
+    size_t answer_cap;
 };
 
 static int exchange_init(struct exchange *x, int nprocs, int rank, int nthreads,
@@ -139,6 +143,8 @@ static void exchange_free(struct exchange *x)
     free(x->code);
     free(x->in);
     free(x->dec);
+    free(x->reply);
+    free(x->answer);
     memset(x, 0, sizeof *x);
 }
 
@@ -265,6 +271,7 @@ struct layer_ctx {
     struct store *st;
     uint64_t lo, hi;
     struct exchange x;
+    int backward;           /* this layer: 1 backward scan (queries), 0 forward */
     struct bfs_mpi_layer L; /* this process's share before the reduction */
 };
 
@@ -311,10 +318,147 @@ static size_t swap_message(MPI_Comm comm, struct exchange *x, int dst, int src,
     return failed ? SIZE_MAX : (size_t)in_bytes;
 }
 
+/* Sort and de-duplicate x->merged[0..n) and delta-code it for owner dst
+ * into x->code; returns the bytes (SIZE_MAX: out of memory). */
+static size_t encode_for(struct layer_ctx *c, int dst, size_t n)
+{
+    struct exchange *x = &c->x;
+    uint64_t lo, hi;
+    bfs_mpi_range(c->s, x->nprocs, dst, &lo, &hi);
+    if (grow((void **)&x->code, &x->code_cap, n * VARINT_MAX + 1))
+        return SIZE_MAX;
+    c->L.remote_raw += n;
+    size_t bytes = encode(x->merged, &n, lo, x->code);
+    c->L.remote += n;
+    return bytes;
+}
+
+/* Decode the received message into x->dec; returns the count, SIZE_MAX on
+ * error (*rc says which). */
+static size_t receive_indexes(struct layer_ctx *c, size_t in_bytes, int *rc)
+{
+    struct exchange *x = &c->x;
+    if (in_bytes == SIZE_MAX ||
+        grow((void **)&x->dec, &x->dec_cap, (in_bytes + 1) * sizeof(uint64_t))) {
+        *rc = SLIDE_ENOMEM;
+        return SIZE_MAX;
+    }
+    size_t m = decode(x->in, in_bytes, c->lo, c->hi, x->dec);
+    if (m == SIZE_MAX)
+        *rc = SLIDE_EFORMAT;
+    return m;
+}
+
+/* Forward step with dst and src: send our neighbours of dst's boards,
+ * receive src's neighbours of ours and mark them. */
+static int forward_step(MPI_Comm comm, struct layer_ctx *c, int dst, int src)
+{
+    struct exchange *x = &c->x;
+    int rc = SLIDE_OK;
+    double t0 = MPI_Wtime();
+    size_t n = gather(x, dst), out_bytes = n == SIZE_MAX ? SIZE_MAX : encode_for(c, dst, n);
+    if (out_bytes == SIZE_MAX) {
+        rc = SLIDE_ENOMEM;
+        out_bytes = 0;
+    }
+    size_t in_bytes = swap_message(comm, x, dst, src, out_bytes, 2);
+    c->L.messages += 1 + (out_bytes > 0);
+    c->L.bytes += out_bytes;
+    double t1 = MPI_Wtime();
+    size_t m = receive_indexes(c, in_bytes, &rc);
+    if (!rc)
+        mark_received(c, m);
+    c->L.exchange += t1 - t0;
+    c->L.mark += MPI_Wtime() - t1;
+    return rc;
+}
+
+static int cmp_pair(const void *a, const void *b)
+{
+    return cmp_u64(a, b); /* by the queried index, the first of the pair */
+}
+
+/* One bit per received query: is that board (ours) in the frontier? */
+static int answer_queries(struct layer_ctx *c, size_t m)
+{
+    struct exchange *x = &c->x;
+    if (grow((void **)&x->reply, &x->reply_cap, m / 8 + 1))
+        return SLIDE_ENOMEM;
+    memset(x->reply, 0, m / 8 + 1);
+    for (size_t i = 0; i < m; i++)
+        if (store_get(c->st, x->dec[i] - c->lo) == STORE_FRONTIER)
+            x->reply[i / 8] |= (uint8_t)(1u << (i % 8));
+    return SLIDE_OK;
+}
+
 /*
- * One exchange round: P - 1 pairwise steps, each sending the buffer for
- * rank + k and receiving the one from rank - k, then marking it.
- * Returns SLIDE_OK, SLIDE_ENOMEM or SLIDE_EFORMAT.
+ * Backward step with dst and src: our pairs (queried index, asking board)
+ * for dst are sorted by the queried index and its distinct values sent as
+ * in the forward step; src's queries are answered with one bit each; dst's
+ * answers mark the boards that asked about a frontier board.
+ */
+static int backward_step(MPI_Comm comm, struct layer_ctx *c, int dst, int src)
+{
+    struct exchange *x = &c->x;
+    int rc = SLIDE_OK;
+    double t0 = MPI_Wtime();
+    size_t n = gather(x, dst), asked = 0, out_bytes = 0;
+    if (n == SIZE_MAX)
+        rc = SLIDE_ENOMEM;
+    else if (n) {
+        qsort(x->merged, n / 2, 2 * sizeof(uint64_t), cmp_pair);
+        /* the distinct queried indexes, copied past the pairs for encode */
+        if (grow((void **)&x->merged, &x->merged_cap, (n + n / 2 + 1) * sizeof(uint64_t)))
+            rc = SLIDE_ENOMEM;
+        else {
+            uint64_t *q = x->merged + n;
+            for (size_t i = 0; i < n; i += 2)
+                q[asked++] = x->merged[i];
+            uint64_t lo, hi;
+            bfs_mpi_range(c->s, x->nprocs, dst, &lo, &hi);
+            if (grow((void **)&x->code, &x->code_cap, asked * VARINT_MAX + 1))
+                rc = SLIDE_ENOMEM;
+            else {
+                c->L.remote_raw += asked;
+                out_bytes = encode(q, &asked, lo, x->code);
+                c->L.remote += asked;
+            }
+        }
+    }
+    if (rc)
+        out_bytes = asked = 0;
+    size_t in_bytes = swap_message(comm, x, dst, src, out_bytes, 4);
+    size_t m = receive_indexes(c, in_bytes, &rc);
+    if (m == SIZE_MAX || (!rc && answer_queries(c, m) != SLIDE_OK)) {
+        rc = rc ? rc : SLIDE_ENOMEM;
+        m = 0;
+    }
+    /* the answers: sizes follow from the query counts both sides know;
+     * after a failure the step still runs, with what it has */
+    size_t back = asked ? asked / 8 + 1 : 0, give = m ? m / 8 + 1 : 0;
+    if (grow((void **)&x->answer, &x->answer_cap, back + 1))
+        rc = SLIDE_ENOMEM, back = 0;
+    MPI_Sendrecv(x->reply, (int)give, MPI_BYTE, src, 6, x->answer, (int)back, MPI_BYTE, dst,
+                 6, comm, MPI_STATUS_IGNORE);
+    c->L.messages += 1 + (out_bytes > 0) + (give > 0);
+    c->L.bytes += out_bytes + give;
+    double t1 = MPI_Wtime();
+    if (!rc)
+        for (size_t i = 0, j = 0; i < n; i += 2) {
+            if (i > 0 && x->merged[i] != x->merged[i - 2])
+                j++; /* the next distinct queried index */
+            if (x->answer[j / 8] >> (j % 8) & 1)
+                mark_local(c, &x->w[0], x->merged[i + 1]);
+        }
+    c->L.exchange += t1 - t0;
+    c->L.mark += MPI_Wtime() - t1;
+    return rc;
+}
+
+/*
+ * One exchange round: P - 1 pairwise steps, each with rank + k (to whom we
+ * send) and rank - k (from whom we receive).  Returns SLIDE_OK,
+ * SLIDE_ENOMEM or SLIDE_EFORMAT.
  */
 static int exchange_round(MPI_Comm comm, struct layer_ctx *c)
 {
@@ -322,41 +466,32 @@ static int exchange_round(MPI_Comm comm, struct layer_ctx *c)
     int rc = SLIDE_OK;
     for (int k = 1; k < x->nprocs; k++) {
         int dst = (x->rank + k) % x->nprocs, src = (x->rank - k + x->nprocs) % x->nprocs;
-        double t0 = MPI_Wtime();
-        uint64_t lo, hi, out_bytes = 0;
-        bfs_mpi_range(c->s, x->nprocs, dst, &lo, &hi);
-        size_t n = gather(x, dst);
-        if (n == SIZE_MAX ||
-            grow((void **)&x->code, &x->code_cap, n * VARINT_MAX + 1))
-            rc = SLIDE_ENOMEM;
-        else {
-            c->L.remote_raw += n;
-            out_bytes = encode(x->merged, &n, lo, x->code);
-            c->L.remote += n;
-        }
-        size_t in_bytes = swap_message(comm, x, dst, src, out_bytes, 2);
-        c->L.messages += 1 + (out_bytes > 0);
-        c->L.bytes += out_bytes;
-        double t1 = MPI_Wtime();
-        if (in_bytes == SIZE_MAX ||
-            grow((void **)&x->dec, &x->dec_cap, (in_bytes + 1) * sizeof(uint64_t)))
-            rc = SLIDE_ENOMEM;
-        else if (!rc) {
-            size_t m = decode(x->in, in_bytes, c->lo, c->hi, x->dec);
-            if (m == SIZE_MAX)
-                rc = SLIDE_EFORMAT;
-            else
-                mark_received(c, m);
-        }
-        c->L.exchange += t1 - t0;
-        c->L.mark += MPI_Wtime() - t1;
+        int step = c->backward ? backward_step(comm, c, dst, src)
+                               : forward_step(comm, c, dst, src);
+        rc = rc ? rc : step;
     }
     for (int k = 0; k < x->nthreads; k++)
         x->w[k].total = 0;
     return rc;
 }
 
-/* Expand the frontier entries of colour `colour` in local word wi. */
+/* The neighbours of global index g (colour z's), with w's block cache. */
+static int neighbours_of(const struct space *s, struct worker *w, uint64_t g, int z,
+                         uint64_t *nb)
+{
+    /* a block's t depends on need_parity[z] in the compact space (the two
+     * arrangements of a half-rank), so the cache key holds both */
+    uint64_t key = g / (uint64_t)s->n * 2 + s->need_parity[z];
+    if (key != w->have_h) {
+        space_untz(s, g, w->t);
+        w->have_h = key;
+    }
+    return space_neighbours_tz(s, w->t, z, g, nb);
+}
+
+/* Expand the frontier entries of colour `colour` in local word wi and close
+ * them (10 -> 0b, b the depth bit); w NULL: only close them (the second
+ * pass of a backward layer). */
 static void expand_word(struct layer_ctx *c, struct worker *w, uint64_t wi, int colour,
                         unsigned depth_bit)
 {
@@ -370,30 +505,72 @@ static void expand_word(struct layer_ctx *c, struct worker *w, uint64_t wi, int 
         int z = (int)(g % (uint64_t)s->n);
         if (s->colour[z] != colour)
             continue;
-        /* a block's t depends on need_parity[z] in the compact space (the
-         * two arrangements of a half-rank), so the cache key holds both */
-        uint64_t key = g / (uint64_t)s->n * 2 + s->need_parity[z], nb[MOVE_COUNT];
-        if (key != w->have_h) {
-            space_untz(s, g, w->t);
-            w->have_h = key;
+        if (w) {
+            uint64_t nb[MOVE_COUNT];
+            int cnt = neighbours_of(s, w, g, z, nb);
+            for (int i = 0; i < cnt; i++)
+                if (nb[i] >= c->lo && nb[i] < c->hi)
+                    mark_local(c, w, nb[i]);
+                else
+                    worker_push(w, bfs_mpi_owner(s, c->x.nprocs, nb[i]), nb[i]);
+            w->expanded++;
         }
-        int cnt = space_neighbours_tz(s, w->t, z, g, nb);
-        for (int i = 0; i < cnt; i++)
-            if (nb[i] >= c->lo && nb[i] < c->hi)
-                mark_local(c, w, nb[i]);
-            else
-                worker_push(w, bfs_mpi_owner(s, c->x.nprocs, nb[i]), nb[i]);
         flip |= (uint64_t)(2u | depth_bit) << b; /* 10 -> 0b */
-        w->expanded++;
     }
     if (flip)
         __atomic_fetch_xor(&c->st->words[wi], flip, __ATOMIC_RELAXED);
 }
 
 /*
- * Words a thread takes at a time: at most 128 raw indexes come from one
- * word (32 entries, 4 moves), so a round ends holding less than
- * 1.5 x the budget's indexes.
+ * Backward scan of local word wi: each unvisited entry of colour `colour`
+ * (the next layer's) with a frontier neighbour here is marked at once; one
+ * with none here asks the owners of its remote neighbours (pairs of
+ * queried index and asking board, in the owner's buffer).
+ */
+static void backward_word(struct layer_ctx *c, struct worker *w, uint64_t wi, int colour)
+{
+    const struct space *s = c->s;
+    uint64_t word = __atomic_load_n(&c->st->words[wi], __ATOMIC_RELAXED);
+    uint64_t um = word & (word >> 1) & STORE_LOW_BITS; /* entries == 11 */
+    while (um) {
+        int b = __builtin_ctzll(um);
+        um &= um - 1;
+        uint64_t e = wi * STORE_ENTRIES_PER_WORD + (uint64_t)(b / 2), g = c->lo + e;
+        if (e >= c->st->size)
+            break; /* the padding of the last word */
+        int z = (int)(g % (uint64_t)s->n), cnt, here = 0;
+        if (s->colour[z] != colour)
+            continue;
+        uint64_t nb[MOVE_COUNT];
+        cnt = neighbours_of(s, w, g, z, nb);
+        w->expanded++;
+        for (int i = 0; i < cnt && !here; i++)
+            here = nb[i] >= c->lo && nb[i] < c->hi &&
+                   store_get(c->st, nb[i] - c->lo) == STORE_FRONTIER;
+        if (here) {
+            mark_local(c, w, g);
+            continue;
+        }
+        for (int i = 0; i < cnt; i++)
+            if (nb[i] < c->lo || nb[i] >= c->hi) {
+                int owner = bfs_mpi_owner(s, c->x.nprocs, nb[i]);
+                worker_push(w, owner, nb[i]);
+                worker_push(w, owner, g);
+            }
+    }
+}
+
+static void close_frontier(struct layer_ctx *c, int colour, unsigned depth_bit)
+{
+#pragma omp parallel for schedule(static) num_threads(c->x.nthreads)
+    for (uint64_t wi = 0; wi < c->st->nwords; wi++)
+        expand_word(c, NULL, wi, colour, depth_bit);
+}
+
+/*
+ * Words a thread takes at a time: at most 256 raw 64-bit values come from
+ * one word (32 entries, 4 moves, 2 values for a backward query), so a
+ * round ends holding less than 2 x the budget.
  */
 static uint64_t scan_step(const struct exchange *x)
 {
@@ -424,15 +601,19 @@ static uint64_t expand_round(struct layer_ctx *c, uint64_t from, int colour, uns
                 raise(SIGKILL); /* the test hook of bfs_mpi_options */
             size_t before = w->total;
             for (uint64_t wi = lo; wi < hi; wi++)
-                expand_word(c, w, wi, colour, bit);
+                if (c->backward)
+                    backward_word(c, w, wi, 1 - colour);
+                else
+                    expand_word(c, w, wi, colour, bit);
             __atomic_fetch_add(&held, w->total - before, __ATOMIC_RELAXED);
         }
     }
     return next < nwords ? next : nwords;
 }
 
-/* Every round of one layer; the layer's counts are left in the workers. */
-static int forward_layer(MPI_Comm comm, struct layer_ctx *c, int d,
+/* Every round of one layer (forward or backward, as c->backward says);
+ * the layer's counts are left in the workers. */
+static int run_layer(MPI_Comm comm, struct layer_ctx *c, int d,
                          const struct bfs_mpi_options *o)
 {
     int colour = d & 1, failed = 0;
@@ -453,9 +634,36 @@ static int forward_layer(MPI_Comm comm, struct layer_ctx *c, int d,
         MPI_Allreduce(local, all, 3, MPI_INT, MPI_MAX, comm);
         if (all[1] || all[2])
             return all[1] ? SLIDE_ENOMEM : SLIDE_EFORMAT;
-        if (!all[0])
+        if (!all[0]) {
+            if (c->backward) {
+                double t1 = MPI_Wtime();
+                close_frontier(c, colour, bit);
+                c->L.mark += MPI_Wtime() - t1;
+            }
             return SLIDE_OK;
+        }
     }
+}
+
+/*
+ * Backward pays when fewer unvisited boards remain than frontier boards
+ * (the criterion of bfs.c).  Only in the compact space, where every entry
+ * is a reachable board: in the full one the unreachable half would stay
+ * unvisited and be scanned, and ask, at every late layer.  The figures are
+ * the reduced histogram, so every process makes the same choice.
+ */
+static int want_backward(const struct space *s, const struct bfs_mpi_options *o,
+                         const struct bfs_result *r, int d)
+{
+    if (o->no_backward || s->kind != SPACE_COMPACT || s->path_graph)
+        return 0;
+    int next = (d + 1) & 1, cells = 0;
+    for (int z = 0; z < s->n; z++)
+        cells += s->colour[z] == next;
+    uint64_t unvisited = (uint64_t)cells * s->blocks; /* entries of colour next */
+    for (int k = next; k <= d; k += 2)
+        unvisited -= r->hist[k];
+    return unvisited < r->hist[d];
 }
 
 static int push_count(struct bfs_result *r, int depth, uint64_t count, slide_error *err)
@@ -553,7 +761,8 @@ static int mpi_layers(MPI_Comm comm, const struct space *s, struct store *st,
             w->have_h = UINT64_MAX;
         }
         memset(&c.L, 0, sizeof c.L);
-        rc = forward_layer(comm, &c, d, o);
+        c.backward = want_backward(s, o, r, d);
+        rc = run_layer(comm, &c, d, o);
         if (rc) {
             rc = slide_fail(err, rc, rc == SLIDE_ENOMEM
                             ? "out of memory for the exchange buffers at distance %d"
@@ -574,7 +783,7 @@ static int mpi_layers(MPI_Comm comm, const struct space *s, struct store *st,
         if ((rc = push_count(r, d + 1, L.layer.count, err)))
             break;
         L.layer = (struct bfs_layer){d + 1, L.layer.count, r->reached, s->size,
-                                     t1 - t0, r->seconds, 0};
+                                     t1 - t0, r->seconds, c.backward};
         if (call_on_layer(comm, o, &L))
             rc = slide_fail(err, SLIDE_EINTR, "search stopped after distance %d", d + 1);
     }
