@@ -7,7 +7,8 @@
  * the single-process search's antipodes and every two-bit store entry.
  * Built and run by make test only where mpicc is present; the exchange
  * budget is set tiny (--budget 256: 32 indexes) so every layer of any size
- * takes many exchange rounds.
+ * takes many exchange rounds.  Every P = 1..4 runs with one thread and
+ * P = 1..3 with two (hybrid MPI + OpenMP).
  */
 #include "testutil.h"
 #include "clitest.h"
@@ -160,6 +161,17 @@ static int max_rounds(const char *err)
     return most;
 }
 
+/* The --stats lines of backward layers (ending in B). */
+static int backward_layers(const char *err)
+{
+    int n = 0;
+    for (const char *p = strstr(err, "mpi-layer "); p; p = strstr(p + 1, "mpi-layer ")) {
+        const char *eol = strchr(p, '\n');
+        n += eol && eol - p > 2 && eol[-1] == 'B' && eol[-2] == ' ';
+    }
+    return n;
+}
+
 /* A single-process run with a final checkpoint into dir; its output. */
 static char *single(const char *board, const char *dir)
 {
@@ -173,30 +185,44 @@ static char *single(const char *board, const char *dir)
 /* Histogram against the published one, summary and store against one
  * process, for P = 1..4. */
 static void check_board(const char *board, int rows, int cols, const int *procs, int nprocs,
-                        const char *budget, int want_rounds)
+                        int threads, const char *budget, int want_rounds, int forward_only)
 {
     uint64_t want[MAXD], got[MAXD];
     int radius = published(rows, cols, want);
     char dir1[256], args[512];
-    snprintf(dir1, sizeof dir1, SCRATCH "/single-%s", board);
+    snprintf(dir1, sizeof dir1, SCRATCH "/single-%s-%d-%d", board, threads, forward_only);
     char *one = single(board, dir1), *sum1 = summary(one);
     for (int i = 0; i < nprocs; i++) {
         char *out, *err, dir[256];
-        snprintf(dir, sizeof dir, SCRATCH "/mpi-%s-%d", board, procs[i]);
-        snprintf(args, sizeof args, "bfs %s --mpi --stats --budget %s --checkpoint %s", board,
-                 budget, dir);
+        snprintf(dir, sizeof dir, SCRATCH "/mpi-%s-%d-%d-%d", board, procs[i], threads,
+                 forward_only);
+        snprintf(args, sizeof args, "bfs %s --mpi --threads %d --stats --budget %s "
+                 "--checkpoint %s%s", board, threads, budget, dir,
+                 forward_only ? " --no-backward" : "");
         int rc = mpi_run(procs[i], NULL, args, &out, &err);
         if (rc != 0)
-            fail_msg("%s P=%d: exit %d: %s", board, procs[i], rc, err);
+            fail_msg("%s P=%d T=%d: exit %d: ...%s", board, procs[i], threads, rc,
+                     err + (strlen(err) > 600 ? strlen(err) - 600 : 0));
+        char want_threads[64];
+        snprintf(want_threads, sizeof want_threads, "threads per process %d,", threads);
+        if (!strstr(out, want_threads))
+            fail_msg("%s P=%d: the report does not say %s", board, procs[i], want_threads);
         if (!strstr(err, "mpi-layer"))
             fail_msg("%s P=%d: no --stats lines", board, procs[i]);
+        /* the late layers of a compact space go backward unless told not to */
+        int back = backward_layers(err);
+        if (forward_only ? back != 0 : back == 0)
+            fail_msg("%s P=%d T=%d: %d backward layers%s", board, procs[i], threads,
+                     back, forward_only ? " with --no-backward" : "");
         if (want_rounds && procs[i] > 1 && max_rounds(err) < 2)
             fail_msg("%s P=%d: the budget never split a layer into rounds", board, procs[i]);
-        assert_int_equal(parse_hist(out, got), radius);
+        if (parse_hist(out, got) != radius)
+            fail_msg("%s P=%d T=%d: radius not %d in %s", board, procs[i], threads, radius,
+                     out);
         for (int d = 0; d <= radius; d++)
             if (got[d] != want[d])
-                fail_msg("%s P=%d distance %d: %" PRIu64 ", published %" PRIu64, board,
-                         procs[i], d, got[d], want[d]);
+                fail_msg("%s P=%d T=%d distance %d: %" PRIu64 ", published %" PRIu64, board,
+                         procs[i], threads, d, got[d], want[d]);
         char *sum = summary(out);
         assert_string_equal(sum, sum1); /* consistency: radius, antipodes, boards */
         compare_stores(dir1, dir);      /* consistency: every entry */
@@ -212,14 +238,34 @@ static void test_3x3_published_and_consistency_P1_to_4(void **state)
 {
     (void)state;
     static const int p[] = {1, 2, 3, 4};
-    check_board("3x3", 3, 3, p, 4, "256", 1);
+    check_board("3x3", 3, 3, p, 4, 1, "256", 1, 0);
 }
 
 static void test_2x5_published_and_consistency_P1_to_4(void **state)
 {
     (void)state;
     static const int p[] = {1, 2, 3, 4};
-    check_board("2x5", 2, 5, p, 4, "8K", 1);
+    check_board("2x5", 2, 5, p, 4, 1, "8K", 1, 0);
+}
+
+/* Hybrid: 2 OpenMP threads in each of P = 1..3 processes (one thread is
+ * the tests above), against the published histograms and the single
+ * process's store.  The budget still splits layers into rounds. */
+static void test_threads_published_and_consistency(void **state)
+{
+    (void)state;
+    static const int p[] = {1, 2, 3};
+    check_board("3x3", 3, 3, p, 3, 2, "1K", 1, 0);
+    check_board("2x5", 2, 5, p, 3, 2, "16K", 1, 0);
+}
+
+/* Every layer forward (--no-backward): the same histograms and stores. */
+static void test_forward_only_published_and_consistency(void **state)
+{
+    (void)state;
+    static const int p[] = {1, 2, 3}, p2[] = {2};
+    check_board("3x3", 3, 3, p, 3, 1, "1K", 1, 1);
+    check_board("2x5", 2, 5, p2, 1, 2, "16K", 1, 1);
 }
 
 /* 60 blocks over 7 processes, 2520 over 11: slices of unequal size. */
@@ -227,13 +273,14 @@ static void test_uneven_ownership(void **state)
 {
     (void)state;
     static const int p7[] = {7}, p11[] = {11};
-    check_board("2x3", 2, 3, p7, 1, "256", 0);
-    check_board("2x4", 2, 4, p11, 1, "256", 0);
+    check_board("2x3", 2, 3, p7, 1, 1, "256", 0, 0);
+    check_board("2x4", 2, 4, p11, 1, 1, "256", 0, 0);
 }
 
 /* Rank 1 killed mid-layer: the job fails naming it; the checkpoint of the
- * layer before stays and a resume with the same P ends where one process
- * does; another P is refused. */
+ * layer before stays and a resume with the same P (and no RxC: it comes
+ * from the checkpoint) ends where one process does; another P, or another
+ * board, space or goal, is refused. */
 static void test_killed_process_then_resume(void **state)
 {
     (void)state;
@@ -241,8 +288,8 @@ static void test_killed_process_then_resume(void **state)
     uint64_t want[MAXD], got[MAXD];
     int radius = published(2, 5, want);
     const char *dir = SCRATCH "/killed";
-    int rc = mpi_run(3, "SLIDE_MPI_FAULT=1:20", "bfs 2x5 --mpi --budget 64K --checkpoint "
-                     SCRATCH "/killed --checkpoint-every 0", &out, &err);
+    int rc = mpi_run(3, "SLIDE_MPI_FAULT=1:20", "bfs 2x5 --mpi --threads 2 --budget 64K "
+                     "--checkpoint " SCRATCH "/killed --checkpoint-every 0", &out, &err);
     assert_int_not_equal(rc, 0);
     if (!strstr(err, "rank 1") || !strstr(err, "signal 9"))
         fail_msg("mpirun did not name the killed process: %s", err);
@@ -256,13 +303,25 @@ static void test_killed_process_then_resume(void **state)
         sscanf(line, "radius %d", &r);
     fclose(f);
     assert_int_equal(r, 20); /* every layer up to the one being expanded */
-    rc = mpi_run(2, NULL, "bfs 2x5 --mpi --resume " SCRATCH "/killed", &out, &err);
+    rc = mpi_run(2, NULL, "bfs --mpi --resume " SCRATCH "/killed", &out, &err);
     assert_int_equal(rc, 2);
     assert_non_null(strstr(err, "saved by 3 MPI processes; resume it with mpirun -n 3"));
     free(out);
     free(err);
-    rc = mpi_run(3, NULL, "bfs 2x5 --mpi --budget 64K --resume " SCRATCH "/killed", &out,
-                 &err);
+    /* a size, space or goal that is not the checkpoint's is refused, naming both */
+    static const char *wrong[] = {"3x3", "2x5 --space full",
+                                  "2x5 --goal \"0 1 2 3 4/5 6 7 8 9\""};
+    for (int i = 0; i < 3; i++) {
+        char args[256];
+        snprintf(args, sizeof args, "bfs %s --mpi --resume " SCRATCH "/killed", wrong[i]);
+        assert_int_equal(mpi_run(3, NULL, args, &out, &err), 2);
+        if (!strstr(err, "holds the search of 2x5 (compact space, goal "))
+            fail_msg("%s: %s", wrong[i], err);
+        free(out);
+        free(err);
+    }
+    /* no RxC: the size, goal and space come from the checkpoint */
+    rc = mpi_run(3, NULL, "bfs --mpi --budget 64K --resume " SCRATCH "/killed", &out, &err);
     assert_int_equal(rc, 0);
     assert_int_equal(parse_hist(out, got), radius);
     for (int d = 0; d <= radius; d++)
@@ -289,7 +348,8 @@ static void test_interrupted_then_resume(void **state)
      * machine finished 2x5 before the signal arrived */
     snprintf(cmd, sizeof cmd, "ASAN_OPTIONS=detect_leaks=0 SLIDE_MPI_PAUSE_MS=20 exec mpirun "
              "%s--oversubscribe -n 2 "
-             "%s bfs 2x5 --mpi --budget 8K --checkpoint " SCRATCH "/int --checkpoint-every 0 "
+             "%s bfs 2x5 --mpi --threads 1 --budget 8K --checkpoint " SCRATCH "/int "
+             "--checkpoint-every 0 "
              ">/dev/null 2>" SCRATCH "/int.err", getuid() == 0 ? "--allow-run-as-root " : "",
              bin);
     pid_t pid = fork();
@@ -327,6 +387,10 @@ static void test_bad_options(void **state)
     assert_non_null(strstr(err, "--budget must be"));
     free(out);
     free(err);
+    assert_int_equal(mpi_run(1, NULL, "bfs 3x3 --mpi --threads 0", &out, &err), 2);
+    assert_non_null(strstr(err, "--threads"));
+    free(out);
+    free(err);
     /* an option of slide bfs that --mpi lacks points to the --mpi help,
      * which does not list it (slide bfs --help does) */
     assert_int_equal(mpi_run(1, NULL, "bfs 3x3 --mpi --save x.db", &out, &err), 2);
@@ -360,6 +424,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_3x3_published_and_consistency_P1_to_4),
         cmocka_unit_test(test_2x5_published_and_consistency_P1_to_4),
+        cmocka_unit_test(test_threads_published_and_consistency),
+        cmocka_unit_test(test_forward_only_published_and_consistency),
         cmocka_unit_test(test_uneven_ownership),
         cmocka_unit_test(test_killed_process_then_resume),
         cmocka_unit_test(test_interrupted_then_resume),

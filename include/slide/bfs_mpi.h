@@ -24,14 +24,28 @@
  *             one incoming message is held at a time and every message is
  *             below 2^31 bytes;
  *   mark:     the owner decodes and marks what it receives.
- * Rounds repeat until every process has scanned its whole slice.  There is
- * no backward scan: it would need the frontier bits of remote neighbours
- * (a request and a reply per unvisited board near the end); the forward
- * expansion is used for every layer instead (see README, "MPI").
+ * Rounds repeat until every process has scanned its whole slice.
  *
- * Exactness: a board's count goes to the process whose store_mark turned
+ * Backward layers (once fewer unvisited boards remain than frontier
+ * boards, as in bfs.c; compact space only): each process scans its
+ * unvisited entries of the next colour; one with a frontier neighbour on
+ * this process is marked at once, one without asks the owners of its
+ * remote neighbours.  The queries (pairs of queried index and asking board,
+ * buffered per owner like the forward neighbours) are exchanged in the same
+ * bounded rounds: the distinct queried indexes go sorted and delta-coded,
+ * the owner answers one bit per index (frontier or not), and the asker
+ * marks the boards whose query came back 1.  The old frontier is closed in
+ * a second pass.  The choice is made from the reduced histogram, so every
+ * process makes the same one; options.no_backward keeps every layer forward.
+ *
+ * Threads: inside a process, OpenMP threads take words of the slice from a
+ * shared counter, each with its own buffer per owner (merged before the
+ * exchange), and mark received indexes in parallel.
+ *
+ * Exactness: a board's count goes to the thread whose store_mark turned
  * it from unvisited into frontier, on its owner, so each layer count is the
- * exact sum over processes (MPI_Allreduce) and does not depend on P.  The
+ * exact sum over threads and processes (MPI_Allreduce) and does not depend
+ * on P or the thread count.  The
  * antipodes (smallest BFS_KEEP indexes of the last layer) are the smallest
  * of the union of every process's smallest ones.
  *
@@ -65,10 +79,12 @@ int bfs_mpi_owner(const struct space *s, int nprocs, uint64_t i);
 struct bfs_mpi_layer {
     struct bfs_layer layer;
     double expand, exchange, mark; /* seconds, max over processes */
-    uint64_t expanded;             /* frontier boards expanded */
-    uint64_t remote;               /* neighbours sent to other owners (deduplicated) */
+    uint64_t expanded;             /* frontier boards expanded (forward) or unvisited
+                                      boards scanned (backward: layer.backward) */
+    uint64_t remote;               /* indexes sent to other owners (deduplicated):
+                                      neighbours (forward) or queries (backward) */
     uint64_t remote_raw;           /* before de-duplication */
-    uint64_t bytes;                /* payload bytes sent */
+    uint64_t bytes;                /* payload bytes sent (backward: with the answers) */
     uint64_t messages;             /* point-to-point messages (sizes and payloads) */
     int rounds;                    /* exchange rounds of the layer */
 };
@@ -81,7 +97,9 @@ struct bfs_mpi_layer {
 typedef int (*bfs_mpi_layer_fn)(const struct bfs_mpi_layer *layer, void *ctx);
 
 struct bfs_mpi_options {
-    uint64_t budget;          /* raw outgoing index bytes per round, 0: default */
+    int threads;              /* OpenMP threads per process; <= 0: OpenMP's default */
+    int no_backward;          /* 1: expand every layer forward */
+    uint64_t budget;          /* raw outgoing index bytes per round (all threads), 0: default */
     bfs_mpi_layer_fn on_layer;/* may be NULL */
     void *ctx;
     int fault_rank;           /* test hook: this rank dies with SIGKILL ... */

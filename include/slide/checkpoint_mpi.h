@@ -30,6 +30,7 @@
 #include <stdint.h>
 
 #include "slide/bfs.h"
+#include "slide/checkpoint.h"
 #include "slide/error.h"
 #include "slide/space.h"
 #include "slide/store.h"
@@ -52,14 +53,25 @@ int checkpoint_mpi_save(MPI_Comm comm, const char *dir, const struct space *s,
 int checkpoint_mpi_exists(MPI_Comm comm, const char *dir);
 
 /*
+ * The board size, goal and space of the checkpoint in dir, read from its
+ * mpi-state (magic, version and state CRC checked), so that `--resume DIR`
+ * needs nothing else.  Collective (rank 0 reads).  Errors on every process:
+ * SLIDE_EIO (no state), SLIDE_EFORMAT (not a state, corrupt, another
+ * version, no valid board, goal or space line), SLIDE_ENOMEM.
+ */
+int checkpoint_mpi_describe(MPI_Comm comm, const char *dir, struct checkpoint_info *info,
+                            slide_error *err);
+
+/*
  * Load the checkpoint in dir for space s: allocates st (this process's
  * slice, after the per-machine memory guard of bfs_mpi_check_memory with
  * max_memory, extra: bytes the caller will need besides the store) and
  * fills r and *generation.  Checks magic, version, state CRC, board, goal,
- * space, entries, the process count (a checkpoint saved by another number
- * of processes is refused, naming both), each part's size and CRC, and that
+ * space, entries, the process count, each part's size and CRC, and that
  * the frontier entries add up to the last layer's count.  Collective;
- * errors on every process: SLIDE_EIO, SLIDE_EFORMAT, SLIDE_ENOMEM.  On
+ * errors on every process: SLIDE_EIO, SLIDE_EFORMAT, SLIDE_ENOMEM, and
+ * SLIDE_EINVAL for a checkpoint of another board, goal or space, or saved
+ * by another number of processes (the message names both).  On
  * error st and r are left empty.
  */
 int checkpoint_mpi_load(MPI_Comm comm, const char *dir, const struct space *s,

@@ -570,3 +570,19 @@ int cli_bad_option(const char *cmd, int argc, char **argv, const char *shortopts
         return cli_fail(EXIT_USAGE, "unknown option -%c (see slide %s --help)", optopt, cmd);
     return cli_fail(EXIT_USAGE, "unknown option %s (see slide %s --help)", word, cmd);
 }
+
+void cli_resume_fill(const struct checkpoint_info *info, int sized, int kind_given,
+                     int *rows, int *cols, enum space_kind *kind, const char **goal,
+                     char *buf, size_t len)
+{
+    if (!sized) {
+        *rows = info->rows;
+        *cols = info->cols;
+    }
+    if (!kind_given)
+        *kind = info->kind;
+    if (!*goal && info->rows == *rows && info->cols == *cols) {
+        snprintf(buf, len, "%s", info->goal);
+        *goal = buf;
+    }
+}

@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "slide/board.h"
+#include "slide/checkpoint.h"
 #include "slide/report.h"
 
 enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2, EXIT_UNSOLVABLE = 3 };
@@ -223,6 +224,17 @@ const char *cli_provenance_prefix(int format);
 
 /* 1 if progress lines should go to stderr: a TTY, or forced by flag. */
 int cli_progress_wanted(int flag);
+
+/*
+ * --resume DIR with parts of the search left out: what was not given
+ * (sized = 0: the size; kind_given = 0: the space; *goal == NULL: the goal,
+ * taken only when the size is the checkpoint's) comes from info, the goal
+ * text copied into buf (len bytes).  What was given is kept, so that the
+ * checkpoint's loader refuses a contradiction naming both.
+ */
+void cli_resume_fill(const struct checkpoint_info *info, int sized, int kind_given,
+                     int *rows, int *cols, enum space_kind *kind, const char **goal,
+                     char *buf, size_t len);
 
 /* slide bfs --mpi (cmd_bfs_mpi.c in the MPI build; otherwise a one-line
  * refusal naming what to install). */

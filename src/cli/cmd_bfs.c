@@ -325,16 +325,8 @@ static int from_checkpoint(struct bfs_args *a)
     int rc = checkpoint_describe(a->resume, &info, &err);
     if (rc)
         return cli_fail_lib(rc, &err);
-    if (!a->sized) {
-        a->rows = info.rows;
-        a->cols = info.cols;
-    }
-    if (!a->kind_given)
-        a->kind = info.kind;
-    if (!a->goal_text && info.rows == a->rows && info.cols == a->cols) {
-        snprintf(a->resume_goal, sizeof a->resume_goal, "%s", info.goal);
-        a->goal_text = a->resume_goal;
-    }
+    cli_resume_fill(&info, a->sized, a->kind_given, &a->rows, &a->cols, &a->kind,
+                    &a->goal_text, a->resume_goal, sizeof a->resume_goal);
     return EXIT_OK;
 }
 

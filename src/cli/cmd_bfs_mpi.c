@@ -27,20 +27,32 @@
 
 static const char help[] =
     "usage: mpirun -n P slide-mpi bfs RxC --mpi [--goal G] [--space compact|full]\n"
-    "                 [--progress] [--stats] [--max-memory BYTES] [--budget BYTES]\n"
-    "                 [--checkpoint DIR] [--checkpoint-every MINUTES] [--resume DIR]\n"
+    "                 [--threads N] [--progress] [--stats] [--max-memory BYTES]\n"
+    "                 [--budget BYTES] [--checkpoint DIR] [--checkpoint-every MINUTES]\n"
+    "                 [--resume DIR]\n"
+    "       mpirun -n P slide-mpi bfs --mpi --resume DIR [OPTIONS]\n"
     "The breadth-first search of slide bfs spread over the P processes of an MPI\n"
     "job: process p owns a contiguous slice of the index space (whole blocks of\n"
     "n boards, so horizontal moves stay local) and 2 bits per board of it; the\n"
     "neighbours owned elsewhere are sent to their owners in bounded rounds,\n"
     "sorted and delta-coded.  Histogram, radius and antipodes are those of\n"
-    "slide bfs (text format) for any P.  Each process expands with one thread.\n"
+    "slide bfs (text format) for any P and any --threads.\n"
     "  --goal G, --space S  as slide bfs\n"
+    "  --threads N        OpenMP threads in each process (default: OpenMP's, that\n"
+    "                     is OMP_NUM_THREADS or the cores the process may use);\n"
+    "                     run P x N <= cores\n"
     "  --progress         one line per layer on stderr from rank 0\n"
     "  --no-progress      never (default unless stderr is a terminal)\n"
+    "  --no-backward      expand every layer forward (default: the late layers,\n"
+    "                     once fewer unvisited boards remain than frontier ones,\n"
+    "                     scan the unvisited boards, which ask the owners of\n"
+    "                     their remote neighbours whether one is frontier)\n"
     "  --stats            one line per layer on stderr: 'mpi-layer' distance count\n"
     "                     expanded remote remote-raw bytes messages rounds, then\n"
     "                     expand, exchange and mark seconds (max over processes)\n"
+    "                     and F (forward) or B (backward: expanded counts the\n"
+    "                     unvisited boards scanned, remote the queries, bytes\n"
+    "                     include the one-bit answers)\n"
     "  --max-memory B     per machine: refuse if the processes of one machine\n"
     "                     need more than B bytes (default MemAvailable); each\n"
     "                     needs its slice of the store plus 4 x --budget\n"
@@ -50,7 +62,9 @@ static const char help[] =
     "                     DIR/mpi-state (see README); also once at the end\n"
     "  --checkpoint-every M  minutes between checkpoints (default 5; 0: every layer)\n"
     "  --resume DIR       continue the search saved in DIR; it must be run with the\n"
-    "                     same number of processes (another is refused)\n"
+    "                     same number of processes (another is refused).  RxC,\n"
+    "                     --goal and --space may be left out (they come from\n"
+    "                     DIR/mpi-state); given ones must match it\n"
     "SIGINT or SIGTERM to mpirun: rank 0 stops the search at the end of the\n"
     "layer and, with a checkpoint directory, saves it (exit 130 or 143).  A\n"
     "process that dies ends the whole job (mpirun names it); the last\n"
@@ -69,10 +83,12 @@ static void on_signal(int sig)
 }
 
 struct mpi_args {
-    int rows, cols;
+    int rows, cols, sized; /* sized: RxC given */
     const char *goal_text;
     enum space_kind kind;
-    int progress, stats;
+    int kind_given;
+    char resume_goal[512]; /* the goal read from --resume DIR's checkpoint */
+    int progress, stats, threads, no_backward;
     uint64_t max_memory, budget;
     const char *checkpoint, *resume;
     double every;
@@ -93,6 +109,8 @@ static const struct cli_option opts[] = {
     {"progress", 0, CLI_FLAG, 'p', 0, NULL, NULL},
     {"no-progress", 0, CLI_FLAG, 'P', 0, NULL, "progress"},
     {"stats", 0, CLI_FLAG, 'T', 0, NULL, NULL},
+    {"threads", 't', CLI_VALUE, 't', 0, NULL, NULL},
+    {"no-backward", 0, CLI_FLAG, 'B', 0, NULL, NULL},
     {"max-memory", 'm', CLI_VALUE, 'm', 0, NULL, NULL},
     {"budget", 0, CLI_VALUE, 'b', 0, NULL, NULL},
     {"checkpoint", 0, CLI_VALUE, 'c', 0, NULL, NULL},
@@ -113,10 +131,13 @@ static int take(int id, const char *v, void *ctx)
         if ((k = space_kind_parse(v)) < 0)
             return cli_fail(EXIT_USAGE, "--space must be compact or full, not \"%s\"", v);
         a->kind = (enum space_kind)k;
+        a->kind_given = 1;
         return EXIT_OK;
     case 'p': a->progress = 1; return EXIT_OK;
     case 'P': a->progress = 0; return EXIT_OK;
     case 'T': a->stats = 1; return EXIT_OK;
+    case 't': return cli_threads(v, &a->threads) ? EXIT_USAGE : EXIT_OK;
+    case 'B': a->no_backward = 1; return EXIT_OK;
     case 'm': return cli_bytes("--max-memory", v, &a->max_memory) ? EXIT_USAGE : EXIT_OK;
     case 'b':
         if (cli_bytes("--budget", v, &a->budget))
@@ -149,19 +170,40 @@ static int parse(int argc, char **argv, struct mpi_args *a)
         return rc;
     if (cli_parse_unused(&p, a->checkpoint || a->resume ? 1 : 0, NULL))
         return EXIT_USAGE;
-    if (p.nargs != 1)
-        return cli_fail(EXIT_USAGE, "slide bfs --mpi takes one board size such as 3x3");
-    if (board_parse_dims(p.args[0], &a->rows, &a->cols, &err))
+    if (p.nargs > 1 || (p.nargs == 0 && !a->resume))
+        return cli_fail(EXIT_USAGE, "slide bfs --mpi takes one board size such as 3x3 (or "
+                        "none with --resume DIR)");
+    a->sized = p.nargs == 1;
+    if (a->sized && board_parse_dims(p.args[0], &a->rows, &a->cols, &err))
         return cli_fail(EXIT_USAGE, "%s", err.msg);
+    return EXIT_OK;
+}
+
+/*
+ * --resume DIR: what was not given (size, goal, space) comes from the
+ * checkpoint; what was given is kept, so that checkpoint_mpi_load refuses
+ * a contradiction naming both.  Collective.
+ */
+static int from_checkpoint(MPI_Comm comm, struct mpi_args *a)
+{
+    struct checkpoint_info info;
+    slide_error err;
+    if (!a->resume || (a->sized && a->goal_text && a->kind_given))
+        return EXIT_OK;
+    int rc = checkpoint_mpi_describe(comm, a->resume, &info, &err);
+    if (rc)
+        return cli_fail_lib(rc, &err);
+    cli_resume_fill(&info, a->sized, a->kind_given, &a->rows, &a->cols, &a->kind,
+                    &a->goal_text, a->resume_goal, sizeof a->resume_goal);
     return EXIT_OK;
 }
 
 static void print_stats(const struct bfs_mpi_layer *L)
 {
     fprintf(stderr, "mpi-layer %d %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
-            " %" PRIu64 " %d %.4f %.4f %.4f\n", L->layer.depth, L->layer.count, L->expanded,
-            L->remote, L->remote_raw, L->bytes, L->messages, L->rounds, L->expand,
-            L->exchange, L->mark);
+            " %" PRIu64 " %d %.4f %.4f %.4f %c\n", L->layer.depth, L->layer.count,
+            L->expanded, L->remote, L->remote_raw, L->bytes, L->messages, L->rounds, L->expand,
+            L->exchange, L->mark, L->layer.backward ? 'B' : 'F');
 }
 
 /* Rank 0 decides: stop for a signal or a due checkpoint. */
@@ -172,10 +214,10 @@ static int on_layer(const struct bfs_mpi_layer *L, void *ctx)
         return 0;
     if (c->a->progress)
         fprintf(stderr, "slide: distance %d: %" PRIu64 " boards, %" PRIu64 " in all "
-                "(%.2f%% of the reachable boards), %.2f s\n", L->layer.depth,
+                "(%.2f%% of the reachable boards), %.2f s%s\n", L->layer.depth,
                 L->layer.count, L->layer.cumulative,
                 100.0 * (double)L->layer.cumulative / (double)c->s->reachable,
-                L->layer.seconds);
+                L->layer.seconds, L->layer.backward ? " (backward)" : "");
     if (c->a->stats)
         print_stats(L);
     if (c->pause_ms > 0) /* lets a test signal mpirun in the middle of a short search */
@@ -242,7 +284,8 @@ static int search(MPI_Comm comm, const struct mpi_args *a, const struct space *s
     MPI_Comm_rank(comm, &rank);
     const char *pause = getenv("SLIDE_MPI_PAUSE_MS");
     struct mpi_ctx c = {a, s, rank, MPI_Wtime(), pause ? strtol(pause, NULL, 10) : 0};
-    struct bfs_mpi_options o = {.budget = a->budget, .on_layer = on_layer, .ctx = &c,
+    struct bfs_mpi_options o = {.threads = a->threads, .no_backward = a->no_backward,
+                                .budget = a->budget, .on_layer = on_layer, .ctx = &c,
                                 .fault_rank = -1, .fault_depth = -1};
     const char *fault = getenv("SLIDE_MPI_FAULT"), *dir = a->checkpoint ? a->checkpoint
                                                                          : a->resume;
@@ -288,8 +331,8 @@ static void report(const struct mpi_args *a, const struct space *s,
         }
         board_free(&b);
     }
-    printf("wall %.3f s, processes %d, peak memory of rank 0 %.1f MB\n", r->seconds,
-           nprocs, provenance_peak_rss() / 1e6);
+    printf("wall %.3f s, processes %d, threads per process %d, peak memory of rank 0 "
+           "%.1f MB\n", r->seconds, nprocs, r->threads, provenance_peak_rss() / 1e6);
 }
 
 static int run(MPI_Comm comm, const struct mpi_args *a)
@@ -326,7 +369,10 @@ int cmd_bfs_mpi(int argc, char **argv)
 {
     int rank, nprocs, rc;
     struct mpi_args a;
-    MPI_Init(&argc, &argv);
+    int provided;
+    /* only the main thread calls MPI; OpenMP threads expand and mark */
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+    (void)provided; /* FUNNELED asks nothing of the library beyond the single level */
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
     if (rank != 0) {
@@ -340,7 +386,9 @@ int cmd_bfs_mpi(int argc, char **argv)
     if (rc == 0) {
         if (a.progress < 0)
             a.progress = rank == 0 && cli_progress_wanted(-1);
-        rc = run(MPI_COMM_WORLD, &a);
+        rc = from_checkpoint(MPI_COMM_WORLD, &a);
+        if (rc == 0)
+            rc = run(MPI_COMM_WORLD, &a);
     }
     MPI_Finalize();
     return rc < 0 ? EXIT_OK : rc;

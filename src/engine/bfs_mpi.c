@@ -3,14 +3,16 @@
  *
  * Written apart from bfs.c on purpose: the single-process search stays the
  * code it is (results/ keeps its commit while bfs.c is unchanged), and this
- * one uses only the public index-space and store interfaces.  Each process
- * expands with one thread (one process per core is the hybrid's simplest
- * form); the store entries it owns are marked with the same atomic
- * store_mark, so a threaded scan can be added without changing the counts.
+ * one uses only the public index-space and store interfaces.  Inside a
+ * process, OpenMP threads expand and mark with the store's atomic
+ * store_mark, so the counts do not depend on the thread count; only the
+ * main thread calls MPI, outside the parallel regions.
  */
 #include "slide/bfs_mpi.h"
 
+#include <omp.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,41 +56,95 @@ int bfs_mpi_agree(MPI_Comm comm, int rc, slide_error *err)
     return rc;
 }
 
-/* The outgoing buffers and the one incoming message of a process. */
-struct exchange {
-    int nprocs, rank;
-    uint64_t **out;   /* out[p]: raw global indexes for owner p */
+/* The smallest BFS_KEEP indexes marked in the current layer. */
+struct firsts {
+    uint64_t v[BFS_KEEP];
+    int n;
+};
+
+static void firsts_add(struct firsts *f, uint64_t e)
+{
+    if (f->n == BFS_KEEP && e >= f->v[BFS_KEEP - 1])
+        return;
+    int i = f->n < BFS_KEEP ? f->n++ : BFS_KEEP - 1;
+    for (; i > 0 && f->v[i - 1] > e; i--)
+        f->v[i] = f->v[i - 1];
+    f->v[i] = e;
+}
+
+/*
+ * One OpenMP thread's state: its outgoing buffers (out[p]: raw global
+ * indexes for owner p), the boards it marked, and its block cache.
+ */
+struct worker {
+    uint64_t **out;
     size_t *len, *cap;
     size_t total;     /* raw indexes held, all owners */
-    size_t limit;     /* total that ends a round */
+    int failed;       /* an allocation failed */
+    uint64_t found, expanded;
+    struct firsts first;
+    uint64_t have_h;  /* the block (and parity) t was unranked for */
+    uint8_t t[SPACE_MAX_CELLS];
+};
+
+/* The workers and the messages of one process. */
+struct exchange {
+    int nprocs, rank, nthreads;
+    struct worker *w;
+    size_t limit;     /* raw indexes, all threads, that end a round */
+    uint64_t *merged; /* one owner's indexes from every thread */
+    size_t merged_cap;
     uint8_t *code;    /* one encoded message */
     size_t code_cap;
     uint8_t *in;      /* one received message */
     size_t in_cap;
-    int failed;       /* an allocation failed */
+    uint64_t *dec;    /* its decoded indexes */
+    size_t dec_cap;
+    uint8_t *reply;   /* backward: our answers to one message of queries */
+    size_t reply_cap;
+    uint8_t *answer;  /* backward: the answers to our queries */
+    size_t answer_cap;
 };
 
-static int exchange_init(struct exchange *x, int nprocs, int rank, uint64_t budget)
+static int exchange_init(struct exchange *x, int nprocs, int rank, int nthreads,
+                         uint64_t budget)
 {
     memset(x, 0, sizeof *x);
     x->nprocs = nprocs;
     x->rank = rank;
+    x->nthreads = nthreads;
     x->limit = (size_t)(budget / sizeof(uint64_t));
-    x->out = calloc((size_t)nprocs, sizeof *x->out);
-    x->len = calloc((size_t)nprocs, sizeof *x->len);
-    x->cap = calloc((size_t)nprocs, sizeof *x->cap);
-    return x->out && x->len && x->cap ? SLIDE_OK : SLIDE_ENOMEM;
+    x->w = calloc((size_t)nthreads, sizeof *x->w);
+    if (!x->w)
+        return SLIDE_ENOMEM;
+    for (int k = 0; k < nthreads; k++) {
+        struct worker *w = &x->w[k];
+        w->out = calloc((size_t)nprocs, sizeof *w->out);
+        w->len = calloc((size_t)nprocs, sizeof *w->len);
+        w->cap = calloc((size_t)nprocs, sizeof *w->cap);
+        if (!w->out || !w->len || !w->cap)
+            return SLIDE_ENOMEM;
+    }
+    return SLIDE_OK;
 }
 
 static void exchange_free(struct exchange *x)
 {
-    for (int p = 0; x->out && p < x->nprocs; p++)
-        free(x->out[p]);
-    free(x->out);
-    free(x->len);
-    free(x->cap);
+    for (int k = 0; x->w && k < x->nthreads; k++) {
+        struct worker *w = &x->w[k];
+        for (int p = 0; w->out && p < x->nprocs; p++)
+            free(w->out[p]);
+        free(w->out);
+        free(w->len);
+        free(w->cap);
+    }
+    free(x->w);
+    free(x->merged);
     free(x->code);
     free(x->in);
+    free(x->dec);
+    free(x->reply);
+    free(x->answer);
     memset(x, 0, sizeof *x);
 }
 
@@ -108,18 +164,49 @@ static int grow(void **buf, size_t *cap, size_t need)
     return 0;
 }
 
-static void exchange_push(struct exchange *x, int owner, uint64_t index)
+static void worker_push(struct worker *w, int owner, uint64_t index)
 {
-    size_t need = (x->len[owner] + 1) * sizeof(uint64_t), cap = x->cap[owner] * sizeof(uint64_t);
-    void *buf = x->out[owner];
+    size_t need = (w->len[owner] + 1) * sizeof(uint64_t), cap = w->cap[owner] * sizeof(uint64_t);
+    void *buf = w->out[owner];
     if (grow(&buf, &cap, need)) {
-        x->failed = 1;
+        w->failed = 1;
         return;
     }
-    x->out[owner] = buf;
-    x->cap[owner] = cap / sizeof(uint64_t);
-    x->out[owner][x->len[owner]++] = index;
-    x->total++;
+    w->out[owner] = buf;
+    w->cap[owner] = cap / sizeof(uint64_t);
+    w->out[owner][w->len[owner]++] = index;
+    w->total++;
+}
+
+/* Raw indexes held by every thread, and whether an allocation failed. */
+static size_t exchange_held(const struct exchange *x, int *failed)
+{
+    size_t total = 0;
+    for (int k = 0; k < x->nthreads; k++) {
+        total += x->w[k].total;
+        *failed |= x->w[k].failed;
+    }
+    return total;
+}
+
+/* Every thread's indexes for owner p in x->merged (their buffers emptied);
+ * returns how many, or SIZE_MAX when out of memory. */
+static size_t gather(struct exchange *x, int p)
+{
+    size_t n = 0;
+    for (int k = 0; k < x->nthreads; k++)
+        n += x->w[k].len[p];
+    if (grow((void **)&x->merged, &x->merged_cap, n * sizeof(uint64_t) + 8))
+        return SIZE_MAX;
+    n = 0;
+    for (int k = 0; k < x->nthreads; k++) {
+        struct worker *w = &x->w[k];
+        if (w->len[p])
+            memcpy(x->merged + n, w->out[p], w->len[p] * sizeof(uint64_t));
+        n += w->len[p];
+        w->len[p] = 0;
+    }
+    return n;
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -137,7 +224,7 @@ static size_t encode(uint64_t *v, size_t *n, uint64_t base, uint8_t *code)
 {
     size_t k = 0, bytes = 0;
     if (*n == 0)
-        return 0; /* v may be NULL: no buffer for this owner yet */
+        return 0;
     qsort(v, *n, sizeof *v, cmp_u64);
     for (size_t i = 0; i < *n; i++)
         if (k == 0 || v[i] != v[k - 1])
@@ -156,20 +243,26 @@ static size_t encode(uint64_t *v, size_t *n, uint64_t base, uint8_t *code)
     return bytes;
 }
 
-/* The smallest BFS_KEEP indexes a process marked in the current layer. */
-struct firsts {
-    uint64_t v[BFS_KEEP];
-    int n;
-};
-
-static void firsts_add(struct firsts *f, uint64_t e)
+/* Decode one message (gaps from lo) into out; returns the count, or
+ * SIZE_MAX if an index falls outside [lo, hi) (not between correct peers). */
+static size_t decode(const uint8_t *p, size_t bytes, uint64_t lo, uint64_t hi, uint64_t *out)
 {
-    if (f->n == BFS_KEEP && e >= f->v[BFS_KEEP - 1])
-        return;
-    int i = f->n < BFS_KEEP ? f->n++ : BFS_KEEP - 1;
-    for (; i > 0 && f->v[i - 1] > e; i--)
-        f->v[i] = f->v[i - 1];
-    f->v[i] = e;
+    uint64_t prev = lo;
+    size_t i = 0, n = 0;
+    while (i < bytes) {
+        uint64_t gap = 0;
+        for (unsigned sh = 0; i < bytes && sh < 64; sh += 7) {
+            uint8_t b = p[i++];
+            gap |= (uint64_t)(b & 0x7f) << sh;
+            if (!(b & 0x80))
+                break;
+        }
+        prev += gap;
+        if (prev < lo || prev >= hi)
+            return SIZE_MAX;
+        out[n++] = prev;
+    }
+    return n;
 }
 
 /* One process's state during a layer. */
@@ -178,43 +271,194 @@ struct layer_ctx {
     struct store *st;
     uint64_t lo, hi;
     struct exchange x;
-    uint64_t found;
-    struct firsts first;
+    int backward;           /* this layer: 1 backward scan (queries), 0 forward */
     struct bfs_mpi_layer L; /* this process's share before the reduction */
 };
 
-static void mark_local(struct layer_ctx *c, uint64_t g)
+static void mark_local(struct layer_ctx *c, struct worker *w, uint64_t g)
 {
     if (store_mark(c->st, g - c->lo)) {
-        c->found++;
-        firsts_add(&c->first, g);
+        w->found++;
+        firsts_add(&w->first, g);
     }
 }
 
-/* Decode one message (gaps from our lo) and mark its boards. */
-static int mark_message(struct layer_ctx *c, const uint8_t *p, size_t bytes)
+/* Mark the n received indexes in x->dec, in parallel. */
+static void mark_received(struct layer_ctx *c, size_t n)
 {
-    uint64_t prev = c->lo;
-    size_t i = 0;
-    while (i < bytes) {
-        uint64_t gap = 0;
-        for (unsigned sh = 0; i < bytes; sh += 7) {
-            uint8_t b = p[i++];
-            gap |= (uint64_t)(b & 0x7f) << sh;
-            if (!(b & 0x80))
-                break;
-        }
-        prev += gap;
-        if (prev < c->lo || prev >= c->hi)
-            return -1; /* cannot happen between correct peers */
-        mark_local(c, prev);
-    }
-    return 0;
+    const uint64_t *v = c->x.dec;
+#pragma omp parallel for schedule(static) num_threads(c->x.nthreads) if (n >= 4096)
+    for (size_t i = 0; i < n; i++)
+        mark_local(c, &c->x.w[omp_get_thread_num()], v[i]);
 }
 
 /*
- * One exchange round: P - 1 pairwise steps, each sending the buffer for
- * rank + k and receiving the one from rank - k, then marking it.
+ * Send this process's buffer for dst (out_bytes of x->code) and receive
+ * the one from src into x->in; returns the received size, SIZE_MAX when
+ * there was no room for it (the message is then taken and dropped).
+ */
+static size_t swap_message(MPI_Comm comm, struct exchange *x, int dst, int src,
+                           uint64_t out_bytes, int tag)
+{
+    uint64_t in_bytes = 0;
+    int failed = 0;
+    MPI_Sendrecv(&out_bytes, 1, MPI_UINT64_T, dst, tag, &in_bytes, 1, MPI_UINT64_T,
+                 src, tag, comm, MPI_STATUS_IGNORE);
+    if (grow((void **)&x->in, &x->in_cap, in_bytes + 1))
+        failed = 1;
+    /* each payload only where there is one: the sizes told both sides */
+    MPI_Request req[2];
+    int nreq = 0;
+    if (out_bytes)
+        MPI_Isend(x->code, (int)out_bytes, MPI_BYTE, dst, tag + 1, comm, &req[nreq++]);
+    if (in_bytes)
+        MPI_Irecv(failed ? NULL : x->in, failed ? 0 : (int)in_bytes, MPI_BYTE, src,
+                  tag + 1, comm, &req[nreq++]);
+    MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE);
+    return failed ? SIZE_MAX : (size_t)in_bytes;
+}
+
+/* Sort and de-duplicate x->merged[0..n) and delta-code it for owner dst
+ * into x->code; returns the bytes (SIZE_MAX: out of memory). */
+static size_t encode_for(struct layer_ctx *c, int dst, size_t n)
+{
+    struct exchange *x = &c->x;
+    uint64_t lo, hi;
+    bfs_mpi_range(c->s, x->nprocs, dst, &lo, &hi);
+    if (grow((void **)&x->code, &x->code_cap, n * VARINT_MAX + 1))
+        return SIZE_MAX;
+    c->L.remote_raw += n;
+    size_t bytes = encode(x->merged, &n, lo, x->code);
+    c->L.remote += n;
+    return bytes;
+}
+
+/* Decode the received message into x->dec; returns the count, SIZE_MAX on
+ * error (*rc says which). */
+static size_t receive_indexes(struct layer_ctx *c, size_t in_bytes, int *rc)
+{
+    struct exchange *x = &c->x;
+    if (in_bytes == SIZE_MAX ||
+        grow((void **)&x->dec, &x->dec_cap, (in_bytes + 1) * sizeof(uint64_t))) {
+        *rc = SLIDE_ENOMEM;
+        return SIZE_MAX;
+    }
+    size_t m = decode(x->in, in_bytes, c->lo, c->hi, x->dec);
+    if (m == SIZE_MAX)
+        *rc = SLIDE_EFORMAT;
+    return m;
+}
+
+/* Forward step with dst and src: send our neighbours of dst's boards,
+ * receive src's neighbours of ours and mark them. */
+static int forward_step(MPI_Comm comm, struct layer_ctx *c, int dst, int src)
+{
+    struct exchange *x = &c->x;
+    int rc = SLIDE_OK;
+    double t0 = MPI_Wtime();
+    size_t n = gather(x, dst), out_bytes = n == SIZE_MAX ? SIZE_MAX : encode_for(c, dst, n);
+    if (out_bytes == SIZE_MAX) {
+        rc = SLIDE_ENOMEM;
+        out_bytes = 0;
+    }
+    size_t in_bytes = swap_message(comm, x, dst, src, out_bytes, 2);
+    c->L.messages += 1 + (out_bytes > 0);
+    c->L.bytes += out_bytes;
+    double t1 = MPI_Wtime();
+    size_t m = receive_indexes(c, in_bytes, &rc);
+    if (!rc)
+        mark_received(c, m);
+    c->L.exchange += t1 - t0;
+    c->L.mark += MPI_Wtime() - t1;
+    return rc;
+}
+
+static int cmp_pair(const void *a, const void *b)
+{
+    return cmp_u64(a, b); /* by the queried index, the first of the pair */
+}
+
+/* One bit per received query: is that board (ours) in the frontier? */
+static int answer_queries(struct layer_ctx *c, size_t m)
+{
+    struct exchange *x = &c->x;
+    if (grow((void **)&x->reply, &x->reply_cap, m / 8 + 1))
+        return SLIDE_ENOMEM;
+    memset(x->reply, 0, m / 8 + 1);
+    for (size_t i = 0; i < m; i++)
+        if (store_get(c->st, x->dec[i] - c->lo) == STORE_FRONTIER)
+            x->reply[i / 8] |= (uint8_t)(1u << (i % 8));
+    return SLIDE_OK;
+}
+
+/*
+ * Backward step with dst and src: our pairs (queried index, asking board)
+ * for dst are sorted by the queried index and its distinct values sent as
+ * in the forward step; src's queries are answered with one bit each; dst's
+ * answers mark the boards that asked about a frontier board.
+ */
+static int backward_step(MPI_Comm comm, struct layer_ctx *c, int dst, int src)
+{
+    struct exchange *x = &c->x;
+    int rc = SLIDE_OK;
+    double t0 = MPI_Wtime();
+    size_t n = gather(x, dst), asked = 0, out_bytes = 0;
+    if (n == SIZE_MAX)
+        rc = SLIDE_ENOMEM;
+    else if (n) {
+        qsort(x->merged, n / 2, 2 * sizeof(uint64_t), cmp_pair);
+        /* the distinct queried indexes, copied past the pairs for encode */
+        if (grow((void **)&x->merged, &x->merged_cap, (n + n / 2 + 1) * sizeof(uint64_t)))
+            rc = SLIDE_ENOMEM;
+        else {
+            uint64_t *q = x->merged + n;
+            for (size_t i = 0; i < n; i += 2)
+                q[asked++] = x->merged[i];
+            uint64_t lo, hi;
+            bfs_mpi_range(c->s, x->nprocs, dst, &lo, &hi);
+            if (grow((void **)&x->code, &x->code_cap, asked * VARINT_MAX + 1))
+                rc = SLIDE_ENOMEM;
+            else {
+                c->L.remote_raw += asked;
+                out_bytes = encode(q, &asked, lo, x->code);
+                c->L.remote += asked;
+            }
+        }
+    }
+    if (rc)
+        out_bytes = asked = 0;
+    size_t in_bytes = swap_message(comm, x, dst, src, out_bytes, 4);
+    size_t m = receive_indexes(c, in_bytes, &rc);
+    if (m == SIZE_MAX || (!rc && answer_queries(c, m) != SLIDE_OK)) {
+        rc = rc ? rc : SLIDE_ENOMEM;
+        m = 0;
+    }
+    /* the answers: sizes follow from the query counts both sides know;
+     * after a failure the step still runs, with what it has */
+    size_t back = asked ? asked / 8 + 1 : 0, give = m ? m / 8 + 1 : 0;
+    if (grow((void **)&x->answer, &x->answer_cap, back + 1))
+        rc = SLIDE_ENOMEM, back = 0;
+    MPI_Sendrecv(x->reply, (int)give, MPI_BYTE, src, 6, x->answer, (int)back, MPI_BYTE, dst,
+                 6, comm, MPI_STATUS_IGNORE);
+    c->L.messages += 1 + (out_bytes > 0) + (give > 0);
+    c->L.bytes += out_bytes + give;
+    double t1 = MPI_Wtime();
+    if (!rc)
+        for (size_t i = 0, j = 0; i < n; i += 2) {
+            if (i > 0 && x->merged[i] != x->merged[i - 2])
+                j++; /* the next distinct queried index */
+            if (x->answer[j / 8] >> (j % 8) & 1)
+                mark_local(c, &x->w[0], x->merged[i + 1]);
+        }
+    c->L.exchange += t1 - t0;
+    c->L.mark += MPI_Wtime() - t1;
+    return rc;
+}
+
+/*
+ * One exchange round: P - 1 pairwise steps, each with rank + k (to whom we
+ * send) and rank - k (from whom we receive).  Returns SLIDE_OK,
+ * SLIDE_ENOMEM or SLIDE_EFORMAT.
  */
 static int exchange_round(MPI_Comm comm, struct layer_ctx *c)
 {
@@ -222,45 +466,34 @@ static int exchange_round(MPI_Comm comm, struct layer_ctx *c)
     int rc = SLIDE_OK;
     for (int k = 1; k < x->nprocs; k++) {
         int dst = (x->rank + k) % x->nprocs, src = (x->rank - k + x->nprocs) % x->nprocs;
-        double t0 = MPI_Wtime();
-        uint64_t lo, hi, out_bytes = 0, in_bytes = 0;
-        bfs_mpi_range(c->s, x->nprocs, dst, &lo, &hi);
-        c->L.remote_raw += x->len[dst];
-        if (grow((void **)&x->code, &x->code_cap, x->len[dst] * VARINT_MAX + 1))
-            x->failed = 1;
-        else
-            out_bytes = encode(x->out[dst], &x->len[dst], lo, x->code);
-        c->L.remote += x->len[dst];
-        MPI_Sendrecv(&out_bytes, 1, MPI_UINT64_T, dst, 1, &in_bytes, 1, MPI_UINT64_T,
-                     src, 1, comm, MPI_STATUS_IGNORE);
-        if (grow((void **)&x->in, &x->in_cap, in_bytes + 1))
-            x->failed = 1; /* the message is received into nothing, below */
-        /* each payload only where there is one: the sizes told both sides */
-        MPI_Request req[2];
-        int nreq = 0;
-        if (out_bytes)
-            MPI_Isend(x->code, (int)out_bytes, MPI_BYTE, dst, 2, comm, &req[nreq++]);
-        if (in_bytes && !x->failed)
-            MPI_Irecv(x->in, (int)in_bytes, MPI_BYTE, src, 2, comm, &req[nreq++]);
-        else if (in_bytes) /* out of memory: take the message and drop it */
-            MPI_Irecv(NULL, 0, MPI_BYTE, src, 2, comm, &req[nreq++]);
-        MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE);
-        c->L.messages += 1 + (out_bytes > 0);
-        c->L.bytes += out_bytes;
-        x->len[dst] = 0;
-        double t1 = MPI_Wtime();
-        if (!x->failed && mark_message(c, x->in, in_bytes))
-            rc = SLIDE_EFORMAT;
-        c->L.exchange += t1 - t0;
-        c->L.mark += MPI_Wtime() - t1;
+        int step = c->backward ? backward_step(comm, c, dst, src)
+                               : forward_step(comm, c, dst, src);
+        rc = rc ? rc : step;
     }
-    x->total = 0;
+    for (int k = 0; k < x->nthreads; k++)
+        x->w[k].total = 0;
     return rc;
 }
 
-/* Expand the frontier entries of colour `colour` in local word wi. */
-static void expand_word(struct layer_ctx *c, uint64_t wi, int colour,
-                        unsigned depth_bit, uint8_t *t, uint64_t *have_h)
+/* The neighbours of global index g (colour z's), with w's block cache. */
+static int neighbours_of(const struct space *s, struct worker *w, uint64_t g, int z,
+                         uint64_t *nb)
+{
+    /* a block's t depends on need_parity[z] in the compact space (the two
+     * arrangements of a half-rank), so the cache key holds both */
+    uint64_t key = g / (uint64_t)s->n * 2 + s->need_parity[z];
+    if (key != w->have_h) {
+        space_untz(s, g, w->t);
+        w->have_h = key;
+    }
+    return space_neighbours_tz(s, w->t, z, g, nb);
+}
+
+/* Expand the frontier entries of colour `colour` in local word wi and close
+ * them (10 -> 0b, b the depth bit); w NULL: only close them (the second
+ * pass of a backward layer). */
+static void expand_word(struct layer_ctx *c, struct worker *w, uint64_t wi, int colour,
+                        unsigned depth_bit)
 {
     const struct space *s = c->s;
     uint64_t word = __atomic_load_n(&c->st->words[wi], __ATOMIC_RELAXED);
@@ -272,52 +505,165 @@ static void expand_word(struct layer_ctx *c, uint64_t wi, int colour,
         int z = (int)(g % (uint64_t)s->n);
         if (s->colour[z] != colour)
             continue;
-        /* a block's t depends on need_parity[z] in the compact space (the
-         * two arrangements of a half-rank), so the cache key holds both */
-        uint64_t key = g / (uint64_t)s->n * 2 + s->need_parity[z], nb[MOVE_COUNT];
-        if (key != *have_h) {
-            space_untz(s, g, t);
-            *have_h = key;
+        if (w) {
+            uint64_t nb[MOVE_COUNT];
+            int cnt = neighbours_of(s, w, g, z, nb);
+            for (int i = 0; i < cnt; i++)
+                if (nb[i] >= c->lo && nb[i] < c->hi)
+                    mark_local(c, w, nb[i]);
+                else
+                    worker_push(w, bfs_mpi_owner(s, c->x.nprocs, nb[i]), nb[i]);
+            w->expanded++;
         }
-        int cnt = space_neighbours_tz(s, t, z, g, nb);
-        for (int i = 0; i < cnt; i++)
-            if (nb[i] >= c->lo && nb[i] < c->hi)
-                mark_local(c, nb[i]);
-            else
-                exchange_push(&c->x, bfs_mpi_owner(s, c->x.nprocs, nb[i]), nb[i]);
         flip |= (uint64_t)(2u | depth_bit) << b; /* 10 -> 0b */
-        c->L.expanded++;
     }
     if (flip)
         __atomic_fetch_xor(&c->st->words[wi], flip, __ATOMIC_RELAXED);
 }
 
-/* Every round of one layer; the layer's counts are left in c. */
-static int forward_layer(MPI_Comm comm, struct layer_ctx *c, int d,
+/*
+ * Backward scan of local word wi: each unvisited entry of colour `colour`
+ * (the next layer's) with a frontier neighbour here is marked at once; one
+ * with none here asks the owners of its remote neighbours (pairs of
+ * queried index and asking board, in the owner's buffer).
+ */
+static void backward_word(struct layer_ctx *c, struct worker *w, uint64_t wi, int colour)
+{
+    const struct space *s = c->s;
+    uint64_t word = __atomic_load_n(&c->st->words[wi], __ATOMIC_RELAXED);
+    uint64_t um = word & (word >> 1) & STORE_LOW_BITS; /* entries == 11 */
+    while (um) {
+        int b = __builtin_ctzll(um);
+        um &= um - 1;
+        uint64_t e = wi * STORE_ENTRIES_PER_WORD + (uint64_t)(b / 2), g = c->lo + e;
+        if (e >= c->st->size)
+            break; /* the padding of the last word */
+        int z = (int)(g % (uint64_t)s->n), cnt, here = 0;
+        if (s->colour[z] != colour)
+            continue;
+        uint64_t nb[MOVE_COUNT];
+        cnt = neighbours_of(s, w, g, z, nb);
+        w->expanded++;
+        for (int i = 0; i < cnt && !here; i++)
+            here = nb[i] >= c->lo && nb[i] < c->hi &&
+                   store_get(c->st, nb[i] - c->lo) == STORE_FRONTIER;
+        if (here) {
+            mark_local(c, w, g);
+            continue;
+        }
+        for (int i = 0; i < cnt; i++)
+            if (nb[i] < c->lo || nb[i] >= c->hi) {
+                int owner = bfs_mpi_owner(s, c->x.nprocs, nb[i]);
+                worker_push(w, owner, nb[i]);
+                worker_push(w, owner, g);
+            }
+    }
+}
+
+static void close_frontier(struct layer_ctx *c, int colour, unsigned depth_bit)
+{
+#pragma omp parallel for schedule(static) num_threads(c->x.nthreads)
+    for (uint64_t wi = 0; wi < c->st->nwords; wi++)
+        expand_word(c, NULL, wi, colour, depth_bit);
+}
+
+/*
+ * Words a thread takes at a time: at most 256 raw 64-bit values come from
+ * one word (32 entries, 4 moves, 2 values for a backward query), so a
+ * round ends holding less than 2 x the budget.
+ */
+static uint64_t scan_step(const struct exchange *x)
+{
+    uint64_t step = x->limit / 256 / (uint64_t)x->nthreads;
+    return step < 1 ? 1 : step > 1024 ? 1024 : step;
+}
+
+/*
+ * Expand local words from `from` on with every thread until the buffers
+ * hold the budget (or a thread is out of memory); returns where the scan
+ * stopped (every word before it expanded).  One parallel region per round:
+ * threads take steps of words from a shared counter.
+ */
+static uint64_t expand_round(struct layer_ctx *c, uint64_t from, int colour, unsigned bit,
+                             int die)
+{
+    uint64_t next = from, nwords = c->st->nwords, step = scan_step(&c->x);
+    size_t held = 0, limit = c->x.limit;
+#pragma omp parallel num_threads(c->x.nthreads)
+    {
+        struct worker *w = &c->x.w[omp_get_thread_num()];
+        while (__atomic_load_n(&held, __ATOMIC_RELAXED) < limit && !w->failed) {
+            uint64_t lo = __atomic_fetch_add(&next, step, __ATOMIC_RELAXED);
+            if (lo >= nwords)
+                break;
+            uint64_t hi = nwords - lo < step ? nwords : lo + step;
+            if (die && lo <= nwords / 2 && nwords / 2 < hi)
+                raise(SIGKILL); /* the test hook of bfs_mpi_options */
+            size_t before = w->total;
+            for (uint64_t wi = lo; wi < hi; wi++)
+                if (c->backward)
+                    backward_word(c, w, wi, 1 - colour);
+                else
+                    expand_word(c, w, wi, colour, bit);
+            __atomic_fetch_add(&held, w->total - before, __ATOMIC_RELAXED);
+        }
+    }
+    return next < nwords ? next : nwords;
+}
+
+/* Every round of one layer (forward or backward, as c->backward says);
+ * the layer's counts are left in the workers. */
+static int run_layer(MPI_Comm comm, struct layer_ctx *c, int d,
                          const struct bfs_mpi_options *o)
 {
-    int colour = d & 1;
+    int colour = d & 1, failed = 0;
     unsigned bit = (unsigned)(d / 2) & 1u;
-    uint64_t wi = 0, nwords = c->st->nwords, have_h = UINT64_MAX;
-    uint8_t t[SPACE_MAX_CELLS];
+    uint64_t wi = 0, nwords = c->st->nwords;
     int die = o->fault_depth == d && o->fault_rank == c->x.rank;
     for (;;) {
         double t0 = MPI_Wtime();
-        while (wi < nwords && c->x.total < c->x.limit && !c->x.failed) {
-            if (die && wi == nwords / 2)
-                raise(SIGKILL); /* the test hook of bfs_mpi_options */
-            expand_word(c, wi++, colour, bit, t, &have_h);
-        }
+        if (wi < nwords)
+            wi = expand_round(c, wi, colour, bit, die);
+        exchange_held(&c->x, &failed);
         c->L.expand += MPI_Wtime() - t0;
-        int rc = exchange_round(comm, c);
+        int rc = exchange_round(comm, c); /* in step with the peers even after a failure */
+        if (failed)
+            rc = SLIDE_ENOMEM;
         c->L.rounds++;
-        int local[2] = {wi < nwords, rc || c->x.failed}, all[2];
-        MPI_Allreduce(local, all, 2, MPI_INT, MPI_MAX, comm);
-        if (all[1])
-            return c->x.failed ? SLIDE_ENOMEM : SLIDE_EFORMAT;
-        if (!all[0])
+        int local[3] = {wi < nwords, rc == SLIDE_ENOMEM, rc == SLIDE_EFORMAT}, all[3];
+        MPI_Allreduce(local, all, 3, MPI_INT, MPI_MAX, comm);
+        if (all[1] || all[2])
+            return all[1] ? SLIDE_ENOMEM : SLIDE_EFORMAT;
+        if (!all[0]) {
+            if (c->backward) {
+                double t1 = MPI_Wtime();
+                close_frontier(c, colour, bit);
+                c->L.mark += MPI_Wtime() - t1;
+            }
             return SLIDE_OK;
+        }
     }
+}
+
+/*
+ * Backward pays when fewer unvisited boards remain than frontier boards
+ * (the criterion of bfs.c).  Only in the compact space, where every entry
+ * is a reachable board: in the full one the unreachable half would stay
+ * unvisited and be scanned, and ask, at every late layer.  The figures are
+ * the reduced histogram, so every process makes the same choice.
+ */
+static int want_backward(const struct space *s, const struct bfs_mpi_options *o,
+                         const struct bfs_result *r, int d)
+{
+    if (o->no_backward || s->kind != SPACE_COMPACT || s->path_graph)
+        return 0;
+    int next = (d + 1) & 1, cells = 0;
+    for (int z = 0; z < s->n; z++)
+        cells += s->colour[z] == next;
+    uint64_t unvisited = (uint64_t)cells * s->blocks; /* entries of colour next */
+    for (int k = next; k <= d; k += 2)
+        unvisited -= r->hist[k];
+    return unvisited < r->hist[d];
 }
 
 static int push_count(struct bfs_result *r, int depth, uint64_t count, slide_error *err)
@@ -341,7 +687,16 @@ static int push_count(struct bfs_result *r, int depth, uint64_t count, slide_err
 static void reduce_layer(MPI_Comm comm, struct layer_ctx *c, struct bfs_mpi_layer *L,
                          struct firsts *first)
 {
-    uint64_t sums[6] = {c->found, c->L.expanded, c->L.remote, c->L.remote_raw,
+    struct firsts mine_first = {0};
+    uint64_t found = 0;
+    for (int k = 0; k < c->x.nthreads; k++) {
+        const struct worker *w = &c->x.w[k];
+        found += w->found;
+        c->L.expanded += w->expanded;
+        for (int i = 0; i < w->first.n; i++)
+            firsts_add(&mine_first, w->first.v[i]);
+    }
+    uint64_t sums[6] = {found, c->L.expanded, c->L.remote, c->L.remote_raw,
                         c->L.bytes, c->L.messages}, tot[6];
     double times[3] = {c->L.expand, c->L.exchange, c->L.mark}, tmax[3];
     MPI_Allreduce(sums, tot, 6, MPI_UINT64_T, MPI_SUM, comm);
@@ -359,8 +714,8 @@ static void reduce_layer(MPI_Comm comm, struct layer_ctx *c, struct bfs_mpi_laye
     L->rounds = c->L.rounds;
     int nprocs = c->x.nprocs;
     uint64_t mine[BFS_KEEP + 1], *all = malloc((size_t)nprocs * sizeof mine);
-    mine[0] = (uint64_t)c->first.n;
-    memcpy(mine + 1, c->first.v, sizeof c->first.v);
+    mine[0] = (uint64_t)mine_first.n;
+    memcpy(mine + 1, mine_first.v, sizeof mine_first.v);
     MPI_Allgather(mine, BFS_KEEP + 1, MPI_UINT64_T, all, BFS_KEEP + 1, MPI_UINT64_T, comm);
     memset(first, 0, sizeof *first);
     for (int p = 0; all && p < nprocs; p++)
@@ -390,18 +745,24 @@ static int mpi_layers(MPI_Comm comm, const struct space *s, struct store *st,
     uint64_t budget = o->budget ? o->budget : BFS_MPI_DEFAULT_BUDGET;
     if (budget > BFS_MPI_MAX_BUDGET)
         budget = BFS_MPI_MAX_BUDGET;
-    int rc = exchange_init(&c.x, nprocs, rank, budget);
+    int threads = o->threads > 0 ? o->threads : omp_get_max_threads();
+    int rc = exchange_init(&c.x, nprocs, rank, threads, budget);
     rc = bfs_mpi_agree(comm, rc ? slide_fail(err, rc, "out of memory for the exchange "
                                              "buffers") : SLIDE_OK, err);
     double start = MPI_Wtime() - r->seconds;
-    r->threads = 1;
+    r->threads = threads;
     while (!rc && !r->complete) {
         int d = r->radius;
         double t0 = MPI_Wtime();
-        c.found = 0;
-        memset(&c.first, 0, sizeof c.first);
+        for (int k = 0; k < threads; k++) {
+            struct worker *w = &c.x.w[k];
+            w->found = w->expanded = 0;
+            w->first.n = 0;
+            w->have_h = UINT64_MAX;
+        }
         memset(&c.L, 0, sizeof c.L);
-        rc = forward_layer(comm, &c, d, o);
+        c.backward = want_backward(s, o, r, d);
+        rc = run_layer(comm, &c, d, o);
         if (rc) {
             rc = slide_fail(err, rc, rc == SLIDE_ENOMEM
                             ? "out of memory for the exchange buffers at distance %d"
@@ -422,7 +783,7 @@ static int mpi_layers(MPI_Comm comm, const struct space *s, struct store *st,
         if ((rc = push_count(r, d + 1, L.layer.count, err)))
             break;
         L.layer = (struct bfs_layer){d + 1, L.layer.count, r->reached, s->size,
-                                     t1 - t0, r->seconds, 0};
+                                     t1 - t0, r->seconds, c.backward};
         if (call_on_layer(comm, o, &L))
             rc = slide_fail(err, SLIDE_EINTR, "search stopped after distance %d", d + 1);
     }

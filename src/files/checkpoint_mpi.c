@@ -201,12 +201,9 @@ static int parse_result(const char *text, struct bfs_result *r)
     return 0;
 }
 
-/* Check the state's CRC and that it names this search and process count. */
-static int check_state(const char *dir, const char *text, const struct space *s,
-                       int nprocs, slide_error *err)
+/* The state's magic and CRC (not yet what search it names). */
+static int check_crc(const char *dir, const char *text, slide_error *err)
 {
-    char header[1024];
-    int procs = 0, n = format_header(header, sizeof header, s);
     const char *c = field(text, "state-crc32");
     unsigned crc;
     if (!c || strncmp(text, CHECKPOINT_MPI_MAGIC " ", strlen(CHECKPOINT_MPI_MAGIC) + 1))
@@ -216,10 +213,63 @@ static int check_state(const char *dir, const char *text, const struct space *s,
         crc != checkpoint_crc32(text, (size_t)(c - strlen("state-crc32 ") - text)))
         return slide_fail(err, SLIDE_EFORMAT, "%s/%s is corrupt: its state-crc32 does not "
                           "match its lines", dir, STATE_NAME);
+    return SLIDE_OK;
+}
+
+/* Board size, goal and space from a state whose CRC holds. */
+static int parse_info(const char *dir, const char *text, struct checkpoint_info *info,
+                      slide_error *err)
+{
+    const char *g = value_of(text, "goal"), *k = value_of(text, "space");
+    size_t glen = strcspn(g, "\n"), klen = strcspn(k, "\n");
+    char kind[16];
+    int version = 0, n = -1;
+    sscanf(text, CHECKPOINT_MPI_MAGIC " %d", &version);
+    if (version != CHECKPOINT_MPI_VERSION)
+        return slide_fail(err, SLIDE_EFORMAT, "%s/%s is version %d of the MPI checkpoint; "
+                          "this slide reads version %d only", dir, STATE_NAME, version,
+                          CHECKPOINT_MPI_VERSION);
+    snprintf(kind, sizeof kind, "%.*s", (int)(klen < sizeof kind ? klen : 0), k);
+    int ki = space_kind_parse(kind);
+    if (sscanf(value_of(text, "board"), "%dx%d%n", &info->rows, &info->cols, &n) != 2 ||
+        n < 3 || info->rows < 1 || info->cols < 1 || ki < 0 || glen == 0 ||
+        glen >= sizeof info->goal)
+        return slide_fail(err, SLIDE_EFORMAT, "%s/%s has no valid board, goal or space line",
+                          dir, STATE_NAME);
+    info->kind = (enum space_kind)ki;
+    memcpy(info->goal, g, glen);
+    info->goal[glen] = 0;
+    return SLIDE_OK;
+}
+
+int checkpoint_mpi_describe(MPI_Comm comm, const char *dir, struct checkpoint_info *info,
+                            slide_error *err)
+{
+    char *text = NULL;
+    int rc = read_state(comm, dir, &text, err);
+    if (!rc)
+        rc = check_crc(dir, text, err);
+    if (!rc)
+        rc = parse_info(dir, text, info, err);
+    free(text);
+    return rc;
+}
+
+/* Check the state's CRC and that it names this search and process count. */
+static int check_state(const char *dir, const char *text, const struct space *s,
+                       int nprocs, slide_error *err)
+{
+    char header[1024];
+    int procs = 0, n = format_header(header, sizeof header, s), rc;
+    struct checkpoint_info info;
+    if ((rc = check_crc(dir, text, err)) || (rc = parse_info(dir, text, &info, err)))
+        return rc;
     if (strncmp(text, header, (size_t)n))
-        return slide_fail(err, SLIDE_EFORMAT, "%s/%s holds another search (board, goal, "
-                          "space or version) than %dx%d %s", dir, STATE_NAME, s->rows,
-                          s->cols, space_kind_name(s->kind));
+        return slide_fail(err, SLIDE_EINVAL, "%s holds the search of %dx%d (%s space, goal "
+                          "%s), not of the %dx%d %s space and goal asked for; leave out RxC, "
+                          "--goal and --space to resume it", dir, info.rows, info.cols,
+                          space_kind_name(info.kind), info.goal, s->rows, s->cols,
+                          space_kind_name(s->kind));
     if (sscanf(value_of(text, "processes"), "%d", &procs) != 1)
         return slide_fail(err, SLIDE_EFORMAT, "%s/%s has no process count", dir, STATE_NAME);
     if (procs != nprocs)
