@@ -18,7 +18,9 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#define SCRATCH "/tmp/slide-test-mpi"
+/* Relative: main() runs the tests inside a fresh directory of its own, so
+ * that runs in other checkouts at the same time never share files. */
+#define SCRATCH "scratch"
 #define MAXD 128
 
 /* Run slide-mpi under mpirun with nprocs processes and the args; env is
@@ -431,5 +433,13 @@ int main(void)
         cmocka_unit_test(test_interrupted_then_resume),
         cmocka_unit_test(test_bad_options),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    char home[] = "/tmp/slide-test-mpi-XXXXXX";
+    if (!mkdtemp(home) || chdir(home)) {
+        perror("test_mpi: cannot make its scratch directory in /tmp");
+        return 1;
+    }
+    int failed = cmocka_run_group_tests(tests, setup, teardown);
+    if (chdir("/") || rmdir(home))
+        perror("test_mpi: cannot remove its scratch directory");
+    return failed;
 }
