@@ -65,7 +65,7 @@ static int inversions(const int *cells)
 static void test_published_instances(void **state)
 {
     (void)state;
-    FILE *f = fopen("tests/data/korf24.txt", "r");
+    FILE *f = fopen(TEST_DATA_DIR "/korf24.txt", "r");
     assert_non_null(f);
     struct board goal;
     slide_error err;
