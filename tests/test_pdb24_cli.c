@@ -7,9 +7,11 @@
  *     t relabelled 25 - t; each published length is at least the Manhattan
  *     distance and has the parity of the blank's distance to its goal cell.
  *   - `slide pdb build 5x5` of a tiny additive partition (eight tables of
- *     three tiles) and `slide solve --h pdb:...` with and without --reflect on
- *     random-walk boards: every length equals the distance found by a
- *     bidirectional breadth-first search written here, and the moves replay.
+ *     three tiles; one checked by `slide pdb verify`, a search that shares
+ *     no code with the build) and `slide solve --h pdb:...` with and without
+ *     --reflect on random-walk boards: every length equals the distance found
+ *     by a bidirectional breadth-first search written here, and the moves
+ *     replay.
  */
 #include "testutil.h"
 
@@ -261,6 +263,10 @@ static void test_random_walks_5x5(void **state)
         free(out);
         snprintf(h + strlen(h), sizeof h - strlen(h), "%s%s/t%d.pdb", g ? "+" : "", dir, g);
     }
+    /* a 5x5 table against slide's independent recomputation */
+    assert_int_equal(run(&out, NULL, "pdb verify %s/t7.pdb", dir), 0);
+    assert_non_null(strstr(out, "ok: "));
+    free(out);
     char *boards;
     assert_int_equal(run(&boards, NULL, "scramble 5x5 --walk 22 --count 3 --seed 13"), 0);
     struct board goal, b;
