@@ -11,7 +11,10 @@
 #              counts results-frontier.sh compares with OEIS itself;
 #              their search is checked by scripts/check-search-code.sh
 #              instead): the histograms and antipodes up to 3x4 and 2x6,
-#              the parity table, the heuristic tables; tens of minutes
+#              the parity table, the heuristic tables, the value
+#              distributions and KRE predictions of the 15 puzzle (part kre:
+#              the pattern databases in PDB_DIR, built when missing); tens
+#              of minutes
 #              (`make check-results`, not in CI)
 #   --small    only the boards up to 2x5 and the 3x3 and 2x5 heuristic
 #              tables: the drift test of `make test` (tests/test_results.c)
@@ -45,7 +48,8 @@ mask() {
 status=0
 checked=0
 for f in "$tmp"/new/summary.csv "$tmp"/new/histograms/* "$tmp"/new/antipodes/* \
-         "$tmp"/new/heuristics-* "$tmp"/new/joint/* "$tmp"/new/parity.csv; do
+         "$tmp"/new/heuristics-* "$tmp"/new/joint/* "$tmp"/new/parity.csv \
+         "$tmp"/new/hdist-* "$tmp"/new/korf100-kre* "$tmp"/new/kre.md; do
     [ -f "$f" ] || continue
     case $f in */summary.md | */summary.tex) continue ;; esac
     rel=${f#"$tmp"/new/}

@@ -4,7 +4,8 @@
 # in the notes is typed by hand.  Blocks: summary (results/summary.md),
 # summary-big (results/summary-big.md, the 2x7 runs), parity
 # (results/parity.csv as a table), heuristics (results/heuristics-*.csv),
-# pdb-heuristics (results/pdb-heuristics-*.csv), korf100 (results/korf100.md).
+# pdb-heuristics (results/pdb-heuristics-*.csv), korf100 (results/korf100.md),
+# kre (results/kre.md: value distributions and the KRE prediction).
 set -eu
 cd "$(dirname "$0")/.."
 notes=paper-notes.md
@@ -51,6 +52,7 @@ if ls results/pdb-heuristics-*.csv >/dev/null 2>&1; then
     done > "$tmp/pdb-heuristics"
 fi
 [ -f results/korf100.md ] && tail -n +3 results/korf100.md > "$tmp/korf100"
+[ -f results/kre.md ] && grep -v '^> ' results/kre.md | sed '1{/^$/d}' > "$tmp/kre"
 awk -v dir="$tmp" '
     /^<!-- BEGIN [a-z0-9-]* -->$/ {
         print; name = $3; file = dir "/" name

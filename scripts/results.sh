@@ -45,6 +45,7 @@ pdb-3x3     RESULTS="$out" THREADS=$threads sh scripts/pdb-results.sh 3x3
 pdb-2x5     RESULTS="$out" THREADS=$threads sh scripts/pdb-results.sh 2x5
 pdb-3x4     RESULTS="$out" THREADS=$threads sh scripts/pdb-results.sh 3x4
 pdb-2x6     RESULTS="$out" THREADS=$threads sh scripts/pdb-results.sh 2x6
+kre         RESULTS="$out" THREADS=$threads sh scripts/kre-results.sh
 frontier    sh scripts/results-frontier.sh
 '
 # The boards of summary.csv, in order: label, size, goal ("" standard), kind

@@ -110,7 +110,7 @@ static void test_refuses_special_targets(void **state)
         {dangling, "a symbolic link"}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         mode_t before = lmode(cases[i].path);
-        assert_int_equal(atomic_file_check(cases[i].path, &err), SLIDE_EIO);
+        assert_int_equal(atomic_file_check(cases[i].path, NULL, &err), SLIDE_EIO);
         assert_non_null(strstr(err.msg, cases[i].kind));
         assert_non_null(strstr(err.msg, cases[i].path));
         assert_int_equal(atomic_file_write_all(cases[i].path, "x", 1, &err), SLIDE_EIO);
@@ -159,25 +159,25 @@ static void test_refuses_bad_directories(void **state)
     (void)state;
     char path[160], ro[128];
     slide_error err;
-    assert_int_equal(atomic_file_check("/nonexistent/dir/j.csv", &err), SLIDE_EIO);
+    assert_int_equal(atomic_file_check("/nonexistent/dir/j.csv", NULL, &err), SLIDE_EIO);
     assert_non_null(strstr(err.msg, "directory /nonexistent/dir does not exist"));
-    assert_int_equal(atomic_file_check("", &err), SLIDE_EIO);
+    assert_int_equal(atomic_file_check("", NULL, &err), SLIDE_EIO);
     assert_non_null(strstr(err.msg, "empty name"));
     in_dir(path, sizeof path, "sub/");
-    assert_int_equal(atomic_file_check(path, &err), SLIDE_EIO);
+    assert_int_equal(atomic_file_check(path, NULL, &err), SLIDE_EIO);
     assert_non_null(strstr(err.msg, "ends in '/'"));
     in_dir(path, sizeof path, "file/x");
     char file[128];
     in_dir(file, sizeof file, "file");
     test_write_file(file, "x", 1);
-    assert_int_equal(atomic_file_check(path, &err), SLIDE_EIO);
+    assert_int_equal(atomic_file_check(path, NULL, &err), SLIDE_EIO);
     assert_non_null(strstr(err.msg, "is a regular file, not a directory"));
     unlink(file);
     in_dir(ro, sizeof ro, "ro");
     assert_int_equal(mkdir(ro, 0555), 0);
     snprintf(path, sizeof path, "%s/out.csv", ro);
     if (geteuid() != 0) { /* root writes into a 0555 directory anyway */
-        assert_int_equal(atomic_file_check(path, &err), SLIDE_EIO);
+        assert_int_equal(atomic_file_check(path, NULL, &err), SLIDE_EIO);
         assert_non_null(strstr(err.msg, "is not writable"));
     }
     assert_int_equal(hidden_entries(), 0);
@@ -192,8 +192,8 @@ static void test_temporary_names(void **state)
     struct atomic_file a, b;
     slide_error err;
     in_dir(path, sizeof path, "t.csv");
-    assert_int_equal(atomic_file_open(&a, path, &err), 0);
-    assert_int_equal(atomic_file_open(&b, path, &err), 0);
+    assert_int_equal(atomic_file_open(&a, path, NULL, &err), 0);
+    assert_int_equal(atomic_file_open(&b, path, NULL, &err), 0);
     assert_string_not_equal(a.tmp, b.tmp);
     assert_memory_equal(a.tmp, dir, strlen(dir));
     assert_non_null(strstr(a.tmp, "/.t.csv."));
@@ -215,7 +215,7 @@ static void test_write_error_keeps_target(void **state)
     slide_error err;
     in_dir(path, sizeof path, "keep.txt");
     test_write_file(path, "old", 3);
-    assert_int_equal(atomic_file_open(&f, path, &err), 0);
+    assert_int_equal(atomic_file_open(&f, path, NULL, &err), 0);
     assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
     small = old;
     small.rlim_cur = 1000;
@@ -241,13 +241,99 @@ static void test_target_replaced_during_write(void **state)
     struct atomic_file f;
     slide_error err;
     in_dir(path, sizeof path, "late");
-    assert_int_equal(atomic_file_open(&f, path, &err), 0);
+    assert_int_equal(atomic_file_open(&f, path, NULL, &err), 0);
     fputs("data", f.stream);
     assert_int_equal(mkfifo(path, 0600), 0);
     assert_int_equal(atomic_file_commit(&f, &err), SLIDE_EIO);
     assert_non_null(strstr(err.msg, "a FIFO"));
     assert_true(S_ISFIFO(lmode(path)));
     assert_int_equal(hidden_entries(), 0);
+    unlink(path);
+}
+
+/* Kinds for the tests: a text kind by its header line, a binary one by
+ * its magic. */
+static int has_magic(const unsigned char *head, size_t n)
+{
+    return n >= 4 && !memcmp(head, "MAG\1", 4);
+}
+static const struct atomic_file_kind text_kind = {"a test table", NULL, "x,y\n"};
+static const struct atomic_file_kind bin_kind = {"a test binary", has_magic, NULL};
+
+/* An existing file is replaced only when it is of the kind written (or
+ * empty); a foreign one is refused with a one-line error that names it and
+ * says what to do, and is left exactly as it was. */
+static void test_replaces_only_own_kind(void **state)
+{
+    (void)state;
+    char path[128];
+    slide_error err;
+    static const struct {
+        const struct atomic_file_kind *kind;
+        const char *old; /* no NUL inside: its length is strlen */
+        int ours;
+    } cases[] = {
+        {&text_kind, "precious\n", 0},
+        {&text_kind, "x,y\n1,2\n", 1},
+        {&text_kind, "# slide 0.1.0\n# command: x\nx,y\n1,2\n", 1},
+        {&text_kind, "# a comment\nsomething else\nx,y\n", 0},
+        {&text_kind, "# only comments, no header\n", 0},
+        {&text_kind, "", 1},
+        {&bin_kind, "MAG\1rest", 1},
+        {&bin_kind, "MAG\2rest", 0},
+        {&bin_kind, "x,y\n", 0},
+        {&bin_kind, "MA", 0},
+    };
+    in_dir(path, sizeof path, "out");
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        test_write_file(path, cases[i].old, strlen(cases[i].old));
+        int rc = atomic_file_check(path, cases[i].kind, &err);
+        int wrote = atomic_file_write_all(path, "new", 3, &err) == 0; /* kind NULL */
+        assert_true(wrote);
+        test_write_file(path, cases[i].old, strlen(cases[i].old));
+        struct atomic_file f;
+        int rc2 = atomic_file_open(&f, path, cases[i].kind, &err);
+        if (!rc2) {
+            fputs("new", f.stream);
+            rc2 = atomic_file_commit(&f, &err);
+        }
+        if (cases[i].ours) {
+            if (rc || rc2)
+                fail_msg("case %zu refused: %s", i, err.msg);
+            assert_file_is(path, "new");
+        } else {
+            assert_int_equal(rc, SLIDE_EIO);
+            assert_int_equal(rc2, SLIDE_EIO);
+            char want[256];
+            snprintf(want, sizeof want, "cannot write %s: it exists and is not %s; slide "
+                     "replaces only its own files of that kind; remove it or choose "
+                     "another name", path, cases[i].kind->name);
+            assert_string_equal(err.msg, want);
+            size_t len;
+            char *kept = test_read_file(path, &len);
+            assert_int_equal(len, strlen(cases[i].old));
+            assert_memory_equal(kept, cases[i].old, len);
+            free(kept);
+        }
+        assert_int_equal(hidden_entries(), 0);
+    }
+    /* a foreign file put at the target during the work is refused at commit */
+    unlink(path);
+    struct atomic_file f;
+    assert_int_equal(atomic_file_open(&f, path, &text_kind, &err), 0);
+    fputs("x,y\n", f.stream);
+    test_write_file(path, "precious\n", 9);
+    assert_int_equal(atomic_file_commit(&f, &err), SLIDE_EIO);
+    assert_non_null(strstr(err.msg, "is not a test table"));
+    assert_file_is(path, "precious\n");
+    assert_int_equal(hidden_entries(), 0);
+    /* a file that cannot be read cannot be shown to be ours */
+    if (geteuid() != 0) {
+        assert_int_equal(chmod(path, 0200), 0);
+        assert_int_equal(atomic_file_check(path, &text_kind, &err), SLIDE_EIO);
+        assert_non_null(strstr(err.msg, "it exists and cannot be read"));
+        chmod(path, 0644);
+    }
     unlink(path);
 }
 
@@ -266,7 +352,7 @@ static void test_signal_removes_temporary(void **state)
             struct atomic_file f;
             slide_error err;
             signal(sigs[i], SIG_DFL);
-            if (atomic_file_open(&f, path, &err))
+            if (atomic_file_open(&f, path, NULL, &err))
                 _exit(3);
             fputs("partial", f.stream);
             fflush(f.stream);
@@ -324,6 +410,7 @@ int main(void)
         cmocka_unit_test(test_temporary_names),
         cmocka_unit_test(test_write_error_keeps_target),
         cmocka_unit_test(test_target_replaced_during_write),
+        cmocka_unit_test(test_replaces_only_own_kind),
         cmocka_unit_test(test_signal_removes_temporary),
         cmocka_unit_test(test_open_regular),
     };

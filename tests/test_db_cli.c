@@ -216,6 +216,8 @@ static void test_info_and_verify(void **state)
     assert_non_null(strstr(out, "bad.db: block 0 "));
     free(out);
     assert_int_equal(shf(&out, "%s db check %s/33.db 2>&1", S, dir), 2);
+    assert_string_equal(out, "slide: unknown db subcommand 'check' (allowed: info, verify, "
+                             "recompress)\n");
     free(out);
     /* recompress: another level, the same payload (zcat) and a clean verify */
     assert_int_equal(shf(&out, "%s db recompress %s/33.db %s/33-9.db --level 9 2>&1", S, dir,

@@ -225,6 +225,56 @@ static void test_checkpoint_resume(void **state)
     free(err);
 }
 
+/* --resume DIR alone: the size and a non-standard goal come from the
+ * checkpoint; a size or goal given must agree, and a wrong one is named. */
+static void test_resume_without_size(void **state)
+{
+    (void)state;
+    char dir[512], args[1024], *out, *err;
+    uint64_t want[64];
+    /* the blank in a corner: by symmetry the published corner histogram */
+    int n = published_histogram(2, 3, "corner", want, 64);
+    snprintf(dir, sizeof dir, "%s/ck23", scratch);
+    snprintf(args, sizeof args, "frontier 2x3 --goal '0 1 2/3 4 5' --checkpoint %s "
+             "--max-depth 6 --format csv", dir);
+    run_ok(args, &out, &err);
+    check_csv(out, want, 7);
+    free(out);
+    free(err);
+    snprintf(args, sizeof args, "frontier 3x3 --resume %s", dir);
+    assert_int_equal(clitest_run(args, NULL, &out, &err), 2);
+    char says[1200];
+    snprintf(says, sizeof says, "slide: --resume %s holds a search of 2x3, not 3x3; give no "
+             "size (it comes from the checkpoint) or 2x3\n", dir);
+    assert_string_equal(err, says);
+    free(out);
+    free(err);
+    snprintf(args, sizeof args, "frontier 2x3 --goal '1 2 3/4 5 0' --resume %s", dir);
+    assert_int_equal(clitest_run(args, NULL, &out, &err), 1);
+    assert_non_null(strstr(err, "holds a search of 2x3 with goal 0 1 2/3 4 5, not 2x3 with "
+                                "goal 1 2 3/4 5 0"));
+    assert_int_equal(clitest_count_lines(err), 1);
+    free(out);
+    free(err);
+    snprintf(args, sizeof args, "frontier --resume %s --format csv", dir);
+    run_ok(args, &out, &err);
+    check_csv(out, want, n);
+    assert_non_null(strstr(err, "resuming"));
+    free(out);
+    free(err);
+    snprintf(args, sizeof args, "frontier 2x3 --goal '0 1 2/3 4 5' --resume %s --format csv",
+             dir);
+    run_ok(args, &out, &err);
+    check_csv(out, want, n);
+    free(out);
+    free(err);
+    snprintf(args, sizeof args, "frontier --resume %s/none", scratch);
+    assert_int_equal(clitest_run(args, NULL, &out, &err), 1);
+    assert_non_null(strstr(err, "holds no frontier checkpoint"));
+    free(out);
+    free(err);
+}
+
 /* SIGINT (twice at once, as timeout(1) sends it) stops at a layer's end
  * with a checkpoint; the resumed search continues with the published
  * counts. */
@@ -263,6 +313,7 @@ int main(void)
         cmocka_unit_test(test_bad_arguments),
         cmocka_unit_test(test_memory_and_disk),
         cmocka_unit_test(test_checkpoint_resume),
+        cmocka_unit_test(test_resume_without_size),
         cmocka_unit_test(test_interrupt_and_resume),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -318,6 +318,64 @@ static void test_home_stages(void **state)
     }
 }
 
+/* Every board reachable from goal (rows*cols <= 9) against the test's own
+ * BFS distance d: 0 moves at d = 0, exactly 1 at d = 1, and never fewer
+ * than d or of another parity; each answer replays to goal with no move
+ * followed by its inverse. */
+static void home_stages_against_bfs(int rows, int cols, const int *goal_cells)
+{
+    int n = rows * cols;
+    struct board goal, b;
+    slide_error err;
+    assert_int_equal(board_alloc(&goal, rows, cols, &err), 0);
+    memcpy(goal.cells, goal_cells, (size_t)n * sizeof *goal.cells);
+    uint64_t hist[64];
+    struct naive_set set;
+    naive_bfs(rows, cols, goal.cells, hist, 64, &set);
+    assert_int_equal(board_copy(&b, &goal, &err), 0);
+    struct layers_moves m = {0};
+    uint64_t near = 0;
+    for (size_t k = 0; k < set.cap; k++) {
+        if (!set.keys[k])
+            continue;
+        for (int i = 0; i < n; i++)
+            b.cells[i] = naive_cell(set.keys[k], i);
+        uint64_t d = set.dist[k];
+        assert_int_equal(layers_solve(&b, &goal, &m, &err), 0);
+        if ((d <= 1 && m.len != d) || m.len < d || (m.len - d) % 2)
+            fail_msg("%dx%d: a board at distance %llu got %llu moves", rows, cols,
+                     (unsigned long long)d, (unsigned long long)m.len);
+        near += d <= 1;
+        expect_solved(&b, &goal);
+    }
+    assert_int_equal(near, 1 + hist[1]);
+    layers_moves_free(&m);
+    naive_free(&set);
+    board_free(&b);
+    board_free(&goal);
+}
+
+/* The home-stage rule with goals other than the standard one: the blank
+ * first, in the centre, and random goals of several shapes. */
+static void test_home_stages_other_goals(void **state)
+{
+    (void)state;
+    static const int blank_first[9] = {0, 1, 2, 3, 4, 5, 6, 7, 8};
+    static const int magic[9] = {8, 1, 6, 3, 0, 7, 4, 2, 5};
+    home_stages_against_bfs(3, 3, blank_first);
+    home_stages_against_bfs(3, 3, magic);
+    static const int shapes[][2] = {{2, 2}, {2, 3}, {3, 2}, {2, 4}, {4, 2}};
+    uint64_t seed = 0x60a15eed;
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
+        for (int t = 0; t < 3; t++) {
+            int cells[16];
+            for (int i = 0; i < shapes[s][0] * shapes[s][1]; i++)
+                cells[i] = i;
+            test_shuffle(cells, shapes[s][0] * shapes[s][1], &seed);
+            home_stages_against_bfs(shapes[s][0], shapes[s][1], cells);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -331,6 +389,7 @@ int main(void)
         cmocka_unit_test(test_big),
         cmocka_unit_test(test_bound_shape),
         cmocka_unit_test(test_home_stages),
+        cmocka_unit_test(test_home_stages_other_goals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

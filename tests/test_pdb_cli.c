@@ -8,6 +8,11 @@
  */
 #include "testutil.h"
 
+#include <dirent.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include "clitest.h"
 
 static char dir[64];
@@ -74,12 +79,14 @@ static void test_bad_arguments(void **state)
         {"pdb build 3x3 --partition 7-8 -o x", "is for 4x4 boards"},
         {"pdb build 4x4 --partition 9-9 -o x", "unknown --partition"},
         {"pdb build 4x4 --partition 7-8 --plain -o x", "--plain is used only with pdb build --pattern"},
-        {"pdb info --threads 2 x", "--threads is used only with pdb build or pdb verify"},
+        {"pdb info --threads 2 x", "--threads is used only with pdb build, verify, stats or"},
         {"pdb build 3x3 --pattern 1 --plain --additive -o x", "set the same thing"},
         {"pdb build 1x5 --pattern 1 -o x", "at least 2x2"},
         {"pdb build 6x6 --pattern 1 -o x", "at most 30"},
         {"pdb build 3x3 --pattern 1 --bogus -o x", "--bogus"},
-        {"pdb frob x", "usage: slide pdb"},
+        {"pdb frob x", "unknown pdb subcommand 'frob' (allowed: build, info, predict, stats, verify)"},
+        {"pdb frob", "unknown pdb subcommand 'frob' (allowed: build, info, predict, stats, verify)"},
+        {"pdb", "usage: slide pdb"},
         {"solve --reflect \"1 2 3/4 5 6/7 0 8\"", "--reflect mirrors"},
         {"solve --h pdb: \"1 2 3/4 5 6/7 0 8\"", "no pattern database named"},
         {"solve --h pdb:x.pdb+ \"1 2 3/4 5 6/7 0 8\"", "bad pattern database list"},
@@ -182,11 +189,100 @@ static int teardown(void **state)
     return clitest_remove_dir(dir);
 }
 
+/* Hidden entries (temporaries) in d. */
+static int hidden_in(const char *d)
+{
+    DIR *h = opendir(d);
+    assert_non_null(h);
+    int n = 0;
+    for (struct dirent *e; (e = readdir(h));)
+        n += e->d_name[0] == '.' && strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+    closedir(h);
+    return n;
+}
+
+/*
+ * Run slide pdb build (args split at spaces) with stderr read line by line;
+ * at the nth line holding "pdb: cost 3:" send sig.  Returns the exit status
+ * (-1 when killed by a signal); stderr's lines after the trigger into tail.
+ */
+static int build_and_stop(const char *args, int nth, int sig, char *tail, size_t len)
+{
+    char buf[1024], *argv[32];
+    int argc = 0, fds[2];
+    snprintf(buf, sizeof buf, "%s pdb build %s", getenv("SLIDE"), args);
+    for (char *t = strtok(buf, " "); t && argc < 31; t = strtok(NULL, " "))
+        argv[argc++] = t;
+    argv[argc] = NULL;
+    assert_int_equal(pipe(fds), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        dup2(fds[1], STDERR_FILENO);
+        close(fds[0]);
+        if (!freopen("/dev/null", "w", stdout))
+            _exit(126);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    close(fds[1]);
+    FILE *f = fdopen(fds[0], "r");
+    char line[1024];
+    int seen = 0;
+    size_t k = 0;
+    tail[0] = '\0';
+    while (fgets(line, sizeof line, f)) {
+        if (seen >= nth && k + strlen(line) < len)
+            k += (size_t)snprintf(tail + k, len - k, "%s", line);
+        if (strstr(line, "pdb: cost 3:") && ++seen == nth)
+            kill(pid, sig);
+    }
+    fclose(f);
+    int st;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    assert_int_equal(seen, nth); /* the build was still running when stopped */
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* SIGINT or SIGTERM during a build: exit 130 or 143 with one line saying
+ * what was not written and what is complete; no file, no temporary. */
+static void test_build_stopped(void **state)
+{
+    (void)state;
+    char args[512], tail[4096], want[512], path[256], sub[128];
+    snprintf(args, sizeof args, "4x4 --pattern 1-6 --progress --threads 2 -o %s/stop.pdb",
+             dir);
+    assert_int_equal(build_and_stop(args, 1, SIGINT, tail, sizeof tail), 130);
+    snprintf(want, sizeof want, "slide: pdb build stopped by SIGINT: no table was written to "
+             "%s/stop.pdb\n", dir);
+    assert_non_null(strstr(tail, want));
+    assert_null(strstr(tail, "pdb: cost 9")); /* it stopped at once */
+    snprintf(path, sizeof path, "%s/stop.pdb", dir);
+    assert_int_equal(access(path, F_OK), -1);
+    assert_int_equal(hidden_in(dir), 0);
+    /* the second table of a partition: the first stays, complete */
+    snprintf(sub, sizeof sub, "%s/part", dir);
+    snprintf(args, sizeof args, "4x4 --partition 6-6-3 --progress --threads 2 -o %s", sub);
+    assert_int_equal(build_and_stop(args, 2, SIGTERM, tail, sizeof tail), 143);
+    snprintf(want, sizeof want, "slide: pdb build stopped by SIGTERM: no table was written "
+             "to %s/6-6-3.2.pdb (the table before it is complete)\n", sub);
+    assert_non_null(strstr(tail, want));
+    snprintf(path, sizeof path, "%s/6-6-3.1.pdb", sub);
+    assert_int_equal(access(path, F_OK), 0);
+    snprintf(path, sizeof path, "%s/6-6-3.2.pdb", sub);
+    assert_int_equal(access(path, F_OK), -1);
+    assert_int_equal(hidden_in(sub), 0);
+    char *out;
+    assert_int_equal(run(&out, NULL, "pdb verify %s/6-6-3.1.pdb", sub), 0);
+    free(out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_build_info_verify), cmocka_unit_test(test_bad_arguments),
         cmocka_unit_test(test_solve_korf), cmocka_unit_test(test_heuristic_sweep),
+        cmocka_unit_test(test_build_stopped),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

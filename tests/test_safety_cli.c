@@ -87,6 +87,94 @@ static void test_inputs_not_regular(void **state)
     expect("bfs 2x2 --resume @/cp", 1, "/cp/state is a FIFO, not a regular file");
 }
 
+/* The precious file: exit 1, one line naming it and the kind, left as it was. */
+static void expect_kept(const char *args, const char *kind)
+{
+    char out[4096], want[256], path[128];
+    snprintf(path, sizeof path, "%s/precious.txt", dir);
+    int got = run(args, out, sizeof out);
+    snprintf(want, sizeof want, "it exists and is not %s; slide replaces only its own files "
+             "of that kind; remove it or choose another name\n", kind);
+    if (got != 1 || !strstr(out, want) || clitest_count_lines(out) != 1)
+        fail_msg("slide %s: exit %d, output:\n%s\nwanted: %s", args, got, out, want);
+    size_t len;
+    char *text = test_read_file(path, &len);
+    assert_string_equal(text, "precious\n");
+    free(text);
+}
+
+/* Every output replaces an existing file only when it is slide's file of
+ * the same kind; another file (a user's, or a slide file of another kind)
+ * is refused before any work and left as it was. */
+static void test_outputs_not_ours(void **state)
+{
+    (void)state;
+    char path[128];
+    snprintf(path, sizeof path, "%s/precious.txt", dir);
+    test_write_file(path, "precious\n", 9);
+    expect_kept("bfs 2x2 --save @/precious.txt", "a slide distance database");
+    expect_kept("bfs 2x2 --antipodes-file @/precious.txt", "a slide antipode list");
+    expect_kept("heuristic 2x3 --h lc --joint @/precious.txt", "a slide joint table");
+    expect_kept("db recompress @/22.db @/precious.txt", "a slide distance database");
+    expect_kept("pdb build 2x3 --pattern 1,2 -o @/precious.txt", "a slide pattern database");
+    /* the same kind is replaced, again and again */
+    static const char *const again[] = {
+        "bfs 2x2 --save @/22.db", "db recompress @/22.db @/22b.db",
+        "db recompress @/22.db @/22b.db", "bfs 2x2 --antipodes-file @/a.txt",
+        "bfs 2x2 --antipodes-file @/a.txt --provenance",
+        "bfs 2x2 --antipodes-file @/a.txt", "heuristic 2x3 --h lc --joint @/j.csv",
+        "heuristic 2x3 --h lc --joint @/j.csv --provenance",
+        "heuristic 2x3 --h lc --joint @/j.csv", "pdb build 2x3 --pattern 1,2 -o @/p.pdb",
+        "pdb build 2x3 --pattern 1,2 -o @/p.pdb"};
+    for (size_t i = 0; i < sizeof again / sizeof again[0]; i++)
+        expect(again[i], 0, "");
+    /* a slide file of another kind is not replaced either */
+    static const struct { const char *args, *says; } cross[] = {
+        {"bfs 2x2 --save @/p.pdb", "p.pdb: it exists and is not a slide distance database"},
+        {"pdb build 2x3 --pattern 1,2 -o @/22.db", "22.db: it exists and is not a slide "
+                                                   "pattern database"},
+        {"bfs 2x2 --antipodes-file @/j.csv", "j.csv: it exists and is not a slide antipode "
+                                             "list"},
+        {"heuristic 2x3 --h lc --joint @/a.txt", "a.txt: it exists and is not a slide joint "
+                                                 "table"},
+        {"db recompress @/22.db @/a.txt", "a.txt: it exists and is not a slide distance "
+                                          "database"},
+    };
+    for (size_t i = 0; i < sizeof cross / sizeof cross[0]; i++)
+        expect(cross[i].args, 1, cross[i].says);
+    unlink(path);
+}
+
+/* pdb build --partition -o DIR: a symbolic link (even to a directory) or a
+ * file is refused, and so is a foreign file where a table goes, all before
+ * the first table is built. */
+static void test_partition_dir(void **state)
+{
+    (void)state;
+    char real[128], link[128], path[160];
+    snprintf(real, sizeof real, "%s/real", dir);
+    snprintf(link, sizeof link, "%s/plink", dir);
+    assert_int_equal(mkdir(real, 0755), 0);
+    assert_int_equal(symlink(real, link), 0);
+    expect("pdb build 4x4 --partition 5-5-5 -o @/plink", 1,
+           "/plink: it is a symbolic link; --partition writes into a directory (not a link "
+           "to one)");
+    expect("pdb build 4x4 --partition 5-5-5 -o @/plink/", 1,
+           "/plink: it is a symbolic link; --partition writes into a directory");
+    expect("pdb build 4x4 --partition 5-5-5 -o @/22.db", 1,
+           "/22.db: it is a regular file; --partition writes into a directory");
+    snprintf(path, sizeof path, "%s/5-5-5.2.pdb", real);
+    test_write_file(path, "mine\n", 5);
+    expect("pdb build 4x4 --partition 5-5-5 --progress -o @/real", 1,
+           "5-5-5.2.pdb: it exists and is not a slide pattern database");
+    char out[4096];
+    run("pdb build 4x4 --partition 5-5-5 --progress -o @/real", out, sizeof out);
+    assert_null(strstr(out, "pdb: cost")); /* refused before the first build */
+    snprintf(path, sizeof path, "%s/5-5-5.1.pdb", real);
+    assert_int_equal(access(path, F_OK), -1);
+    unlink(link);
+}
+
 /* A path is named once; the real problem is named. */
 static void test_messages(void **state)
 {
@@ -223,6 +311,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_inputs_not_regular),
         cmocka_unit_test(test_messages),
+        cmocka_unit_test(test_outputs_not_ours),
+        cmocka_unit_test(test_partition_dir),
         cmocka_unit_test(test_help_output),
         cmocka_unit_test(test_many_boards),
         cmocka_unit_test(test_goal_from_file),

@@ -13,9 +13,14 @@
 #include "clitest.h"
 #include "httptest.h"
 
+#include <fcntl.h>
 #include <jansson.h>
 #include <pthread.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "slide/db.h"
 #include "slide/pdb.h"
@@ -696,6 +701,7 @@ static void test_cli_errors(void **state)
         {"serve extra", 2, "slide: serve takes no arguments, not \"extra\""},
         {"serve --port 0 --bind localhost", 2, "slide: bind address \"localhost\" is not an IP"},
         {"serve --port 0 --db /nonexistent/x.db", 1, "slide: /nonexistent/x.db: "},
+        {"serve --reflect", 2, "slide: option --reflect is used only with --pdb SETS"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char *out, *err;
@@ -869,6 +875,88 @@ static void test_pdb_cli_errors(void **state)
     free(err);
 }
 
+/* `$SLIDE serve --port 0 --pdb SPEC [--reflect]` as a process: its port,
+ * or -1 with its exit status in *status when it did not start. */
+static int spawn_serve(const char *spec, int reflect, pid_t *pid, int *status)
+{
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    *pid = fork();
+    assert_true(*pid >= 0);
+    if (*pid == 0) {
+        dup2(fds[1], 1);
+        int null = open("/dev/null", O_WRONLY);
+        if (null >= 0)
+            dup2(null, 2);
+        close(fds[0]);
+        close(fds[1]);
+        execl(getenv("SLIDE"), "slide", "serve", "--port", "0", "--pdb", spec,
+              reflect ? "--reflect" : (char *)NULL, (char *)NULL);
+        _exit(127);
+    }
+    close(fds[1]);
+    FILE *f = fdopen(fds[0], "r");
+    char line[256] = "";
+    int p = -1;
+    if (fgets(line, sizeof line, f) && sscanf(line, "http://127.0.0.1:%d/", &p) == 1) {
+        fclose(f);
+        return p;
+    }
+    fclose(f);
+    assert_int_equal(waitpid(*pid, status, 0), *pid);
+    *status = WIFEXITED(*status) ? WEXITSTATUS(*status) : -1;
+    return -1;
+}
+
+/* --pdb DIR (the tables pdb build --partition writes, NAME.K.pdb) with
+ * --reflect: the set and the reflection in /api/info, optimal lengths
+ * against the BFS; a directory of no table or of two partitions refused. */
+static void test_cli_pdb_dir(void **state)
+{
+    (void)state;
+    char part[128], from[128], to[160];
+    snprintf(part, sizeof part, "%s/part", dir);
+    assert_int_equal(mkdir(part, 0755), 0);
+    pid_t pid;
+    int status = 0;
+    assert_int_equal(spawn_serve(part, 0, &pid, &status), -1);
+    assert_int_equal(status, 1); /* no table in it */
+    for (int i = 0; i < 2; i++) {
+        snprintf(from, sizeof from, "%s/%c.pdb", dir, "ab"[i]);
+        snprintf(to, sizeof to, "%s/m.%d.pdb", part, i + 1);
+        assert_int_equal(link(from, to), 0);
+    }
+    int p = spawn_serve(part, 1, &pid, &status);
+    assert_true(p > 0);
+    json_t *v = call_at(p, "GET", "/api/info", NULL, 200);
+    json_t *set = json_array_get(json_object_get(v, "pattern_databases"), 0);
+    assert_int_equal(json_array_size(json_object_get(set, "tables")), 2);
+    assert_true(json_is_true(json_object_get(set, "reflect")));
+    assert_true(json_is_true(json_object_get(set, "admissible")));
+    json_decref(v);
+    uint64_t seed = 29;
+    int cells[9];
+    for (int k = 0; k < 10; k++) {
+        random_solvable3(cells, &seed);
+        solve3_at(p, cells, ", \"heuristic\": \"pdb\"", "ida", "pdb");
+    }
+    const int far1[9] = {8, 6, 7, 2, 5, 4, 3, 0, 1};
+    solve3_at(p, far1, "", "ida", "max(lc,pdb)");
+    assert_int_equal(kill(pid, SIGTERM), 0);
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    /* a second partition beside the first is refused, naming both */
+    snprintf(to, sizeof to, "%s/other.1.pdb", part);
+    assert_int_equal(link(from, to), 0);
+    char args[256], *out, *err;
+    snprintf(args, sizeof args, "serve --port 0 --pdb %s", part);
+    assert_int_equal(clitest_run(args, NULL, &out, &err), 1);
+    assert_non_null(strstr(err, "holds the tables of two partitions"));
+    assert_int_equal(clitest_count_lines(err), 1);
+    free(out);
+    free(err);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -892,6 +980,7 @@ int main(void)
         cmocka_unit_test(test_pdb_solve),
         cmocka_unit_test(test_pdb_eval),
         cmocka_unit_test(test_pdb_fallback),
+        cmocka_unit_test(test_cli_pdb_dir),
         cmocka_unit_test(test_pdb_cli_errors),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -4,6 +4,14 @@
  * regular file (a device, a FIFO, a socket, a directory, a symbolic link) is
  * ever written through or replaced.
  *
+ * Only slide's own files are replaced: a target that exists must be a
+ * regular file whose first bytes show it is a slide file of the kind being
+ * written (struct atomic_file_kind: a database's magic, a text file's
+ * header line) or empty; anything else is refused, so a mistyped name never
+ * destroys a user's file.  Files inside a directory slide owns and has
+ * locked (a checkpoint's state and store) are written with kind NULL: any
+ * regular file there is replaced.
+ *
  * Representation: a struct atomic_file is one output in progress.  It owns a
  * temporary in the target's directory, named ".NAME.XXXXXXXXXXXXXXXX.tmp"
  * (16 hex digits from getrandom(2), so a name cannot be guessed and
@@ -41,7 +49,26 @@
 /* Temporaries that may exist at once in one process. */
 #define ATOMIC_FILE_MAX_OPEN 16
 
+/* Bytes of an existing target read to recognise its kind. */
+#define ATOMIC_FILE_HEAD 4096
+
+/*
+ * A kind of output file, as slide recognises an existing one it may
+ * replace.  Binary kinds set is_ours; text kinds set header instead: the
+ * file's lines are read from the start, lines starting with '#' (a
+ * provenance block) are passed over, and the file is of the kind when a
+ * line starts with header before any other line does.
+ */
+struct atomic_file_kind {
+    const char *name;  /* in messages: "a slide distance database" */
+    /* 1 when head[0..n) (n <= ATOMIC_FILE_HEAD, less for a short file) is
+     * the start of a file of this kind */
+    int (*is_ours)(const unsigned char *head, size_t n);
+    const char *header; /* text kinds: "distance,h,count", "# antipodes of the " */
+};
+
 struct atomic_file {
+    const struct atomic_file_kind *kind; /* what an existing target must be */
     FILE *stream;  /* the temporary, open for writing ("wb"); NULL once synced */
     char *path;    /* the target, as given */
     char *tmp;     /* the temporary's name */
@@ -52,14 +79,19 @@ struct atomic_file {
 /*
  * Check that path can be written: the name is not empty and does not end
  * in '/'; its directory exists, is a directory and is writable and
- * searchable; path does not exist or is a regular file (never a symbolic
- * link, even one to a regular file, nor a dangling one).  Creates nothing.
+ * searchable; path does not exist, or is a regular file (never a symbolic
+ * link, even one to a regular file, nor a dangling one) of the given kind
+ * (any regular file when kind is NULL: only for files inside a directory
+ * slide owns).  Creates nothing.
  * Call it before the work whose result is written, so that a bad name fails
  * in a second and not after hours.
  * Errors: SLIDE_EIO with one line naming the path and what it is (for
- * example "x: it is a FIFO; slide writes only regular files").
+ * example "x: it is a FIFO; slide writes only regular files", or "x: it
+ * exists and is not a slide distance database; ...remove it or choose
+ * another name").
  */
-int atomic_file_check(const char *path, slide_error *err);
+int atomic_file_check(const char *path, const struct atomic_file_kind *kind,
+                      slide_error *err);
 
 /*
  * Check path as atomic_file_check, then create its temporary and open it
@@ -67,7 +99,8 @@ int atomic_file_check(const char *path, slide_error *err);
  * or atomic_file_abort.  Errors: those of atomic_file_check, SLIDE_ENOMEM,
  * SLIDE_EIO (create, or ATOMIC_FILE_MAX_OPEN temporaries already open).
  */
-int atomic_file_open(struct atomic_file *f, const char *path, slide_error *err);
+int atomic_file_open(struct atomic_file *f, const char *path,
+                     const struct atomic_file_kind *kind, slide_error *err);
 
 /*
  * Flush and fsync the temporary and close its stream (f->stream becomes
@@ -90,7 +123,8 @@ void atomic_file_abort(struct atomic_file *f);
 
 /*
  * Write len bytes to a new file at path through the steps above (open,
- * write, commit).  Errors: as atomic_file_open and atomic_file_commit, and
+ * write, commit), with kind NULL: for the files of a directory slide owns
+ * (checkpoints).  Errors: as atomic_file_open and atomic_file_commit, and
  * SLIDE_EIO for a failed write.
  */
 int atomic_file_write_all(const char *path, const void *buf, size_t len, slide_error *err);

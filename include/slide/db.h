@@ -53,6 +53,7 @@
 
 #include <stdint.h>
 
+#include "slide/atomic_file.h"
 #include "slide/bfs.h"
 #include "slide/board.h"
 #include "slide/error.h"
@@ -97,6 +98,11 @@ enum db_encoding { DB_ENC_BIT = 1, DB_ENC_MOD3 = 2, DB_ENC_NIBBLE = 4, DB_ENC_BY
  * db_open_pdb accepts only them.
  */
 #define DB_KIND_PDB 2
+
+/* The kinds an existing file must be for db_save/db_write (a distance
+ * database) and db_save_pdb (a pattern database) to replace it: the gzip
+ * header with the 'Sl' field, the magic, and the space kind (atomic_file.h). */
+extern const struct atomic_file_kind db_file_kind, db_pdb_file_kind;
 #define DB_PDB_FORMAT_VERSION 2u
 #define DB_PDB_EXT 72u
 #define DB_PDB_MAX_CELLS 30

@@ -29,6 +29,7 @@
 #ifndef SLIDE_FRONTIER_CHECKPOINT_H
 #define SLIDE_FRONTIER_CHECKPOINT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "slide/error.h"
@@ -48,6 +49,16 @@ int fcheckpoint_open(const char *dir, int *lock_fd, slide_error *err);
 
 /* 1 if dir holds a frontier checkpoint (DIR/state), else 0. */
 int fcheckpoint_exists(const char *dir);
+
+/*
+ * The board size and goal (board_format text, goal_len bytes with the NUL)
+ * of the checkpoint in dir, from DIR/state (CRC checked), so that --resume
+ * DIR needs neither.  Errors: SLIDE_EFORMAT (missing, unreadable, not a
+ * regular file, corrupt, another version; the message says which),
+ * SLIDE_ENOMEM.
+ */
+int fcheckpoint_describe(const char *dir, int *rows, int *cols, char *goal, size_t goal_len,
+                         slide_error *err);
 
 /*
  * Save the search f (between steps) with goal into dir (open, locked).

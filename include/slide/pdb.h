@@ -46,10 +46,15 @@ struct pdb_set {
 /*
  * Load the tables named in files, "A" or "A+B+C" (at most PDB_SET_MAX), in
  * parallel with `threads` for each file; they must share board and goal.
+ * A name that is a directory stands for the tables pdb build --partition
+ * wrote there, DIR/NAME.1.pdb, DIR/NAME.2.pdb, ... (every .pdb file in it
+ * must be one of them: one partition per directory).
  * reflect: 1 for the mirrored lookup as well.  Errors: those of pdb_load
- * (naming the file), SLIDE_EINVAL (tables of different boards or goals,
- * too many files, reflection refused: the message names the goal's blank
- * cell and what is allowed).  Free with pdb_set_free.
+ * (naming the file), SLIDE_EIO (a directory that cannot be read),
+ * SLIDE_EINVAL (tables of different boards or goals, too many files, a
+ * directory with no table, a misnamed one or two partitions, reflection
+ * refused: the message names the goal's blank cell and what is allowed).
+ * Free with pdb_set_free.
  */
 int pdb_set_load(struct pdb_set *s, const char *files, int reflect, int threads,
                  slide_error *err);

@@ -480,6 +480,19 @@ int cli_parse_given(const struct cli_parse *p, int id)
     return 0;
 }
 
+int cli_subcommand(const char *cmd, const char *word, const char *allowed)
+{
+    size_t n = strlen(word);
+    for (const char *a = allowed; *a; a += strspn(a, ", ")) {
+        size_t k = strcspn(a, ",");
+        if (k == n && !strncmp(a, word, n))
+            return EXIT_OK;
+        a += k;
+    }
+    return cli_fail(EXIT_USAGE, "unknown %s subcommand '%s' (allowed: %s)", cmd, word,
+                    allowed);
+}
+
 int cli_parse_unused(const struct cli_parse *p, unsigned active, const char *now)
 {
     for (const struct cli_option *o = p->opts; o->name; o++) {

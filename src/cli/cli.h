@@ -143,6 +143,11 @@ int cli_parse_options(struct cli_parse *p, const char *help, cli_take_fn take, v
 /* 1 if the option with this id was given. */
 int cli_parse_given(const struct cli_parse *p, int id);
 
+/* A command's subcommand word: EXIT_OK when it is one of allowed (names
+ * separated by ", "), else EXIT_USAGE after "unknown CMD subcommand 'W'
+ * (allowed: ...)". */
+int cli_subcommand(const char *cmd, const char *word, const char *allowed);
+
 /* Refuse (print, return EXIT_USAGE) the first given option whose uses has
  * no bit of active: "option --level is used only with db recompress, not
  * with db verify" (now: what the request is, NULL to leave that out);

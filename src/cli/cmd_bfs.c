@@ -93,11 +93,13 @@ static const char help[] =
     "                     (rows separated by '/'), smallest index first, after\n"
     "                     a '# ' line naming the board, goal, radius and count;\n"
     "                     FILE is checked before the search and written whole\n"
-    "                     (a temporary beside it, renamed), never through a link\n"
+    "                     (a temporary beside it, renamed), never through a link;\n"
+    "                     an existing FILE must be such a list (or empty)\n"
     "  --save FILE        write the distance database (see slide dist, slide db):\n"
     "                     a gzip file (zcat FILE gives the payload), written to a\n"
     "                     temporary beside FILE and renamed when complete; FILE\n"
-    "                     must be new or a regular file (checked before the search)\n"
+    "                     must be new, empty or a distance database (checked\n"
+    "                     before the search)\n"
     "  --mpi              the search over MPI processes: mpirun -n P slide-mpi bfs\n"
     "                     RxC --mpi (see slide-mpi bfs --mpi --help)\n"
     "  --encoding E       1: 1 bit per board, floor(d/2) mod 2 (default);\n"
@@ -767,6 +769,10 @@ static int print_antipodes(FILE *f, const struct board *goal, const struct space
     return ferror(f) ? -1 : 0;
 }
 
+/* An antipode list, recognised by its header line (print_antipodes). */
+static const struct atomic_file_kind antipodes_kind = {"a slide antipode list", NULL,
+                                                       "# antipodes of the "};
+
 /* Write the antipodes to path through atomic_file.h: complete or not at all,
  * never through a link or over a file that is not regular. */
 static int write_antipodes(const char *path, const struct board *goal,
@@ -775,7 +781,7 @@ static int write_antipodes(const char *path, const struct board *goal,
 {
     struct atomic_file f;
     slide_error err;
-    if (atomic_file_open(&f, path, &err))
+    if (atomic_file_open(&f, path, &antipodes_kind, &err))
         return cli_fail_lib(SLIDE_EIO, &err);
     if (print_antipodes(f.stream, goal, s, r, anti)) {
         atomic_file_abort(&f);
@@ -794,9 +800,9 @@ static int run(const struct bfs_args *a, const struct board *goal)
     if (rc)
         return cli_fail_lib(rc, &err);
     /* a database that cannot be written is refused before the search */
-    if (a->antipodes_file && (rc = atomic_file_check(a->antipodes_file, &err)))
+    if (a->antipodes_file && (rc = atomic_file_check(a->antipodes_file, &antipodes_kind, &err)))
         return cli_fail_lib(rc, &err);
-    if (a->save && (rc = atomic_file_check(a->save, &err)))
+    if (a->save && (rc = atomic_file_check(a->save, &db_file_kind, &err)))
         return cli_fail_lib(rc, &err);
     struct held h;
     if ((rc = start(a, &s, &st, &r, &h)))

@@ -37,7 +37,8 @@ static const char help[] =
     "  --threads N   threads (default: all cores); the verdict does not depend on N\n"
     "recompress: load FILE (with every check of verify but the local one) and\n"
     "write it again as OUT at zlib level N (default 1; 9 for encoding 8), via\n"
-    "OUT.tmp.  The payload and the histogram are copied unchanged.\n"
+    "a temporary beside OUT; an existing OUT must be a distance database (or\n"
+    "empty).  The payload and the histogram are copied unchanged.\n"
     "  Output: one line on standard error with the size and the time.\n"
     "Exit status: 0 ok, 1 the file is unreadable, corrupt or inconsistent,\n"
     "2 bad arguments.\n";
@@ -89,6 +90,8 @@ static int parse_args(int argc, char **argv, struct db_args *a)
     a->action = args > 0 ? p.args[0] : "";
     int info = !strcmp(a->action, "info"), verify = !strcmp(a->action, "verify"),
         recompress = !strcmp(a->action, "recompress");
+    if (args > 0 && cli_subcommand("db", a->action, "info, verify, recompress"))
+        return EXIT_USAGE;
     if (!((args == 2 && (info || verify)) || (args == 3 && recompress)))
         return cli_fail(EXIT_USAGE, "usage: slide db info|verify FILE, or slide db "
                                     "recompress FILE OUT (see slide db --help)");
@@ -167,7 +170,7 @@ static int recompress(const struct db_args *a)
     slide_error err;
     uint64_t bytes = 0;
     double t0 = omp_get_wtime();
-    if (atomic_file_check(a->out, &err)) /* before the load, which may be long */
+    if (atomic_file_check(a->out, &db_file_kind, &err)) /* before the load, which may be long */
         return cli_fail_lib(SLIDE_EIO, &err);
     if (db_load(a->file, a->threads, &db, &err))
         return cli_fail_file(EXIT_FAIL, a->file, &err);

@@ -25,6 +25,7 @@ static const char help[] =
     "                 [--max-memory BYTES] [--buffer KEYS] [--temp-dir DIR]\n"
     "                 [--max-disk BYTES]\n"
     "                 [--checkpoint DIR] [--resume DIR]\n"
+    "       slide frontier --resume DIR [OPTIONS]\n"
     "Breadth-first search from the goal that keeps only the last two layers\n"
     "(frontier search with delayed duplicate detection), for any board of up to\n"
     "34 cells: the number of boards at each distance up to D on boards whose\n"
@@ -67,8 +68,9 @@ static const char help[] =
     "                     DIR/state (text: board, goal, depth, histogram, CRC),\n"
     "                     each written as a temporary, synced and renamed, state\n"
     "                     last.  Refused if DIR already holds a checkpoint\n"
-    "  --resume DIR       continue the search saved in DIR (same board and goal;\n"
-    "                     any --threads, --max-depth) from its last layer;\n"
+    "  --resume DIR       continue the search saved in DIR from its last layer\n"
+    "                     (any --threads, --max-depth); the size and goal come\n"
+    "                     from DIR (RxC or --goal, if given, must be the same);\n"
     "                     checkpoints go on into DIR\n"
     "SIGINT or SIGTERM with a checkpoint directory: the search stops at the end\n"
     "of the current layer, saves it and exits with 128 + the signal (a second\n"
@@ -103,6 +105,7 @@ struct frontier_args {
     int provenance;
     uint64_t max_memory, max_disk, buffer;
     const char *temp_dir, *checkpoint, *resume;
+    char resume_goal[1024]; /* the goal read from --resume DIR's checkpoint */
     char command[512];
 };
 
@@ -167,6 +170,32 @@ static int take_option(int c, const char *v, void *ctx)
     return EXIT_USAGE;
 }
 
+/*
+ * --resume DIR: the size and goal come from the checkpoint; a size given
+ * must agree, and a goal given is compared by fcheckpoint_load, which names
+ * both values.
+ */
+static int from_checkpoint(struct frontier_args *a, int sized)
+{
+    int rows, cols;
+    slide_error err;
+    if (!fcheckpoint_exists(a->resume))
+        return cli_fail(EXIT_FAIL, "%s holds no frontier checkpoint (no %s/state)",
+                        a->resume, a->resume);
+    if (fcheckpoint_describe(a->resume, &rows, &cols, a->resume_goal,
+                             sizeof a->resume_goal, &err))
+        return cli_fail_lib(SLIDE_EFORMAT, &err);
+    if (sized && (rows != a->rows || cols != a->cols))
+        return cli_fail(EXIT_USAGE, "--resume %s holds a search of %dx%d, not %dx%d; give "
+                        "no size (it comes from the checkpoint) or %dx%d", a->resume, rows,
+                        cols, a->rows, a->cols, rows, cols);
+    a->rows = rows;
+    a->cols = cols;
+    if (!a->goal_text)
+        a->goal_text = a->resume_goal;
+    return EXIT_OK;
+}
+
 static int parse_args(int argc, char **argv, struct frontier_args *a)
 {
     struct cli_parse p;
@@ -181,14 +210,16 @@ static int parse_args(int argc, char **argv, struct frontier_args *a)
         return rc;
     if (cli_parse_unused(&p, a->temp_dir ? USE_TEMP_DIR : 0, NULL))
         return EXIT_USAGE;
-    if (p.nargs != 1)
+    if (p.nargs > 1 || (p.nargs == 0 && !a->resume))
         return cli_fail(EXIT_USAGE, "slide frontier takes one board size such as 4x4 "
-                                    "(see --help)");
+                                    "(or none with --resume DIR; see --help)");
     if (a->checkpoint && a->resume)
         return cli_fail(EXIT_USAGE, "--resume DIR goes on saving into DIR; give "
                                     "--checkpoint or --resume, not both");
-    if (board_parse_dims(p.args[0], &a->rows, &a->cols, &err))
+    if (p.nargs == 1 && board_parse_dims(p.args[0], &a->rows, &a->cols, &err))
         return cli_fail(EXIT_USAGE, "%s", err.msg);
+    if (a->resume && (rc = from_checkpoint(a, p.nargs == 1)))
+        return rc;
     if (a->temp_dir && (stat(a->temp_dir, &st) != 0 || !S_ISDIR(st.st_mode) ||
                         access(a->temp_dir, W_OK | X_OK) != 0))
         return cli_fail(EXIT_USAGE, "--temp-dir %s is not a writable directory", a->temp_dir);

@@ -31,7 +31,8 @@ static const char help_options[] =
     "                     with '-NAME' inserted before '.csv' (appended if FILE\n"
     "                     does not end in .csv): --joint j.csv --h lc,wd writes\n"
     "                     j-lc.csv and j-wd.csv, each checked before the sweep and\n"
-    "                     written to a temporary beside it, renamed when complete.\n"
+    "                     written to a temporary beside it, renamed when complete;\n"
+    "                     an existing file must be a joint table (or empty).\n"
     "  --threads N        OpenMP threads (default: all cores); results do not\n"
     "                     depend on N\n"
     "  --format F         text (default), csv, md (Markdown) or tex (booktabs)\n"
@@ -330,12 +331,16 @@ static int write_joint_rows(FILE *f, const struct sweep_stats *s)
     return 0;
 }
 
+/* A joint table, recognised by its header line (write_joint_rows). */
+static const struct atomic_file_kind joint_kind = {"a slide joint table", NULL,
+                                                   "distance,h,count\n"};
+
 static int write_joint(const char *path, const struct sweep_stats *s,
                        const char *command, const struct sweep_result *r, int prov)
 {
     struct atomic_file f;
     slide_error err;
-    if (atomic_file_open(&f, path, &err))
+    if (atomic_file_open(&f, path, &joint_kind, &err))
         return cli_fail_lib(SLIDE_EIO, &err);
     if (prov)
         provenance_write(f.stream, "# ", command, r->threads, r->seconds);
@@ -354,7 +359,7 @@ static int check_joints(const struct heur_args *a, const struct heuristic *hs, i
     for (int i = 0; a->joint && i < count; i++) {
         char path[4096];
         joint_path(a->joint, hs[i].def->name, count > 1, path, sizeof path);
-        if (atomic_file_check(path, &err))
+        if (atomic_file_check(path, &joint_kind, &err))
             return cli_fail_lib(SLIDE_EIO, &err);
     }
     return EXIT_OK;

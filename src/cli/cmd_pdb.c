@@ -4,12 +4,16 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <omp.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
+#include "cmd_pdb_stats.h"
 #include "slide/atomic_file.h"
+#include "slide/file_kind.h"
 #include "slide/pdb_build.h"
 #include "slide/pdb_file.h"
 #include "slide/provenance.h"
@@ -19,6 +23,9 @@ static const char help[] =
     "       slide pdb build RxC --partition NAME [--goal G] -o DIR\n"
     "       slide pdb info FILE\n"
     "       slide pdb verify FILE [--max-memory BYTES]\n"
+    "       slide pdb stats RxC --h H [--samples N] [--seed S] [--exact] [--goal G]\n"
+    "       slide pdb predict RxC --h H BOARD --length L [--samples N] [--seed S]\n"
+    "       slide pdb predict RxC --h H - [--samples N] [--seed S] [--exact]\n"
     "build: the pattern database of a set of tiles, by a layered breadth-first\n"
     "search over (placement of the tiles, blank cell) on the two-bit store of\n"
     "slide bfs, written through the database container (see slide db --help):\n"
@@ -37,7 +44,9 @@ static const char help[] =
     "                   Felner 2002); the tiles are those papers' sets moved to\n"
     "                   slide's goal (blank last) by the 180-degree turn t -> n - t\n"
     "  --goal G         the goal board (default: 1..n-1, blank last)\n"
-    "  -o, --output F   the file (--pattern) or directory (--partition)\n"
+    "  -o, --output F   the file (--pattern) or directory (--partition; not a\n"
+    "                   link); an existing table file must be a pattern database\n"
+    "                   (or empty); all are checked before the first build\n"
     "  --threads N      threads (default: all cores); the file does not depend on N\n"
     "  --max-memory B   refuse a build needing more (suffix K, M, G)\n"
     "  --level N        zlib level 0..9 (default 1)\n"
@@ -52,7 +61,35 @@ static const char help[] =
     "value by an independent layered search over (placement, blank cell) with a\n"
     "byte per state (no code of the build) and compare.  Memory: about n bytes\n"
     "per placement; refused up front above what is available.\n"
-    "Exit status: 0 ok, 1 failure (memory, files, a wrong value), 2 bad arguments.\n";
+    "SIGINT or SIGTERM during a build: one line says which table was not\n"
+    "written (and, with --partition, that the ones before it are complete);\n"
+    "no partial file or temporary remains.\n"
+    "stats: the distribution of heuristic H (any --h of slide heuristic: pdb:A+B,\n"
+    "pdbr:A+B for the mirrored max, manhattan, lc ...) over the solvable boards,\n"
+    "from N boards drawn uniformly (slide scramble's draw; the counts depend on\n"
+    "S and N only, never on --threads), with 95 %% intervals: Wilson score for\n"
+    "each probability, normal for the mean.  --exact (manhattan only, at most 16\n"
+    "cells): every board counted by a dynamic programme instead.  Output: the\n"
+    "table 'value count probability low high', then the mean [low, high] (CSV:\n"
+    "a row 'mean,,M,LOW,HIGH'); for manhattan also the closed-form mean.\n"
+    "predict: the IDA* nodes H predicts for a board of optimal length L by the\n"
+    "formula of Korf, Reid and Edelkamp (2001): for each threshold t = h(BOARD),\n"
+    "h + 2, ..., L, the sum over depths i and blank cells c of the nodes of the\n"
+    "brute-force tree (parent pruning, from BOARD's blank cell) at depth i on\n"
+    "c times Pr(h <= t - i | blank on c) from the distribution of stats;\n"
+    "generated nodes likewise with the nodes' children.  One line per threshold\n"
+    "and one for all of them ('threshold all'), each with its sampling standard\n"
+    "error (se); '-' reads lines 'LENGTH BOARD'.\n"
+    "  --h H           the heuristic (stats, predict)\n"
+    "  --samples N     boards drawn (default 1000000)\n"
+    "  --seed S        the generator's seed (default 1)\n"
+    "  --exact         the exact Manhattan distribution (no sampling)\n"
+    "  --length L      predict: the optimal length of BOARD\n"
+    "  --format F      text (default) or csv\n"
+    "  --provenance    start the output with the provenance block ('# ' lines)\n"
+    "Exit status: 0 ok, 1 failure (memory, files, a wrong value), 2 bad arguments,\n"
+    "3 predict: a board that cannot reach the goal, 130 (SIGINT) or 143 (SIGTERM)\n"
+    "a build stopped.\n";
 
 /* The partitions, in slide's standard goal (tiles turned by t -> n - t). */
 static const struct partition {
@@ -74,19 +111,29 @@ struct pdb_args {
     int kind_set;
     int threads, level, progress;
     uint64_t max_memory;
+    struct pdb_stats_args st;
+    int format_set;
 };
 
 /* Contexts that use an option (cli.h): the action, and --pattern. */
-enum { USE_BUILD = 1, USE_VERIFY = 2, USE_PATTERN = 4 };
+enum { USE_BUILD = 1, USE_VERIFY = 2, USE_PATTERN = 4, USE_STATS = 8, USE_PREDICT = 16 };
 
 static const struct cli_option pdb_options[] = {
     {"pattern", 0, CLI_VALUE, 'P', USE_BUILD, "pdb build", NULL},
     {"partition", 0, CLI_VALUE, 'Q', USE_BUILD, "pdb build", NULL},
     {"additive", 0, CLI_FLAG, 'A', USE_PATTERN, "pdb build --pattern", NULL},
     {"plain", 0, CLI_FLAG, 'L', USE_PATTERN, "pdb build --pattern", "additive"},
-    {"goal", 0, CLI_VALUE, 'g', USE_BUILD, "pdb build", NULL},
+    {"goal", 0, CLI_VALUE, 'g', USE_BUILD | USE_STATS, "pdb build, stats or predict", NULL},
+    {"h", 0, CLI_VALUE, 'H', USE_STATS, "pdb stats or pdb predict", NULL},
+    {"samples", 0, CLI_VALUE, 'n', USE_STATS, "pdb stats or pdb predict", NULL},
+    {"seed", 0, CLI_VALUE, 's', USE_STATS, "pdb stats or pdb predict", NULL},
+    {"exact", 0, CLI_FLAG, 'x', USE_STATS, "pdb stats or pdb predict", NULL},
+    {"length", 0, CLI_VALUE, 'd', USE_PREDICT, "pdb predict BOARD", NULL},
+    {"format", 0, CLI_VALUE, 'f', USE_STATS, "pdb stats or pdb predict", NULL},
+    {"provenance", 0, CLI_FLAG, 'r', USE_STATS, "pdb stats or pdb predict", NULL},
     {"output", 'o', CLI_VALUE, 'o', USE_BUILD, "pdb build", NULL},
-    {"threads", 't', CLI_VALUE, 't', USE_BUILD | USE_VERIFY, "pdb build or pdb verify", NULL},
+    {"threads", 't', CLI_VALUE, 't', USE_BUILD | USE_VERIFY | USE_STATS,
+     "pdb build, verify, stats or predict", NULL},
     {"level", 0, CLI_VALUE, 'l', USE_BUILD, "pdb build", NULL},
     {"max-memory", 0, CLI_VALUE, 'm', USE_BUILD | USE_VERIFY, "pdb build or pdb verify",
      NULL},
@@ -109,6 +156,29 @@ static int take_option(int c, const char *v, void *ctx)
     case 'g': a->goal = v; return EXIT_OK;
     case 'o': a->out = v; return EXIT_OK;
     case 't': return cli_threads(v, &a->threads) ? EXIT_USAGE : EXIT_OK;
+    case 'H': a->st.heur = v; return EXIT_OK;
+    case 'x': a->st.exact = 1; return EXIT_OK;
+    case 'r': a->st.provenance = 1; return EXIT_OK;
+    case 'n':
+        if (cli_int("--samples", v, 1, 1000000000000L, &n))
+            return EXIT_USAGE;
+        a->st.samples = (uint64_t)n;
+        return EXIT_OK;
+    case 's':
+        if (cli_int("--seed", v, 0, 0x7fffffffffffffffL, &n))
+            return EXIT_USAGE;
+        a->st.seed = (uint64_t)n;
+        return EXIT_OK;
+    case 'd':
+        if (cli_int("--length", v, 0, 1000, &n))
+            return EXIT_USAGE;
+        a->st.length = n;
+        return EXIT_OK;
+    case 'f':
+        if (strcmp(v, "text") && strcmp(v, "csv"))
+            return cli_fail(EXIT_USAGE, "--format must be text or csv, not \"%s\"", v);
+        a->st.csv = !strcmp(v, "csv");
+        return EXIT_OK;
     case 'l':
         if (cli_int("--level", v, 0, 9, &n))
             return EXIT_USAGE;
@@ -125,22 +195,38 @@ static int parse_args(int argc, char **argv, struct pdb_args *a)
     struct cli_parse p;
     memset(a, 0, sizeof *a);
     a->level = -1;
+    a->st.samples = 1000000;
+    a->st.seed = 1;
+    a->st.length = -1;
     cli_parse_init(&p, "pdb", pdb_options, argc, argv);
     int rc = cli_parse_options(&p, help, take_option, a);
     if (rc)
         return rc;
     int args = p.nargs;
     a->action = args > 0 ? p.args[0] : "";
-    int build = !strcmp(a->action, "build");
+    int build = !strcmp(a->action, "build"), stats = !strcmp(a->action, "stats");
+    int predict = !strcmp(a->action, "predict");
+    if (args > 0 && cli_subcommand("pdb", a->action, "build, info, predict, stats, verify"))
+        return EXIT_USAGE;
     if (args == 2 && build)
         a->dims = p.args[1];
+    else if ((args == 2 && stats) || (args == 3 && predict)) {
+        a->st.dims = p.args[1];
+        a->st.board = predict ? p.args[2] : NULL;
+    }
     else if (args == 2 && (!strcmp(a->action, "info") || !strcmp(a->action, "verify")))
         a->file = p.args[1];
     else
-        return cli_fail(EXIT_USAGE, "usage: slide pdb build RxC ..., slide pdb info FILE or "
-                                    "slide pdb verify FILE (see slide pdb --help)");
+        return cli_fail(EXIT_USAGE, "usage: slide pdb build RxC ..., slide pdb info FILE, "
+                                    "slide pdb verify FILE, slide pdb stats RxC --h H or "
+                                    "slide pdb predict RxC --h H BOARD (see slide pdb --help)");
+    a->st.goal = a->goal;
+    a->st.threads = a->threads;
     unsigned active = build ? USE_BUILD | (a->tiles ? USE_PATTERN : 0)
-                            : !strcmp(a->action, "verify") ? USE_VERIFY : 0;
+                      : !strcmp(a->action, "verify") ? USE_VERIFY
+                      : stats ? USE_STATS
+                      : predict ? USE_STATS | (strcmp(a->st.board, "-") ? USE_PREDICT : 0)
+                                : 0;
     char now[32];
     snprintf(now, sizeof now, "pdb %s", a->action);
     return cli_parse_unused(&p, active, now) ? EXIT_USAGE : EXIT_OK;
@@ -154,9 +240,48 @@ static void on_layer(const struct pdb_layer *l, void *ctx)
             l->cumulative, l->entries, l->elapsed);
 }
 
+/*
+ * SIGINT/SIGTERM during a build: say what was stopped and what remains,
+ * remove the temporary of a table being written, exit 128 + signal.  The
+ * note is prepared before each table (global: a signal handler can reach
+ * nothing else); the handler only writes and unlinks (async-signal-safe).
+ */
+static char stop_note[2400];
+static volatile sig_atomic_t stop_len;
+
+static void on_stop(int sig)
+{
+    static const char head[] = "slide: pdb build stopped by ";
+    const char *name = sig == SIGINT ? "SIGINT" : "SIGTERM";
+    atomic_file_remove_all();
+    ssize_t ignored = write(STDERR_FILENO, head, sizeof head - 1);
+    ignored = write(STDERR_FILENO, name, strlen(name));
+    ignored = write(STDERR_FILENO, stop_note, (size_t)stop_len);
+    (void)ignored;
+    _exit(128 + sig);
+}
+
+/* The note for a stop while path is built; done names the tables before it. */
+static void stop_prepare(const char *path, int done)
+{
+    int n = snprintf(stop_note, sizeof stop_note, ": no table was written to %s%s\n", path,
+                     done == 0   ? ""
+                     : done == 1 ? " (the table before it is complete)"
+                                 : " (the tables before it are complete)");
+    stop_len = n < 0 ? 0 : n >= (int)sizeof stop_note ? (int)sizeof stop_note - 1 : n;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop;
+    sigemptyset(&sa.sa_mask);
+    sigaddset(&sa.sa_mask, SIGINT);
+    sigaddset(&sa.sa_mask, SIGTERM);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
 /* Build one table of tiles and write it to path. */
 static int build_one(const struct pdb_args *a, const struct board *goal, const char *tiles,
-                     const char *path)
+                     const char *path, int done)
 {
     int list[PATTERN_MAX_TILES + 1], k;
     struct pattern pat;
@@ -167,9 +292,10 @@ static int build_one(const struct pdb_args *a, const struct board *goal, const c
     if (!rc)
         rc = pattern_init(&pat, goal, list, k, &err);
     if (!rc)
-        rc = atomic_file_check(path, &err);
+        rc = atomic_file_check(path, &db_pdb_file_kind, &err);
     if (rc)
         return cli_fail_lib(rc, &err);
+    stop_prepare(path, done);
     struct pdb_build_options o = {a->threads, a->max_memory,
                                   cli_progress_wanted(a->progress) ? on_layer : NULL, NULL};
     double t0 = omp_get_wtime();
@@ -177,6 +303,8 @@ static int build_one(const struct pdb_args *a, const struct board *goal, const c
         return cli_fail_lib(rc, &err);
     double t1 = omp_get_wtime();
     rc = pdb_save(path, &t, a->level, a->threads, &bytes, &err);
+    signal(SIGINT, SIG_DFL); /* the note no longer holds: path is written */
+    signal(SIGTERM, SIG_DFL);
     double t2 = omp_get_wtime();
     if (!rc) {
         char tl[256];
@@ -188,6 +316,36 @@ static int build_one(const struct pdb_args *a, const struct board *goal, const c
     }
     pdb_table_free(&t);
     return rc ? cli_fail_lib(rc, &err) : EXIT_OK;
+}
+
+/*
+ * The directory of --partition: a real directory (never a symbolic link,
+ * which would put the tables elsewhere) whose tables can all be written,
+ * checked before any build; created only then when it does not exist.
+ */
+static int partition_dir(const char *dir, char paths[4][1024])
+{
+    struct stat sb;
+    slide_error err;
+    if (lstat(dir, &sb) != 0) {
+        if (errno != ENOENT)
+            return cli_fail(EXIT_FAIL, "cannot examine %s: %s", dir, strerror(errno));
+        /* absent: its name must be one that could be written */
+        if (atomic_file_check(dir, NULL, &err))
+            return cli_fail_lib(SLIDE_EIO, &err);
+        if (mkdir(dir, 0755) != 0)
+            return cli_fail(EXIT_FAIL, "cannot create directory %s: %s", dir,
+                            strerror(errno));
+        return EXIT_OK;
+    }
+    if (!S_ISDIR(sb.st_mode))
+        return cli_fail(EXIT_FAIL, "cannot write into %s: it is %s; --partition writes "
+                        "into a directory (not a link to one)", dir,
+                        file_kind_name(sb.st_mode));
+    for (int j = 0; j < 4 && paths[j][0]; j++)
+        if (atomic_file_check(paths[j], &db_pdb_file_kind, &err))
+            return cli_fail_lib(SLIDE_EIO, &err);
+    return EXIT_OK;
 }
 
 static int build_partition(const struct pdb_args *a, const struct board *goal)
@@ -205,12 +363,22 @@ static int build_partition(const struct pdb_args *a, const struct board *goal)
     if (a->kind_set && a->kind != PDB_ADDITIVE)
         return cli_fail(EXIT_USAGE, "--partition builds additive tables; --plain is not "
                                     "allowed with it");
-    if (mkdir(a->out, 0755) != 0 && errno != EEXIST)
-        return cli_fail(EXIT_FAIL, "cannot create directory %s: %s", a->out, strerror(errno));
-    char paths[4][1024], sum[4200] = "";
+    char paths[4][1024] = {""}, sum[4200] = "", out[900];
+    /* "DIR/" names DIR: without the slash, lstat sees a link as a link */
+    size_t n = strlen(a->out);
+    while (n > 1 && a->out[n - 1] == '/')
+        n--;
+    if (n >= sizeof out)
+        return cli_fail(EXIT_USAGE, "-o: the directory name has %zu bytes, at most %zu are "
+                        "allowed", n, sizeof out - 1);
+    snprintf(out, sizeof out, "%.*s", (int)n, a->out);
+    for (int j = 0; j < 4 && p->sets[j]; j++)
+        snprintf(paths[j], sizeof paths[j], "%s/%s.%d.pdb", out, p->name, j + 1);
+    int rc = partition_dir(out, paths);
+    if (rc)
+        return rc;
     for (int j = 0; j < 4 && p->sets[j]; j++) {
-        snprintf(paths[j], sizeof paths[j], "%s/%s.%d.pdb", a->out, p->name, j + 1);
-        int rc = build_one(a, goal, p->sets[j], paths[j]);
+        rc = build_one(a, goal, p->sets[j], paths[j], j);
         if (rc)
             return rc;
         snprintf(sum + strlen(sum), sizeof sum - strlen(sum), "%s%s", j ? "+" : "",
@@ -235,7 +403,7 @@ static int build(const struct pdb_args *a)
                                     "NAME (see slide pdb --help)");
     if (cli_goal(a->goal, rows, cols, &goal))
         return EXIT_USAGE;
-    int rc = a->partition ? build_partition(a, &goal) : build_one(a, &goal, a->tiles, a->out);
+    int rc = a->partition ? build_partition(a, &goal) : build_one(a, &goal, a->tiles, a->out, 0);
     board_free(&goal);
     return rc ? rc : cli_finish_stdout();
 }
@@ -294,10 +462,17 @@ static int verify(const struct pdb_args *a)
 int cmd_pdb(int argc, char **argv)
 {
     struct pdb_args a;
+    char command[1024];
+    cli_command_line("pdb", argc, argv, command, sizeof command);
     int rc = parse_args(argc, argv, &a);
     if (rc)
         return rc < 0 ? EXIT_OK : rc;
+    a.st.command = command;
     if (!strcmp(a.action, "build"))
         return build(&a);
+    if (!strcmp(a.action, "stats"))
+        return pdb_stats_run(&a.st);
+    if (!strcmp(a.action, "predict"))
+        return pdb_predict_run(&a.st);
     return strcmp(a.action, "info") == 0 ? info(&a) : verify(&a);
 }

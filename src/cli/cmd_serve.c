@@ -14,7 +14,7 @@
 #endif
 
 static const char help[] =
-    "usage: slide serve [--bind ADDR] [--port N] [--db FILE...] [--pdb SETS]\n"
+    "usage: slide serve [--bind ADDR] [--port N] [--db FILE...] [--pdb SETS [--reflect]]\n"
     "                   [--threads N] [--max-nodes N] [--max-seconds S]\n"
     "Serve a web page to play, check and solve boards, with the engine behind\n"
     "it: the parity verdict in words, optimal solutions animated, the exact\n"
@@ -31,13 +31,16 @@ static const char help[] =
     "                   histogram\n"
     "  --pdb SETS       pattern database sets (slide pdb build), loaded once and\n"
     "                   shared read-only: a set is FILE or FILE+FILE+... (as in\n"
-    "                   slide solve --h pdb:FILE+...), sets are separated by\n"
-    "                   commas, up to 4 (--pdb a.pdb+b.pdb,c.pdb); files only,\n"
-    "                   so name --partition's DIR/NAME.K.pdb one by one.  Each\n"
-    "                   set must be admissible (disjoint additive tables, or\n"
-    "                   one table).  IDA* with no heuristic asked uses\n"
+    "                   slide solve --h pdb:FILE+...), where a name may be the\n"
+    "                   DIR of pdb build --partition (all its tables); sets\n"
+    "                   are separated by commas, up to 4 (--pdb a.pdb+b.pdb,\n"
+    "                   pdb78).  Each set must be admissible (disjoint additive\n"
+    "                   tables, or one table).  IDA* with no heuristic asked uses\n"
     "                   max(lc,pdb) with the set built for the board's size and\n"
     "                   goal, else lc; /api/eval reports its value as pdb\n"
+    "  --reflect        every --pdb set also looks up the board mirrored in the\n"
+    "                   main diagonal and takes the larger sum (as slide solve\n"
+    "                   --reflect; square boards whose goal's blank is on it)\n"
     "  --threads N      searches that may run at once (1..64, default 2); a\n"
     "                   solve request beyond that gets 503 with Retry-After: 1\n"
     "  --max-nodes N    IDA* expansions per search (default 200000000)\n"
@@ -92,6 +95,7 @@ struct serve_args {
     const char *db_paths[SERVE_MAX_DBS];
     int ndbs;
     const char *pdb;  /* --pdb SETS, or NULL */
+    int reflect;      /* --reflect: the mirrored lookup too */
 };
 
 static int parse_seconds(const char *text, double *out)
@@ -116,11 +120,15 @@ static int parse_nodes(const char *text, long long *out)
     return 0;
 }
 
+/* Contexts that use an option (cli.h). */
+enum { USE_PDB = 1 };
+
 static const struct cli_option serve_options[] = {
     {"bind", 'b', CLI_VALUE, 'b', 0, NULL, NULL},
     {"port", 'p', CLI_VALUE, 'p', 0, NULL, NULL},
     {"db", 'd', CLI_VALUE, 'd', 0, NULL, NULL},
     {"pdb", 0, CLI_VALUE, 'P', 0, NULL, NULL},
+    {"reflect", 0, CLI_FLAG, 'r', USE_PDB, "--pdb SETS", NULL},
     {"threads", 't', CLI_VALUE, 't', 0, NULL, NULL},
     {"max-nodes", 0, CLI_VALUE, 'n', 0, NULL, NULL},
     {"max-seconds", 0, CLI_VALUE, 's', 0, NULL, NULL},
@@ -137,6 +145,7 @@ static int take(int id, const char *value, void *ctx)
     case 'n': return parse_nodes(value, &a->max_nodes) ? EXIT_USAGE : EXIT_OK;
     case 's': return parse_seconds(value, &a->max_seconds) ? EXIT_USAGE : EXIT_OK;
     case 'P': a->pdb = value; return EXIT_OK;
+    case 'r': a->reflect = 1; return EXIT_OK;
     case 'd': a->db_paths[a->ndbs++] = value; return EXIT_OK;
     default: return EXIT_USAGE;
     }
@@ -146,12 +155,14 @@ static int take(int id, const char *value, void *ctx)
  * by more database files: the words that are not options. */
 static int parse_args(int argc, char **argv, struct serve_args *a)
 {
-    *a = (struct serve_args){"127.0.0.1", 8080, 2, 200000000LL, 10.0, {0}, 0, NULL};
+    *a = (struct serve_args){"127.0.0.1", 8080, 2, 200000000LL, 10.0, {0}, 0, NULL, 0};
     struct cli_parse p;
     cli_parse_init(&p, "serve", serve_options, argc, argv);
     int rc = cli_parse_options(&p, help, take, a);
     if (rc)
         return rc;
+    if (cli_parse_unused(&p, a->pdb ? USE_PDB : 0, NULL))
+        return EXIT_USAGE;
     if (p.nargs && !a->ndbs)
         return cli_fail(EXIT_USAGE, "serve takes no arguments, not \"%s\" (database files "
                                     "follow --db; see slide serve --help)", p.args[0]);
@@ -178,7 +189,7 @@ static int wait_for_signal(const sigset_t *set)
  * loads it (the same one-line errors); a set whose sum may overestimate is
  * refused, since the server's answers claim optimality.
  */
-static int load_pdb_sets(const char *spec, struct pdb_set *sets, int *n)
+static int load_pdb_sets(const char *spec, int reflect, struct pdb_set *sets, int *n)
 {
     char buf[4096];
     *n = 0;
@@ -193,7 +204,7 @@ static int load_pdb_sets(const char *spec, struct pdb_set *sets, int *n)
         if (*n == SERVE_MAX_PDB_SETS)
             return cli_fail(EXIT_USAGE, "--pdb: at most %d sets (separated by commas)",
                             SERVE_MAX_PDB_SETS);
-        if (pdb_set_load(&sets[*n], one, 0, 0, &err))
+        if (pdb_set_load(&sets[*n], one, reflect, 0, &err))
             return cli_fail(EXIT_FAIL, "%s", err.msg);
         (*n)++;
         if (!pdb_set_admissible(&sets[*n - 1]))
@@ -256,7 +267,7 @@ int cmd_serve(int argc, char **argv)
     int npdbs = 0;
     memset(pdbs, 0, sizeof pdbs);
     if (status == EXIT_OK)
-        status = load_pdb_sets(a.pdb, pdbs, &npdbs);
+        status = load_pdb_sets(a.pdb, a.reflect, pdbs, &npdbs);
     if (status == EXIT_OK)
         status = run(&a, dbs, pdbs, npdbs, &set);
     for (int i = 0; i < npdbs; i++)

@@ -74,7 +74,8 @@ static const char help[] =
     "                 conflicts, 2*(k-LIS) per row and column), manhattan,\n"
     "                 misplaced, wd (walking distance), pdb:FILE+FILE+...\n"
     "                 (the sum of pattern databases written by slide pdb\n"
-    "                 build; loaded once, load time on stderr) or\n"
+    "                 build; a name may be the DIR of pdb build --partition,\n"
+    "                 all its tables; loaded once, load time on stderr) or\n"
     "                 max(NAME,pdb:FILE+...).  All are admissible, so lengths\n"
     "                 are optimal - except a pdb sum whose tables share a tile\n"
     "                 or mix plain tables (a note says so; not 'optimal').\n"
@@ -82,8 +83,9 @@ static const char help[] =
     "                 about the main diagonal and take the larger value (square\n"
     "                 boards whose goal has its blank on the diagonal; other\n"
     "                 goals are refused)\n"
-    "  --threads N    solve N boards at once (BOARD -); answers are printed in\n"
-    "                 input order and do not depend on N\n"
+    "  --threads N    solve N boards at once (BOARD - or @FILE only: refused\n"
+    "                 with one BOARD); answers are printed in input order and\n"
+    "                 do not depend on N\n"
     "  --max-nodes N  (ida) give up on a board after N node expansions\n"
     "  --progress     (ida) one line per IDA* threshold on stderr (default on a\n"
     "  --no-progress  terminal); never\n"
@@ -314,7 +316,7 @@ static int db_covers(const struct solve_job *job, char *why, size_t len)
  * chosen and hands the other boards to its fallback, with a note.
  */
 enum { TAKES_H = 1, TAKES_MAX_NODES = 2, TAKES_MAX_STATES = 4, TAKES_DB = 8,
-       TAKES_PROGRESS = 16 };
+       TAKES_PROGRESS = 16, TAKES_BATCH = 32 };
 
 static const struct solve_method {
     const char *name;
@@ -414,7 +416,12 @@ static int check_specific(const struct solve_args *a, const struct cli_parse *p)
                             specific[i].name, specific[i].value);
     char now[64];
     snprintf(now, sizeof now, "--method %s", a->method->name);
-    return cli_parse_unused(p, used, now);
+    /* --threads solves several boards at once: one BOARD argument is one board */
+    int batch = p->nargs != 1 || !strcmp(p->args[0], "-") || p->args[0][0] == '@';
+    return cli_parse_unused(p, used | TAKES_BATCH, now) ||
+                   cli_parse_unused(p, batch ? ~0u : ~(unsigned)TAKES_BATCH, "one BOARD")
+               ? EXIT_USAGE
+               : EXIT_OK;
 }
 
 /* --count, --moves and --format csv|md|tex each choose what is printed. */
@@ -448,7 +455,7 @@ static const struct cli_option solve_options[] = {
     {"db", 'd', CLI_VALUE, 'd', TAKES_DB, "--method db", NULL},
     {"keep-going", 0, CLI_FLAG, 'k', 0, NULL, NULL},
     {"reflect", 0, CLI_FLAG, 'r', TAKES_H, "--method ida", NULL},
-    {"threads", 't', CLI_VALUE, 't', 0, NULL, NULL},
+    {"threads", 't', CLI_VALUE, 't', TAKES_BATCH, "BOARD - or @FILE (several boards)", NULL},
     {0, 0, 0, 0, 0, NULL, NULL}};
 
 /* One option's value into a; EXIT_OK or EXIT_USAGE (printed). */

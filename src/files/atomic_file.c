@@ -115,8 +115,51 @@ static int check_dir(const char *path, const char *dir, slide_error *err)
     return SLIDE_OK;
 }
 
-/* path absent or a regular file (lstat: a link is never followed). */
-static int check_target(const char *path, slide_error *err)
+/* Whether the text in head[0..n) is of a text kind: its header line comes
+ * first, after any '#' lines. */
+static int text_is_ours(const char *head, size_t n, const char *header)
+{
+    size_t h = strlen(header);
+    for (size_t i = 0; i < n;) {
+        if (n - i >= h && !memcmp(head + i, header, h))
+            return 1;
+        if (head[i] != '#')
+            return 0;
+        const char *nl = memchr(head + i, '\n', n - i);
+        if (!nl)
+            return 0;
+        i = (size_t)(nl - head) + 1;
+    }
+    return 0;
+}
+
+/* An existing regular file at path is replaced only when it is of kind, or
+ * empty. */
+static int check_ours(const char *path, const struct atomic_file_kind *kind,
+                      slide_error *err)
+{
+    static const char how[] = "slide replaces only its own files of that kind; remove "
+                              "it or choose another name";
+    unsigned char head[ATOMIC_FILE_HEAD];
+    slide_error why;
+    int fd = file_open_regular(path, 0, &why);
+    if (fd < 0)
+        return slide_fail(err, SLIDE_EIO, "cannot write %s: it exists and cannot be read "
+                          "to check that it is %s (%s); %s", path, kind->name, why.msg, how);
+    ssize_t n = read(fd, head, sizeof head);
+    close(fd);
+    /* an empty file holds nothing to lose (a name made by mktemp) */
+    int ours = n == 0 || (n > 0 && kind->is_ours ? kind->is_ours(head, (size_t)n)
+                                       : text_is_ours((const char *)head, (size_t)n,
+                                                      kind->header));
+    return ours ? SLIDE_OK
+                : slide_fail(err, SLIDE_EIO, "cannot write %s: it exists and is not %s; %s",
+                             path, kind->name, how);
+}
+
+/* path absent, or a regular file of kind (lstat: a link is never followed). */
+static int check_target(const char *path, const struct atomic_file_kind *kind,
+                        slide_error *err)
 {
     struct stat sb;
     if (lstat(path, &sb) != 0)
@@ -126,10 +169,11 @@ static int check_target(const char *path, slide_error *err)
     if (!S_ISREG(sb.st_mode))
         return slide_fail(err, SLIDE_EIO, "cannot write %s: it is %s; slide replaces only "
                           "regular files", path, file_kind_name(sb.st_mode));
-    return SLIDE_OK;
+    return kind ? check_ours(path, kind, err) : SLIDE_OK;
 }
 
-int atomic_file_check(const char *path, slide_error *err)
+int atomic_file_check(const char *path, const struct atomic_file_kind *kind,
+                      slide_error *err)
 {
     size_t n = strlen(path);
     if (n == 0)
@@ -145,7 +189,7 @@ int atomic_file_check(const char *path, slide_error *err)
         return slide_fail(err, SLIDE_ENOMEM, "out of memory for a file name");
     int rc = check_dir(path, dir, err);
     free(dir);
-    return rc ? rc : check_target(path, err);
+    return rc ? rc : check_target(path, kind, err);
 }
 
 /* "DIR/.BASE.<16 hex>.tmp" with fresh random bits (malloc'd). */
@@ -202,18 +246,21 @@ static void release(struct atomic_file *f)
     free(f->dir);
     f->path = f->tmp = f->dir = NULL;
     f->stream = NULL;
+    f->kind = NULL;
     f->slot = -1;
 }
 
-int atomic_file_open(struct atomic_file *f, const char *path, slide_error *err)
+int atomic_file_open(struct atomic_file *f, const char *path,
+                     const struct atomic_file_kind *kind, slide_error *err)
 {
     memset(f, 0, sizeof *f);
     f->slot = -1;
-    int rc = atomic_file_check(path, err);
+    int rc = atomic_file_check(path, kind, err);
     if (rc)
         return rc;
     f->path = strdup(path);
     f->dir = dir_of(path);
+    f->kind = kind;
     if (!f->path || !f->dir) {
         release(f);
         return slide_fail(err, SLIDE_ENOMEM, "out of memory for a file name");
@@ -271,7 +318,7 @@ int atomic_file_commit(struct atomic_file *f, slide_error *err)
     if (rc)
         return rc;
     /* a special file put at the target while we wrote is refused still */
-    if ((rc = check_target(f->path, err))) {
+    if ((rc = check_target(f->path, f->kind, err))) {
         atomic_file_abort(f);
         return rc;
     }
@@ -290,7 +337,7 @@ int atomic_file_commit(struct atomic_file *f, slide_error *err)
 int atomic_file_write_all(const char *path, const void *buf, size_t len, slide_error *err)
 {
     struct atomic_file f;
-    int rc = atomic_file_open(&f, path, err);
+    int rc = atomic_file_open(&f, path, NULL, err);
     if (rc)
         return rc;
     if (len && fwrite(buf, 1, len, f.stream) != len)

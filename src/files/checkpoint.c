@@ -327,7 +327,7 @@ static char *format_state(const struct space *s, const struct store *st,
 static int write_store(struct atomic_file *f, const char *path, const struct store *st,
                        slide_error *err)
 {
-    int rc = atomic_file_open(f, path, err);
+    int rc = atomic_file_open(f, path, NULL, err);
     if (rc)
         return rc;
     const char *b = (const char *)st->words;

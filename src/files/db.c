@@ -185,6 +185,30 @@ static void encode_member0(const struct db *db, uint8_t *out, uint32_t len)
 
 /* ---- writing -------------------------------------------------------------- */
 
+/* The start of a slide container file (member 0 up to the space kind). */
+static int container_kind(const unsigned char *b, size_t n)
+{
+    if (n < 48 || b[0] != 0x1f || b[1] != 0x8b || b[2] != 8 || b[3] != 4 || b[12] != 'S' ||
+        b[13] != 'l' || memcmp(b + 16, DB_MAGIC, 8) != 0)
+        return -1;
+    return (int)get_u32(b + 16 + 28);
+}
+
+static int is_distance_db(const unsigned char *head, size_t n)
+{
+    int k = container_kind(head, n);
+    return k >= 0 && k != DB_KIND_PDB;
+}
+
+static int is_pdb(const unsigned char *head, size_t n)
+{
+    return container_kind(head, n) == DB_KIND_PDB;
+}
+
+const struct atomic_file_kind db_file_kind = {"a slide distance database", is_distance_db,
+                                              NULL};
+const struct atomic_file_kind db_pdb_file_kind = {"a slide pattern database", is_pdb, NULL};
+
 /* Fills dst with payload bytes [off, off + len). */
 typedef void (*fill_fn)(const void *ctx, uint64_t off, uint64_t len, uint8_t *dst);
 
@@ -299,7 +323,8 @@ static int write_file(const char *path, struct db *db, fill_fn fill, const void 
                       int threads, uint64_t *file_bytes, slide_error *err)
 {
     struct atomic_file af;
-    int rc = atomic_file_open(&af, path, err);
+    int rc = atomic_file_open(&af, path, (int)db->kind == DB_KIND_PDB ? &db_pdb_file_kind
+                                                                      : &db_file_kind, err);
     if (rc)
         return rc;
     db->blocks = calloc(db->nblocks, sizeof *db->blocks);

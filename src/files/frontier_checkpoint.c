@@ -81,7 +81,7 @@ static int out_open(struct out *o, const char *dir, const char *name, slide_erro
     snprintf(path, sizeof path, "%s/%s", dir, name);
     o->crc = crc32(0L, Z_NULL, 0);
     o->bytes = 0;
-    return atomic_file_open(&o->f, path, err);
+    return atomic_file_open(&o->f, path, NULL, err);
 }
 
 static int out_write(struct out *o, const void *buf, size_t len, slide_error *err)
@@ -416,17 +416,48 @@ static uint64_t layer_file_bytes(const char *dir, int depth)
     return lstat(path, &st) == 0 ? (uint64_t)st.st_size : 0;
 }
 
+/* DIR/state read and parsed into st (path receives its name); on error
+ * st holds nothing to free. */
+static int load_state(const char *dir, char *path, size_t len, struct state *st,
+                      slide_error *err)
+{
+    snprintf(path, len, "%s/state", dir);
+    memset(st, 0, sizeof *st);
+    char *text = read_state_text(path, err);
+    if (!text)
+        return SLIDE_EFORMAT;
+    int rc = parse_state(path, text, st, err);
+    free(text);
+    if (rc) {
+        free(st->hist);
+        st->hist = NULL;
+    }
+    return rc;
+}
+
+int fcheckpoint_describe(const char *dir, int *rows, int *cols, char *goal, size_t goal_len,
+                         slide_error *err)
+{
+    char path[4096];
+    struct state st;
+    int rc = load_state(dir, path, sizeof path, &st, err);
+    if (!rc) {
+        *rows = st.rows;
+        *cols = st.cols;
+        snprintf(goal, goal_len, "%s", st.goal);
+    }
+    free(st.hist);
+    return rc;
+}
+
 int fcheckpoint_load(const char *dir, struct frontier_search *f, const struct board *goal,
                      uint64_t max_memory, slide_error *err)
 {
     char path[4096], gtext[1024];
     struct state st;
-    snprintf(path, sizeof path, "%s/state", dir);
-    char *text = read_state_text(path, err);
-    if (!text)
-        return SLIDE_EFORMAT;
-    int rc = parse_state(path, text, &st, err);
-    free(text);
+    int rc = load_state(dir, path, sizeof path, &st, err);
+    if (rc)
+        return rc;
     board_format(goal, gtext, sizeof gtext);
     if (!rc && (st.rows != goal->rows || st.cols != goal->cols || strcmp(st.goal, gtext)))
         rc = slide_fail(err, SLIDE_EFORMAT, "%s holds a search of %dx%d with goal %s, not "

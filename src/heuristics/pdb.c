@@ -4,8 +4,12 @@
  */
 #include "slide/pdb.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "slide/pdb_file.h"
 
@@ -27,6 +31,79 @@ static int load_one(struct pdb_set *s, const char *name, int threads, slide_erro
         return slide_fail(err, SLIDE_EINVAL, "%s is for another board or goal than %s",
                           name, "the first table");
     return SLIDE_OK;
+}
+
+/* K of "NAME.K.pdb" (1..PDB_SET_MAX) with NAME's length in *stem, or 0. */
+static int table_number(const char *file, size_t *stem)
+{
+    size_t n = strlen(file);
+    if (n < 7 || file[0] == '.' || strcmp(file + n - 4, ".pdb"))
+        return 0;
+    size_t dot = n - 5;
+    while (dot > 0 && file[dot] != '.')
+        dot--;
+    char *end;
+    long k = strtol(file + dot + 1, &end, 10);
+    if (dot == 0 || end != file + n - 4 || k < 1 || k > PDB_SET_MAX)
+        return 0;
+    *stem = dot;
+    return (int)k;
+}
+
+/*
+ * The tables of one directory written by pdb build --partition NAME:
+ * DIR/NAME.1.pdb, DIR/NAME.2.pdb, ... in that order.  Every .pdb file in
+ * DIR must be one of them: two partitions (NAME.K and OTHER.K) in one
+ * directory are refused rather than summed (they overlap).
+ */
+static int load_dir(struct pdb_set *s, const char *dir, int threads, slide_error *err)
+{
+    char names[PDB_SET_MAX + 1][256] = {{0}}, stem[256] = "", path[4096 + 256 + 2];
+    DIR *d = opendir(dir);
+    if (!d)
+        return slide_fail(err, SLIDE_EIO, "cannot open directory %s: %s", dir,
+                          strerror(errno));
+    int rc = SLIDE_OK, found = 0;
+    for (struct dirent *e; !rc && (e = readdir(d));) {
+        size_t len = strlen(e->d_name), n = 0;
+        if (len < 4 || strcmp(e->d_name + len - 4, ".pdb") || e->d_name[0] == '.')
+            continue;
+        int k = len < sizeof stem ? table_number(e->d_name, &n) : 0;
+        if (!k)
+            rc = slide_fail(err, SLIDE_EINVAL, "%s/%s is not named NAME.K.pdb as pdb build "
+                            "--partition writes its tables", dir, e->d_name);
+        else if (found && (strlen(stem) != n || strncmp(stem, e->d_name, n)))
+            rc = slide_fail(err, SLIDE_EINVAL, "%s holds the tables of two partitions, %s "
+                            "and %.*s; name the files (pdb:%s/%s.1.pdb+...)", dir, stem,
+                            (int)n, e->d_name, dir, stem);
+        if (!rc) {
+            snprintf(stem, sizeof stem, "%.*s", (int)n, e->d_name);
+            memcpy(names[k], e->d_name, len + 1); /* len < 256 */
+            found++;
+        }
+    }
+    closedir(d);
+    if (!rc && !found)
+        rc = slide_fail(err, SLIDE_EINVAL, "%s holds no pattern database (NAME.K.pdb)", dir);
+    for (int k = 1; !rc && k <= PDB_SET_MAX; k++) {
+        if (!names[k][0])
+            continue;
+        if (s->count == PDB_SET_MAX)
+            return slide_fail(err, SLIDE_EINVAL, "at most %d pattern databases in one sum",
+                              PDB_SET_MAX);
+        snprintf(path, sizeof path, "%s/%s", dir, names[k]);
+        rc = load_one(s, path, threads, err);
+    }
+    return rc;
+}
+
+/* A name of the list: a table file, or a --partition directory. */
+static int load_name(struct pdb_set *s, const char *name, int threads, slide_error *err)
+{
+    struct stat sb;
+    if (stat(name, &sb) == 0 && S_ISDIR(sb.st_mode))
+        return load_dir(s, name, threads, err);
+    return load_one(s, name, threads, err);
 }
 
 /* Disjointness and kinds of the loaded tables. */
@@ -89,7 +166,7 @@ int pdb_set_load(struct pdb_set *s, const char *files, int reflect, int threads,
         if (!rc) {
             memcpy(name, p, len);
             name[len] = '\0';
-            rc = load_one(s, name, threads, err);
+            rc = load_name(s, name, threads, err);
         }
         p += len + (plus != NULL);
     }

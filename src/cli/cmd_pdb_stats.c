@@ -1,0 +1,205 @@
+/*
+ * cmd_pdb_stats.c - `slide pdb stats` (the value distribution of a
+ * heuristic over the solvable boards) and `slide pdb predict` (the IDA*
+ * nodes it predicts by Korf, Reid and Edelkamp's formula).
+ */
+#include "cmd_pdb_stats.h"
+
+#include <ctype.h>
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "slide/hdist.h"
+#include "slide/kre.h"
+#include "slide/parity.h"
+#include "slide/provenance.h"
+
+#define Z95 1.959963984540054  /* two-sided 95 % normal quantile */
+
+struct loaded {
+    struct board goal;
+    struct heuristic h;
+    struct hdist d;
+    double seconds;
+};
+
+static void unload(struct loaded *l)
+{
+    hdist_free(&l->d);
+    heuristic_free(&l->h);
+    board_free(&l->goal);
+}
+
+/* The lines that say what the figures are (after "# " in CSV). */
+static void describe(const struct pdb_stats_args *a, const struct loaded *l, const char *p)
+{
+    char goal[512];
+    board_format(&l->goal, goal, sizeof goal);
+    printf("%sheuristic %s on %s, goal %s\n", p, a->heur, a->dims, goal);
+    if (l->d.exact)
+        printf("%sexact: all %llu solvable boards, by the Manhattan programme\n", p,
+               (unsigned long long)l->d.total);
+    else
+        printf("%s%llu boards drawn uniformly from the solvable boards (seed %llu); 95 %% "
+               "intervals: Wilson score for a probability, mean +- 1.96 s / sqrt(N) for the "
+               "mean\n", p, (unsigned long long)l->d.total, (unsigned long long)a->seed);
+}
+
+/*
+ * The goal, the heuristic and its distribution (sampled, or exact); then
+ * the provenance block if asked and the lines describing the figures, each
+ * after prefix.
+ */
+static int load(const struct pdb_stats_args *a, struct loaded *l, const char *prefix)
+{
+    int rows, cols;
+    slide_error err;
+    memset(l, 0, sizeof *l);
+    if (board_parse_dims(a->dims, &rows, &cols, &err))
+        return cli_fail(EXIT_USAGE, "%s", err.msg);
+    if (!a->heur)
+        return cli_fail(EXIT_USAGE, "name the heuristic with --h (manhattan, lc, pdb:A+B, "
+                                    "pdbr:A+B ...; see slide heuristic --help)");
+    if (a->exact && strcmp(a->heur, "manhattan"))
+        return cli_fail(EXIT_USAGE, "--exact is for --h manhattan only; other heuristics "
+                                    "are sampled (--samples N)");
+    if (cli_goal(a->goal, rows, cols, &l->goal))
+        return EXIT_USAGE;
+    int rc = heuristic_init(&l->h, a->heur, &l->goal, &err);
+    double t0 = omp_get_wtime();
+    if (!rc)
+        rc = a->exact ? hdist_manhattan_exact(&l->goal, &l->d, &err)
+                      : hdist_sample(&l->h, &l->goal, a->samples, a->seed, a->threads, &l->d,
+                                     &err);
+    l->seconds = omp_get_wtime() - t0;
+    if (rc) {
+        unload(l);
+        return cli_fail_lib(rc, &err);
+    }
+    if (a->provenance)
+        provenance_write(stdout, "# ", a->command, a->threads, l->seconds);
+    describe(a, l, prefix);
+    return EXIT_OK;
+}
+
+int pdb_stats_run(const struct pdb_stats_args *a)
+{
+    struct loaded l;
+    int rc = load(a, &l, a->csv ? "# " : "");
+    if (rc)
+        return rc;
+    printf(a->csv ? "value,count,probability,low,high\n" : "value count probability low high\n");
+    for (int v = 0; v <= l.d.max; v++) {
+        uint64_t k = 0;
+        for (int c = 0; c < l.d.n; c++)
+            k += hdist_count(&l.d, c, v);
+        struct hdist_estimate e = hdist_prob(&l.d, -1, v, Z95);
+        printf(a->csv ? "%d,%llu,%.9g,%.9g,%.9g\n" : "%d %llu %.9g %.9g %.9g\n", v,
+               (unsigned long long)k, e.value, e.low, e.high);
+    }
+    struct hdist_estimate m = hdist_mean(&l.d, -1, Z95);
+    printf(a->csv ? "mean,,%.6f,%.6f,%.6f\n" : "mean: %.6f [%.6f, %.6f]\n", m.value, m.low,
+           m.high);
+    if (!strcmp(a->heur, "manhattan"))
+        printf(a->csv ? "closed_form_mean,,%.6f,%.6f,%.6f\n"
+                      : "closed-form mean (every tile uniform over the cells): %.6f\n",
+               hdist_manhattan_mean(&l.goal), hdist_manhattan_mean(&l.goal),
+               hdist_manhattan_mean(&l.goal));
+    unload(&l);
+    return cli_finish_stdout();
+}
+
+/* One board's prediction: every iteration, then all of them. */
+static int predict_board(const struct pdb_stats_args *a, const struct loaded *l,
+                         const char *text, long length)
+{
+    struct board b;
+    struct kre_tree t;
+    slide_error err;
+    char shown[512];
+    if (board_parse(text, l->goal.rows, l->goal.cols, &b, &err))
+        return cli_fail(EXIT_USAGE, "%s", err.msg);
+    board_format(&b, shown, sizeof shown);
+    struct parity_report pr;
+    if (parity_check(&b, &l->goal, &pr, &err) || !pr.solvable) {
+        board_free(&b);
+        return cli_fail(EXIT_UNSOLVABLE, "board %s cannot reach the goal (parity): it has "
+                        "no IDA* search to predict", shown);
+    }
+    int h0 = heuristic_eval(&l->h, b.cells), rc = EXIT_OK;
+    if (length < h0 || length > KRE_MAX_DEPTH) {
+        board_free(&b);
+        return cli_fail(EXIT_USAGE, "board %s: length %ld is below its h = %d or above %d "
+                        "(give the optimal length)", shown, length, h0, KRE_MAX_DEPTH);
+    }
+    /* IDA*'s thresholds on a bipartite graph: h0 raised in steps of 2 to the length */
+    int th[KRE_MAX_DEPTH + 1], count = 0;
+    for (long d = length - 2 * ((length - h0) / 2); d <= length; d += 2)
+        th[count++] = (int)d;
+    if (kre_tree_build(l->goal.rows, l->goal.cols, board_blank(&b), (int)length, &t, &err)) {
+        board_free(&b);
+        return cli_fail_lib(SLIDE_ENOMEM, &err);
+    }
+    for (int j = 0; j <= count && !rc; j++) {
+        struct kre_prediction p;
+        int one = j < count;
+        if (kre_predict(&t, &l->d, one ? &th[j] : th, one ? 1 : count, &p, &err)) {
+            rc = cli_fail_lib(SLIDE_EINVAL, &err);
+            break;
+        }
+        char thr[16];
+        snprintf(thr, sizeof thr, one ? "%d" : "all", th[j < count ? j : 0]);
+        printf(a->csv ? "\"%s\",%ld,%d,%s,%.6g,%.3g,%.6g,%.3g\n"
+                      : "%s: length %ld, h %d, threshold %s: expanded %.6g (se %.3g), "
+                        "generated %.6g (se %.3g)\n",
+               shown, length, h0, thr, p.expanded, p.expanded_se, p.generated,
+               p.generated_se);
+    }
+    kre_tree_free(&t);
+    board_free(&b);
+    return rc;
+}
+
+/* "LENGTH BOARD" lines of standard input, blank lines and # comments skipped. */
+static int predict_lines(const struct pdb_stats_args *a, const struct loaded *l)
+{
+    char *all = cli_slurp(stdin), *save = NULL;
+    if (!all)
+        return cli_fail(EXIT_FAIL, "cannot read the boards from standard input");
+    int rc = EXIT_OK, line = 0;
+    for (char *s = strtok_r(all, "\n", &save); s && !rc; s = strtok_r(NULL, "\n", &save)) {
+        line++;
+        while (isspace((unsigned char)*s))
+            s++;
+        if (!*s || *s == '#')
+            continue;
+        char *end;
+        long length = strtol(s, &end, 10);
+        if (end == s || !isspace((unsigned char)*end))
+            rc = cli_fail(EXIT_USAGE, "line %d: expected \"LENGTH BOARD\" (the optimal "
+                          "length, then the board), got \"%.40s\"", line, s);
+        else
+            rc = predict_board(a, l, end, length);
+    }
+    free(all);
+    return rc;
+}
+
+int pdb_predict_run(const struct pdb_stats_args *a)
+{
+    if (strcmp(a->board, "-") && a->length < 0)
+        return cli_fail(EXIT_USAGE, "pdb predict BOARD needs --length L, its optimal length "
+                                    "(or give \"-\" and lines \"LENGTH BOARD\")");
+    struct loaded l;
+    int rc = load(a, &l, "# ");
+    if (rc)
+        return rc;
+    printf("%s", a->csv ? "board,length,h,threshold,expanded,expanded_se,generated,"
+                          "generated_se\n" : "");
+    rc = !strcmp(a->board, "-") ? predict_lines(a, &l) : predict_board(a, &l, a->board,
+                                                                        a->length);
+    unload(&l);
+    return rc ? rc : cli_finish_stdout();
+}
