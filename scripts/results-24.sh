@@ -152,7 +152,14 @@ BEGIN { print "set,id,board,published,status,length,lower_bound,h_start,manhatta
         $14, $15, $19, rate_e, rate_g, $6, check, $4, $5 }
 END { exit bad }' "$tmp/solved" > "$OUT/puzzle24.csv.tmp" || {
     mv "$OUT/puzzle24.csv.tmp" "$OUT/puzzle24.csv"; echo "results-24: a check failed (results/puzzle24.csv)" >&2; exit 1; }
-mv "$OUT/puzzle24.csv.tmp" "$OUT/puzzle24.csv"
+{
+    echo "# slide $("$SLIDE" --version | head -1 | cut -d' ' -f2-), $(date -u +%Y-%m-%dT%H:%MZ)," \
+         "host $(uname -n), $(nproc) cores, scripts/results-24.sh JOBS=$JOBS SEED=$SEED" \
+         "BUDGET=$BUDGET KF_BUDGET=$KF_BUDGET MD_BUDGET=$MD_BUDGET; IDA* with the 6-6-6-6" \
+         "tables and --reflect"
+    cat "$OUT/puzzle24.csv.tmp"
+} > "$OUT/puzzle24.csv"
+rm -f "$OUT/puzzle24.csv.tmp"
 
 {
     echo "# The 24-puzzle with the 6-6-6-6 pattern databases"
@@ -166,13 +173,13 @@ mv "$OUT/puzzle24.csv.tmp" "$OUT/puzzle24.csv"
     echo
     echo "| board | published | status | length | h(board) | Manhattan | expanded | generated | search s | generated/s | CPU s | check | Manhattan IDA* | load |"
     echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-    tail -n +2 "$OUT/puzzle24.csv" | awk -F, '{
+    grep -v "^#" "$OUT/puzzle24.csv" | tail -n +2 | awk -F, '{
         name = $1 == "walk" ? "walk of " $2 : $1 == "kf" ? "Korf-Felner #" $2 : "uniform " $2
         len = $5 == "optimal" ? $6 : ">= " $7
         printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", name, $4, $5, len,
             $8, $9, $10, $11, $12, $14, $15, $16, $17 == "" ? "-" : $17, $18 }'
     echo
-    tail -n +2 "$OUT/puzzle24.csv" | awk -F, '$12 > 1 { e += $10; g += $11; s += $12; c += $15; n++ }
+    grep -v "^#" "$OUT/puzzle24.csv" | tail -n +2 | awk -F, '$12 > 1 { e += $10; g += $11; s += $12; c += $15; n++ }
         END { if (n) printf "Node rate over the %d searches (solved or stopped) of over 1 s: %.2f M expanded and %.2f M generated per second of wall time (one thread; the load column says how shared the cores were), %.2f M generated per CPU second (table loading included).\n", n, e / s / 1e6, g / s / 1e6, g / c / 1e6 }'
     echo "A stopped board shows the lower bound its search proved (>= L)."
     echo "Table build: results/puzzle24-build.txt."
