@@ -15,6 +15,8 @@
 #   make check-results  regenerate every table but 2x7/7x2 into a temporary
 #                   directory and compare with results/ (tens of minutes)
 #   make results-2x7  the 2x7 and 7x2 searches (10.9 GB each, long)
+#   make results-24   the 24-puzzle with the 6-6-6-6 pattern databases (builds
+#                   four 0.13 GB tables in build/pdb, then long searches)
 #   make install    PREFIX=/usr/local DESTDIR= ; make clean
 #   make deps       install (as root) or name the missing build dependencies
 #                   (and the optional ones: the web server, the browser tests,
@@ -83,7 +85,7 @@ MPI_OBJ  := $(MPI_SRC:src/%.c=$(BUILD)/mpi/%.o) $(BUILD)/mpi/cli/cmd_bfs.o
 # test_mpi runs mpirun: only where the MPI build is
 TEST_BIN := $(if $(MPICC),$(TEST_BIN),$(filter-out $(BUILD)/tests/test_mpi,$(TEST_BIN)))
 
-.PHONY: all run test asan bench bench-solvers bench-pdb bench-mpi results check-results results-2x7 install clean deps check-build-deps check-test-deps
+.PHONY: all run test asan bench bench-solvers bench-pdb bench-mpi results check-results results-2x7 results-24 install clean deps check-build-deps check-test-deps
 .DELETE_ON_ERROR:
 
 all: check-build-deps $(BUILD)/slide $(BUILD)/libslide.a $(MPI_BIN)
@@ -183,6 +185,10 @@ check-results: all
 # 2x7 and 7x2: 10.9 GB and tens of minutes each, checkpointed (see README)
 results-2x7: all
 	sh scripts/results.sh --big
+
+# 5x5 with 6-6-6-6: tens of minutes to build, searches under node budgets
+results-24: all
+	sh scripts/results-24.sh
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/slide

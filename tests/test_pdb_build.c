@@ -171,6 +171,8 @@ static void test_additive_small(void **state)
     /* every tile: the placement fixes the blank, half the placements are unreachable */
     const int all[] = {1, 2, 3, 4, 5, 6, 7, 8};
     check_pattern(3, 3, all, 8, 1, 2);
+    /* 5x5 (the 24-puzzle's tables): a corner piece of the 6-6-6-6 set */
+    check_pattern(5, 5, (const int[]){13, 18, 19}, 3, 1, 2);
 }
 
 static void test_plain_small(void **state)
@@ -181,6 +183,7 @@ static void test_plain_small(void **state)
     check_pattern(3, 3, b, 2, 0, 2);
     check_pattern(2, 6, c, 4, 0, 2);
     check_pattern(2, 2, (const int[]){1, 2}, 2, 0, 1);
+    check_pattern(5, 5, (const int[]){1, 7}, 2, 0, 2);
 }
 
 /* Identical tables for 1, 2 and 3 threads (consistency test). */

@@ -1,0 +1,187 @@
+#!/bin/sh
+# results-24.sh - the 24-puzzle (5x5) solved optimally by IDA* with the
+# 6-6-6-6 additive pattern databases of Korf and Felner (AIJ 134, 2002) and
+# the mirrored lookup about the main diagonal.  `make results-24`; long, not
+# part of `make test` or `make results`.
+#   - The four tables (127,512,000 entries each) are built once into
+#     PDB_DIR/6-6-6-6 (default build/pdb; about 0.73 GB while one builds,
+#     0.51 GB once all four are loaded) with their build time and peak memory
+#     in results/puzzle24-build.txt.  They are never committed.
+#   - Boards: random walks of WALKS moves from the goal (slide scramble
+#     --walk), then UNIFORM boards drawn uniformly from the solvable ones,
+#     each under BUDGET node expansions; then the instances KF of Korf and
+#     Felner's 50 (tests/data/korf24.txt, with their published optimal
+#     lengths) under KF_BUDGET expansions each.  Budgets are counts, so the
+#     boards that finish do not depend on the machine.  SEED fixes the boards.
+#   - Every solution is checked here, outside slide: the blank moves are
+#     replayed (awk) from the board to the goal, their number is the length,
+#     and the length is at least the Manhattan distance with its parity.
+#     Walk boards are also solved by IDA* with Manhattan under MD_BUDGET
+#     expansions (a consistency check: another heuristic, the same search);
+#     where both finish the lengths must agree, and KF instances must match
+#     the published optimum.  The script fails otherwise.
+#   - results/puzzle24.csv (one record per board) and results/puzzle24.md.
+# JOBS searches at once (default 1), each one thread; the load average is
+# recorded, since the machine may be shared (node counts are the
+# deterministic figures).
+set -eu
+cd "$(dirname "$0")/.."
+SLIDE=${SLIDE:-build/slide}
+PDB_DIR=${PDB_DIR:-build/pdb}
+OUT=${OUT:-results}
+SEED=${SEED:-24}
+WALKS=${WALKS:-10 20 40 60 80 100 150 200}
+UNIFORM=${UNIFORM:-2}
+BUDGET=${BUDGET:-500000000}
+MD_BUDGET=${MD_BUDGET:-100000000}
+KF=${KF:-}
+KF_BUDGET=${KF_BUDGET:-2000000000}
+THREADS=${THREADS:-}
+JOBS=${JOBS:-1}
+mkdir -p "$PDB_DIR" "$OUT"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+dir=$PDB_DIR/6-6-6-6
+load() { cut -d' ' -f1-3 /proc/loadavg; }
+
+if [ ! -f "$dir/6-6-6-6.4.pdb" ]; then
+    {
+        printf '# pattern database build (slide %s)\n' "$("$SLIDE" --version | head -1)"
+        echo "## 6-6-6-6 on 5x5 (load: $(load))"
+    } > "$OUT/puzzle24-build.txt"
+    /usr/bin/time -f "wall %e s, peak RSS %M KB" "$SLIDE" pdb build 5x5 --partition 6-6-6-6 \
+        ${THREADS:+--threads "$THREADS"} -o "$dir" >> "$OUT/puzzle24-build.txt" 2>&1
+fi
+h="pdb:$dir/6-6-6-6.1.pdb+$dir/6-6-6-6.2.pdb+$dir/6-6-6-6.3.pdb+$dir/6-6-6-6.4.pdb"
+
+# the boards: "SET ID PUBLISHED BOARD" (BOARD with / between rows)
+: > "$tmp/boards"
+for k in $WALKS; do
+    echo "walk $k - $("$SLIDE" scramble 5x5 --walk "$k" --seed "$SEED")" >> "$tmp/boards"
+done
+i=0
+"$SLIDE" scramble 5x5 --count "$UNIFORM" --seed "$SEED" 2>/dev/null | while read -r b; do
+    i=$((i + 1))
+    echo "uniform $i - $b" >> "$tmp/boards"
+done
+for n in $KF; do
+    awk -F'\t' -v n="$n" '!/^#/ && $1 == n {
+        split($4, c, " "); b = ""
+        for (k = 1; k <= 25; k++) b = b c[k] (k == 25 ? "" : k % 5 ? " " : "/")
+        print "kf", n, $2, b }' tests/data/korf24.txt >> "$tmp/boards"
+done
+
+solve() { # solve LANE BUDGET HEURISTIC [OPTIONS]: boards on stdin, CSV out;
+    # the process's CPU seconds (user + system, table loading included) in
+    # tmp/cpu.LANE
+    lane=$1 budget=$2 heur=$3
+    shift 3
+    /usr/bin/time -f "%U %S" -o "$tmp/cpu.$lane" "$SLIDE" solve --size 5x5 --format csv \
+        --no-progress --h "$heur" --max-nodes "$budget" "$@" - | tail -n +2
+}
+lane() { # lane L: boards number L, L + JOBS, ... one after the other
+    awk -v j="$JOBS" -v l="$1" '(NR - 1) % j == l { print NR, $0 }' "$tmp/boards" |
+    while read -r nr set id pub b; do
+        budget=$BUDGET
+        [ "$set" != kf ] || budget=$KF_BUDGET
+        l=$(load)
+        rec=$(echo "$b" | solve "$1" "$budget" "$h" --reflect 2> "$tmp/err.$1" || true)
+        [ -n "$rec" ] || { cat "$tmp/err.$1" >&2; exit 1; }
+        cpu=$(tail -1 "$tmp/cpu.$1" | awk '{ print $1 + $2 }')
+        md=""
+        if [ "$set" = walk ]; then
+            md=$(echo "$b" | solve "$1" "$MD_BUDGET" manhattan |
+                 awk -F, '$4 == "optimal" { print $5 }' || true)
+        fi
+        printf '%s,%s,%s,%s,%s,%s,%s,%s\n' "$nr" "$set" "$id" "$pub" "$md" "$l" "$cpu" "$rec" \
+            >> "$tmp/solved.$1"
+        echo "results-24: $set $id: $(echo "$rec" | cut -d, -f4,5,8)" >&2
+    done
+}
+# JOBS lanes at once (each search one thread), records put back in order
+k=0
+while [ "$k" -lt "$JOBS" ]; do
+    : > "$tmp/solved.$k"
+    lane "$k" &
+    k=$((k + 1))
+done
+wait
+cat "$tmp"/solved.* | sort -t, -k1,1n | cut -d, -f2- > "$tmp/solved"
+[ "$(wc -l < "$tmp/solved")" -eq "$(wc -l < "$tmp/boards")" ] ||
+    { echo "results-24: a lane failed" >&2; exit 1; }
+
+# fields of tmp/solved: 1 set, 2 id, 3 published, 4 Manhattan IDA* length,
+# 5 load, 6 CPU seconds, then slide's record: 7 board, 8 method,
+# 9 heuristic, 10 status, 11 length, 12 blank moves, 13 tiles, 14 expanded,
+# 15 generated, 16 iterations, 17 h_start, 18 lower bound, 19 seconds,
+# 20 stored
+awk -F, '
+function manhattan(c,   k, s, t) {
+    s = 0
+    for (k = 0; k < 25; k++) if (c[k]) { t = c[k] - 1; s += abs(int(k / 5) - int(t / 5)) + abs(k % 5 - t % 5) }
+    return s }
+function abs(x) { return x < 0 ? -x : x }
+function replay(board, moves,   c, n, k, z, m, to, r) {
+    gsub("/", " ", board); n = split(board, t, " ")
+    for (k = 0; k < 25; k++) { c[k] = t[k + 1] + 0; if (!c[k]) z = k }
+    md = manhattan(c)
+    for (k = 1; k <= length(moves); k++) {
+        m = substr(moves, k, 1)
+        if (m == "U" && z >= 5) to = z - 5
+        else if (m == "D" && z < 20) to = z + 5
+        else if (m == "L" && z % 5) to = z - 1
+        else if (m == "R" && z % 5 != 4) to = z + 1
+        else return "illegal move " k
+        c[z] = c[to]; c[to] = 0; z = to }
+    for (k = 0; k < 24; k++) if (c[k] != k + 1) return "not the goal"
+    return "ok" }
+BEGIN { print "set,id,board,published,status,length,lower_bound,h_start,manhattan,expanded,generated,seconds,expanded_per_s,generated_per_s,cpu_s,check,manhattan_ida_length,load" }
+{
+    check = "-"; md = ""
+    r = replay($7, $12)
+    if ($10 == "optimal") {
+        check = r
+        if (length($12) != $11) check = "length differs from the moves"
+        else if ($11 < md || ($11 - md) % 2) check = "length below Manhattan or of the wrong parity"
+        else if ($3 != "-" && $3 != $11) check = "differs from the published " $3
+        else if ($4 != "" && $4 != $11) check = "differs from IDA* with Manhattan (" $4 ")"
+        if (check != "ok") bad = 1 }
+    rate_e = $19 > 0 ? sprintf("%.0f", $14 / $19) : ""
+    rate_g = $19 > 0 ? sprintf("%.0f", $15 / $19) : ""
+    printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", $1, $2, $7, $3, $10, $11, $18, $17, md,
+        $14, $15, $19, rate_e, rate_g, $6, check, $4, $5 }
+END { exit bad }' "$tmp/solved" > "$OUT/puzzle24.csv.tmp" || {
+    mv "$OUT/puzzle24.csv.tmp" "$OUT/puzzle24.csv"; echo "results-24: a check failed (results/puzzle24.csv)" >&2; exit 1; }
+{
+    echo "# slide $("$SLIDE" --version | head -1 | cut -d' ' -f2-), $(date -u +%Y-%m-%dT%H:%MZ)," \
+         "host $(uname -n), $(nproc) cores, scripts/results-24.sh JOBS=$JOBS SEED=$SEED" \
+         "BUDGET=$BUDGET KF_BUDGET=$KF_BUDGET MD_BUDGET=$MD_BUDGET; IDA* with the 6-6-6-6" \
+         "tables and --reflect"
+    cat "$OUT/puzzle24.csv.tmp"
+} > "$OUT/puzzle24.csv"
+rm -f "$OUT/puzzle24.csv.tmp"
+
+{
+    echo "# The 24-puzzle with the 6-6-6-6 pattern databases"
+    echo
+    echo "> slide $("$SLIDE" --version | head -1 | cut -d' ' -f2-), $(date -u +%Y-%m-%dT%H:%MZ)," \
+         "host $(uname -n), $(nproc) cores; one thread per search, $JOBS at once; IDA* with the sum of the" \
+         "four additive tables of Korf and Felner (2002) and its mirror about the main" \
+         "diagonal (--reflect; the larger of the two sums).  Budgets: $BUDGET expansions per" \
+         "walk or uniform board, $KF_BUDGET per Korf-Felner instance, $MD_BUDGET for the" \
+         "Manhattan cross-check.  scripts/results-24.sh, SEED=$SEED."
+    echo
+    echo "| board | published | status | length | h(board) | Manhattan | expanded | generated | search s | generated/s | CPU s | check | Manhattan IDA* | load |"
+    echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+    grep -v "^#" "$OUT/puzzle24.csv" | tail -n +2 | awk -F, '{
+        name = $1 == "walk" ? "walk of " $2 : $1 == "kf" ? "Korf-Felner #" $2 : "uniform " $2
+        len = $5 == "optimal" ? $6 : ">= " $7
+        printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", name, $4, $5, len,
+            $8, $9, $10, $11, $12, $14, $15, $16, $17 == "" ? "-" : $17, $18 }'
+    echo
+    grep -v "^#" "$OUT/puzzle24.csv" | tail -n +2 | awk -F, '$12 > 1 { e += $10; g += $11; s += $12; c += $15; n++ }
+        END { if (n) printf "Node rate over the %d searches (solved or stopped) of over 1 s: %.2f M expanded and %.2f M generated per second of wall time (one thread; the load column says how shared the cores were), %.2f M generated per CPU second (table loading included).\n", n, e / s / 1e6, g / s / 1e6, g / c / 1e6 }'
+    echo "A stopped board shows the lower bound its search proved (>= L)."
+    echo "Table build: results/puzzle24-build.txt."
+} > "$OUT/puzzle24.md"
+cat "$OUT/puzzle24.md"
