@@ -64,6 +64,20 @@ static inline int clitest_run(const char *args, const char *input, char **out, c
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+/* clitest_run with the arguments formatted printf-style (at most 4 KiB),
+ * no standard input. */
+static inline int clitest_runf(char **out, char **err, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static inline int clitest_runf(char **out, char **err, const char *fmt, ...)
+{
+    char cmd[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    return clitest_run(cmd, NULL, out, err);
+}
+
 static inline int clitest_count_lines(const char *s)
 {
     int n = 0;

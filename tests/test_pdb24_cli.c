@@ -242,33 +242,22 @@ static int bibfs24(const int *a, const int *b)
 
 /* ---- solving 5x5 boards with a tiny partition -------------------------- */
 
-static int run(char **out, char **err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int run(char **out, char **err, const char *fmt, ...)
-{
-    char cmd[4096];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    return clitest_run(cmd, NULL, out, err);
-}
-
 static void test_random_walks_5x5(void **state)
 {
     (void)state;
     char *out, h[2048] = "pdb:";
     for (int g = 0; g < 8; g++) {
-        assert_int_equal(run(&out, NULL, "pdb build 5x5 --pattern %d-%d -o %s/t%d.pdb",
+        assert_int_equal(clitest_runf(&out, NULL, "pdb build 5x5 --pattern %d-%d -o %s/t%d.pdb",
                              3 * g + 1, 3 * g + 3, dir, g), 0);
         free(out);
         snprintf(h + strlen(h), sizeof h - strlen(h), "%s%s/t%d.pdb", g ? "+" : "", dir, g);
     }
     /* a 5x5 table against slide's independent recomputation */
-    assert_int_equal(run(&out, NULL, "pdb verify %s/t7.pdb", dir), 0);
+    assert_int_equal(clitest_runf(&out, NULL, "pdb verify %s/t7.pdb", dir), 0);
     assert_non_null(strstr(out, "ok: "));
     free(out);
     char *boards;
-    assert_int_equal(run(&boards, NULL, "scramble 5x5 --walk 22 --count 3 --seed 13"), 0);
+    assert_int_equal(clitest_runf(&boards, NULL, "scramble 5x5 --walk 22 --count 3 --seed 13"), 0);
     struct board goal, b;
     slide_error err;
     assert_int_equal(board_goal(&goal, 5, 5, &err), 0);

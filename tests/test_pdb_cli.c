@@ -18,47 +18,36 @@
 static char dir[64];
 
 /* Run "$SLIDE cmd" through the shell with %s-style formatting. */
-static int run(char **out, char **err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int run(char **out, char **err, const char *fmt, ...)
-{
-    char cmd[4096];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    return clitest_run(cmd, NULL, out, err);
-}
-
 static void test_build_info_verify(void **state)
 {
     (void)state;
     char *out, *err;
-    assert_int_equal(run(&out, &err, "pdb build 3x3 --pattern 5-8 -o %s/b.pdb --progress",
+    assert_int_equal(clitest_runf(&out, &err, "pdb build 3x3 --pattern 5-8 -o %s/b.pdb --progress",
                          dir), 0);
     assert_non_null(strstr(out, "b.pdb: additive, tiles 5,6,7,8, 3024 entries, max 14"));
     assert_non_null(strstr(out, "(4 bits per entry)"));
     assert_non_null(strstr(err, "pdb: cost 14: "));
     free(out);
     free(err);
-    assert_int_equal(run(&out, NULL, "pdb info %s/b.pdb", dir), 0);
+    assert_int_equal(clitest_runf(&out, NULL, "pdb info %s/b.pdb", dir), 0);
     assert_non_null(strstr(out, "kind: additive\ntiles: 5,6,7,8\nentries: 3024, 3024 with"));
     assert_non_null(strstr(out, "\n0 1\n")); /* one placement at the goal */
     free(out);
-    assert_int_equal(run(&out, NULL, "pdb verify %s/b.pdb", dir), 0);
+    assert_int_equal(clitest_runf(&out, NULL, "pdb verify %s/b.pdb", dir), 0);
     assert_non_null(strstr(out, "ok: "));
     free(out);
-    assert_int_equal(run(&out, NULL, "pdb build 3x3 --pattern 1-4 --plain -o %s/p.pdb", dir),
+    assert_int_equal(clitest_runf(&out, NULL, "pdb build 3x3 --pattern 1-4 --plain -o %s/p.pdb", dir),
                      0);
     assert_non_null(strstr(out, "plain, tiles 1,2,3,4, 15120 entries"));
     free(out);
-    assert_int_equal(run(&out, NULL, "pdb verify %s/p.pdb", dir), 0);
+    assert_int_equal(clitest_runf(&out, NULL, "pdb verify %s/p.pdb", dir), 0);
     free(out);
     /* a distance-database command refuses a pattern database, and vice versa */
-    assert_int_equal(run(&out, &err, "db info %s/b.pdb", dir), 1);
+    assert_int_equal(clitest_runf(&out, &err, "db info %s/b.pdb", dir), 1);
     assert_non_null(strstr(err, "pattern database"));
     free(out);
     free(err);
-    assert_int_equal(run(&out, &err, "bfs 2x2 --save %s/d.db >/dev/null 2>&1 && %s pdb info "
+    assert_int_equal(clitest_runf(&out, &err, "bfs 2x2 --save %s/d.db >/dev/null 2>&1 && %s pdb info "
                          "%s/d.db", dir, getenv("SLIDE"), dir), 1);
     assert_non_null(strstr(err, "not a pattern database"));
     free(out);
@@ -94,7 +83,7 @@ static void test_bad_arguments(void **state)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char *out, *err;
-        int rc = run(&out, &err, "%s", cases[i].args);
+        int rc = clitest_runf(&out, &err, "%s", cases[i].args);
         if (rc != 2 || !strstr(err, cases[i].says))
             fail_msg("%s: exit %d, stderr %s", cases[i].args, rc, err);
         assert_int_equal(clitest_count_lines(err), 1);
@@ -102,12 +91,12 @@ static void test_bad_arguments(void **state)
         free(err);
     }
     char *out, *err;
-    assert_int_equal(run(&out, &err, "pdb verify %s/missing.pdb", dir), 1);
+    assert_int_equal(clitest_runf(&out, &err, "pdb verify %s/missing.pdb", dir), 1);
     assert_non_null(strstr(err, "cannot open"));
     free(out);
     free(err);
     /* never written over a directory */
-    assert_int_equal(run(&out, &err, "pdb build 3x3 --pattern 1 -o %s", dir), 1);
+    assert_int_equal(clitest_runf(&out, &err, "pdb build 3x3 --pattern 1 -o %s", dir), 1);
     assert_non_null(strstr(err, "a directory"));
     free(out);
     free(err);
@@ -120,7 +109,7 @@ static void test_solve_korf(void **state)
 {
     (void)state;
     char *out, *err;
-    assert_int_equal(run(&out, NULL, "pdb build 4x4 --partition 5-5-5 -o %s/p555", dir), 0);
+    assert_int_equal(clitest_runf(&out, NULL, "pdb build 4x4 --partition 5-5-5 -o %s/p555", dir), 0);
     assert_non_null(strstr(out, "use: --h pdb:"));
     free(out);
     char h[512];
@@ -158,10 +147,10 @@ static void test_heuristic_sweep(void **state)
 {
     (void)state;
     char *out;
-    assert_int_equal(run(&out, NULL, "pdb build 3x3 --pattern 1-4 -o %s/a.pdb && %s pdb "
+    assert_int_equal(clitest_runf(&out, NULL, "pdb build 3x3 --pattern 1-4 -o %s/a.pdb && %s pdb "
                          "build 3x3 --pattern 3-7 -o %s/o.pdb", dir, getenv("SLIDE"), dir), 0);
     free(out);
-    assert_int_equal(run(&out, NULL, "heuristic 3x3 --format csv --h pdb:%s/a.pdb+%s/b.pdb,"
+    assert_int_equal(clitest_runf(&out, NULL, "heuristic 3x3 --format csv --h pdb:%s/a.pdb+%s/b.pdb,"
                          "pdb:%s/a.pdb+%s/o.pdb", dir, dir, dir, dir), 0);
     char *p = out, *line, v[64];
     while (*p == '#')
@@ -273,7 +262,7 @@ static void test_build_stopped(void **state)
     assert_int_equal(access(path, F_OK), -1);
     assert_int_equal(hidden_in(sub), 0);
     char *out;
-    assert_int_equal(run(&out, NULL, "pdb verify %s/6-6-3.1.pdb", sub), 0);
+    assert_int_equal(clitest_runf(&out, NULL, "pdb verify %s/6-6-3.1.pdb", sub), 0);
     free(out);
 }
 
