@@ -17,7 +17,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 SLIDE=${SLIDE:-$PWD/build/slide}
-runs=${FRONTIER_RUNS:-"4x4:30 3x5:35 5x5:25"}
+runs=${FRONTIER_RUNS:-"4x4:33 3x5:35 5x5:25"}
 dir=${FRONTIER_DIR:-/tmp}
 memory=${FRONTIER_MEMORY:-7G}
 out=results/frontier
