@@ -21,15 +21,18 @@
  * Representation during the search: one two-bit entry per state in a store
  * (store.h, the store of `slide bfs`: same allocation, huge pages, memory
  * guard and atomic word updates) with its own four values:
- *     11 unseen   10 next layer   01 current layer   00 closed
- * Layer d: (1) every current state generates its neighbours one move away
- * and marks the unseen ones next (11 -> 10, store_mark's atomic fetch_and:
- * the first writer wins, so counts are exact for any thread count), then
- * is closed (01 -> 00); (2) each placement holding next states is visited by
- * one thread, which (additive only) grows the next states to their whole
- * blank region and turns next into current (d + 1), writing the values.
- * Both passes skip 64-bit words holding no entry of interest.  The values
- * therefore do not depend on the thread count.
+ *     11 unseen   00 closed   01 / 10 current and next layer, swapping
+ *                             roles every layer (01 current at even costs)
+ * Layer d is one pass: each placement holding current states is visited by
+ * one thread, which writes their values, generates their neighbours one
+ * move away (the target placement's rank is p plus the rank change of the
+ * moved tile, pattern_move_delta) and marks the unseen ones next with an
+ * atomic fetch_and (the first writer wins, so counts are exact for any
+ * thread count), then closes them.  Additive: a target is marked with its
+ * whole blank region (the free cells the blank reaches at no cost), so a
+ * region's states always share their value and the next layer needs no
+ * closure pass.  The pass skips 64-bit words holding no current entry.
+ * The values therefore do not depend on the thread count.
  *
  * Why not bfs.c itself: bfs.c searches the compact space of whole boards,
  * where every move has cost 1 and the graph's bipartite colours let two bits
