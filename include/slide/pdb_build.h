@@ -52,6 +52,7 @@
 
 #include "slide/error.h"
 #include "slide/pattern.h"
+#include "slide/store.h"
 
 enum pdb_kind { PDB_ADDITIVE = 0, PDB_PLAIN = 1 };
 
@@ -108,6 +109,43 @@ uint64_t pdb_build_bytes(const struct pattern *pat, enum pdb_kind kind);
 int pdb_build(const struct pattern *pat, enum pdb_kind kind,
               const struct pdb_build_options *o, struct pdb_table *t,
               slide_error *err);
+
+/*
+ * A build in progress, between two layers (what a checkpoint saves,
+ * pdb_checkpoint.h): layers 0..depth-1 are closed and their values written;
+ * the store's entries with code 01 (depth even) or 10 (depth odd) are the
+ * states of cost depth, not yet expanded.
+ */
+struct pdb_run {
+    struct pattern pat;
+    enum pdb_kind kind;
+    struct store st;       /* placements * nfree two-bit entries */
+    uint8_t *value;        /* pdb_entries values, PDB_NONE not yet reached */
+    uint64_t placements;
+    int f;                 /* entries per placement: nfree */
+    int threads;
+    int depth;             /* the next layer to expand */
+    uint64_t cumulative;   /* table entries with a value */
+    double elapsed;        /* seconds of search so far (all processes) */
+};
+
+/*
+ * pdb_build in steps, so that a caller can stop and save between layers:
+ * pdb_run_start allocates (memory guard as pdb_build) and seeds the goal;
+ * pdb_run_alloc only allocates (every entry unseen, every value PDB_NONE:
+ * for a checkpoint to fill); pdb_run_layer expands layer run->depth and
+ * reports it to o->on_layer, or sets *done when it is empty; pdb_run_finish
+ * moves the values into t and frees the rest; pdb_run_free frees a run not
+ * finished.  Errors: as pdb_build.
+ */
+int pdb_run_alloc(const struct pattern *pat, enum pdb_kind kind,
+                  const struct pdb_build_options *o, struct pdb_run *run, slide_error *err);
+int pdb_run_start(const struct pattern *pat, enum pdb_kind kind,
+                  const struct pdb_build_options *o, struct pdb_run *run, slide_error *err);
+int pdb_run_layer(struct pdb_run *run, const struct pdb_build_options *o, int *done,
+                  slide_error *err);
+void pdb_run_finish(struct pdb_run *run, struct pdb_table *t);
+void pdb_run_free(struct pdb_run *run);
 
 /* Fill t->hist, t->max and t->reachable from t->value. */
 void pdb_table_count(struct pdb_table *t);

@@ -25,15 +25,6 @@ static inline unsigned cur_code(int d)
 /* Words per unit of parallel work. */
 #define CHUNK_WORDS 4096
 
-struct build {
-    const struct pattern *pat;
-    enum pdb_kind kind;
-    struct store st;
-    uint8_t *value;
-    uint64_t placements;
-    int f;                 /* entries per placement: nfree */
-    int threads;
-};
 
 const char *pdb_kind_name(enum pdb_kind kind)
 {
@@ -141,13 +132,13 @@ static uint64_t region_entries(const struct pattern *pat, uint32_t occ, int c)
 /* Mark target tg next (its region, additive) if it is unseen.  A region is
  * uniform, so testing its one entry tg.t decides for all of them; two
  * threads marking the same region both clear the same bits. */
-static void mark(struct build *b, const struct target *tg, unsigned next)
+static void mark(struct pdb_run *b, const struct target *tg, unsigned next)
 {
     uint64_t e = tg->q * (uint64_t)b->f, t = e + tg->j;
     unsigned sh = (unsigned)(t & 31) * 2;
     if (((__atomic_load_n(&b->st.words[t >> 5], __ATOMIC_RELAXED) >> sh) & 3u) != S_UNSEEN)
         return;
-    uint64_t bits = b->kind == PDB_ADDITIVE ? region_entries(b->pat, tg->occ, tg->cell)
+    uint64_t bits = b->kind == PDB_ADDITIVE ? region_entries(&b->pat, tg->occ, tg->cell)
                                             : 1ULL << (2 * tg->j);
     /* 11 -> next: clear the bit that next lacks */
     block_clear(&b->st, e, b->f, next == 2 ? bits : bits << 1);
@@ -162,7 +153,7 @@ static void free_cells(const struct pattern *pat, uint32_t occ, uint8_t *fc)
 }
 
 /* The values of placement p's current states (bit 2j for entry j): cost d. */
-static void record(struct build *b, uint64_t p, uint64_t cur, int d, struct counts *c)
+static void record(struct pdb_run *b, uint64_t p, uint64_t cur, int d, struct counts *c)
 {
     uint64_t e = p * (uint64_t)b->f;
     c->states += (uint64_t)__builtin_popcountll(cur);
@@ -189,9 +180,9 @@ static void record(struct build *b, uint64_t p, uint64_t cur, int d, struct coun
  * is p plus the change of the one moved tile (pattern_move_delta), not a
  * ranking anew.
  */
-static void expand(struct build *b, uint64_t p, uint64_t cur, int d, struct counts *c)
+static void expand(struct pdb_run *b, uint64_t p, uint64_t cur, int d, struct counts *c)
 {
-    const struct pattern *pat = b->pat;
+    const struct pattern *pat = &b->pat;
     uint8_t pos[PATTERN_MAX_TILES], fc[PATTERN_MAX_CELLS];
     int8_t at[PATTERN_MAX_CELLS];
     uint32_t before[PATTERN_MAX_TILES], occ = 0;
@@ -243,7 +234,7 @@ static void expand(struct build *b, uint64_t p, uint64_t cur, int d, struct coun
  * entry and expand it.  A placement belongs to the chunk holding its first
  * entry, so one thread writes its values.
  */
-static void scan(struct build *b, int d, struct counts *total)
+static void scan(struct pdb_run *b, int d, struct counts *total)
 {
     const uint64_t *words = b->st.words;
     const unsigned which = cur_code(d);
@@ -281,9 +272,9 @@ static void scan(struct build *b, int d, struct counts *total)
 /* ---- the search ------------------------------------------------------------ */
 
 /* The goal's states at cost 0, current for layer 0. */
-static void seed_goal(struct build *b)
+static void seed_goal(struct pdb_run *b)
 {
-    const struct pattern *pat = b->pat;
+    const struct pattern *pat = &b->pat;
     uint64_t p = rank_kperm(pat->goal_pos, pat->k, pat->n), e = p * (uint64_t)b->f;
     uint32_t occ = pattern_occupied(pat, pat->goal_pos);
     uint64_t bits; /* bit 2j for entry j */
@@ -294,12 +285,12 @@ static void seed_goal(struct build *b)
     block_clear(&b->st, e, b->f, cur_code(0) == 1 ? bits << 1 : bits); /* 11 -> cur */
 }
 
-static int alloc_build(struct build *b, const struct pattern *pat, enum pdb_kind kind,
-                       const struct pdb_build_options *o, slide_error *err)
+int pdb_run_alloc(const struct pattern *pat, enum pdb_kind kind,
+                  const struct pdb_build_options *o, struct pdb_run *b, slide_error *err)
 {
     char what[160];
     memset(b, 0, sizeof *b);
-    b->pat = pat;
+    b->pat = *pat;
     b->kind = kind;
     b->placements = pat->placements;
     b->f = pat->nfree;
@@ -327,51 +318,73 @@ static int alloc_build(struct build *b, const struct pattern *pat, enum pdb_kind
     return SLIDE_OK;
 }
 
-static void report(const struct pdb_build_options *o, int d, const struct counts *c,
-                   uint64_t *cumulative, uint64_t entries, double t0, double *tl)
+int pdb_run_start(const struct pattern *pat, enum pdb_kind kind,
+                  const struct pdb_build_options *o, struct pdb_run *run, slide_error *err)
 {
+    int rc = pdb_run_alloc(pat, kind, o, run, err);
+    if (rc == SLIDE_OK)
+        seed_goal(run);
+    return rc;
+}
+
+int pdb_run_layer(struct pdb_run *run, const struct pdb_build_options *o, int *done,
+                  slide_error *err)
+{
+    struct counts c;
+    double t0 = omp_get_wtime();
+    *done = 0;
+    scan(run, run->depth, &c);
+    if (c.states == 0) {
+        *done = 1;
+        return SLIDE_OK;
+    }
+    if (run->depth > PDB_MAX_VALUE)
+        return slide_fail(err, SLIDE_ERANGE, "pattern database values exceed %d",
+                          PDB_MAX_VALUE);
     double now = omp_get_wtime();
-    *cumulative += c->values;
+    run->cumulative += c.values;
+    run->elapsed += now - t0;
     if (o && o->on_layer) {
-        struct pdb_layer l = {d, c->states, c->values, *cumulative, entries, now - *tl,
-                              now - t0};
+        struct pdb_layer l = {run->depth, c.states, c.values, run->cumulative,
+                              pdb_entries(&run->pat, run->kind), now - t0, run->elapsed};
         o->on_layer(&l, o->ctx);
     }
-    *tl = now;
+    run->depth++;
+    return SLIDE_OK;
+}
+
+void pdb_run_finish(struct pdb_run *run, struct pdb_table *t)
+{
+    memset(t, 0, sizeof *t);
+    t->pat = run->pat;
+    t->kind = run->kind;
+    t->entries = pdb_entries(&run->pat, run->kind);
+    t->value = run->value;
+    run->value = NULL;
+    pdb_table_count(t);
+    pdb_run_free(run);
+}
+
+void pdb_run_free(struct pdb_run *run)
+{
+    store_free(&run->st);
+    free(run->value);
+    run->value = NULL;
 }
 
 int pdb_build(const struct pattern *pat, enum pdb_kind kind,
               const struct pdb_build_options *o, struct pdb_table *t, slide_error *err)
 {
-    struct build b;
+    struct pdb_run run;
     memset(t, 0, sizeof *t);
-    int rc = alloc_build(&b, pat, kind, o, err);
-    if (rc)
-        return rc;
-    double t0 = omp_get_wtime(), tl = t0;
-    uint64_t cumulative = 0, entries = pdb_entries(pat, kind);
-    seed_goal(&b);
-    for (int d = 0; rc == SLIDE_OK; d++) {
-        struct counts c;
-        scan(&b, d, &c);
-        if (c.states == 0)
-            break;
-        if (d > PDB_MAX_VALUE)
-            rc = slide_fail(err, SLIDE_ERANGE, "pattern database values exceed %d",
-                            PDB_MAX_VALUE);
-        else
-            report(o, d, &c, &cumulative, entries, t0, &tl);
-    }
-    store_free(&b.st);
+    int rc = pdb_run_start(pat, kind, o, &run, err), done = 0;
+    while (rc == SLIDE_OK && !done)
+        rc = pdb_run_layer(&run, o, &done, err);
     if (rc) {
-        free(b.value);
+        pdb_run_free(&run);
         return rc;
     }
-    t->pat = *pat;
-    t->kind = kind;
-    t->entries = entries;
-    t->value = b.value;
-    pdb_table_count(t);
+    pdb_run_finish(&run, t);
     return SLIDE_OK;
 }
 
