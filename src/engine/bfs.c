@@ -75,12 +75,6 @@ struct masks {
     uint8_t zq[SPACE_MAX_CELLS + STORE_ENTRIES_PER_WORD];
     uint8_t zr[SPACE_MAX_CELLS + STORE_ENTRIES_PER_WORD];
     uint8_t need[SPACE_MAX_CELLS]; /* parity of t at z, 0 without pairs */
-    /* per phase p: entry k (bit 2k) of such a word can move up (z >= C),
-     * down (z + C < n), has need 1; block[p][j]: the entries of block j */
-    uint64_t up[SPACE_MAX_CELLS];
-    uint64_t down[SPACE_MAX_CELLS];
-    uint64_t need1[SPACE_MAX_CELLS];
-    uint64_t block[SPACE_MAX_CELLS][STORE_ENTRIES_PER_WORD + 1];
 };
 
 static void masks_init(struct masks *mk, const struct space *s)
@@ -103,62 +97,21 @@ static void masks_init(struct masks *mk, const struct space *s)
                 mk->left[p] |= bit;
             if (col < s->cols - 1)
                 mk->right[p] |= bit;
-            if (z >= s->cols)
-                mk->up[p] |= bit;
-            if (z + s->cols < s->n)
-                mk->down[p] |= bit;
-            if (mk->need[z])
-                mk->need1[p] |= bit;
-            mk->block[p][mk->zq[p + k]] |= bit;
         }
 }
-
-/* Chunk ch belongs to thread owner[ch & OWNER_MASK] in a forward pass. */
-#define OWNER_MASK 4095
-/* Threads a search uses at most (owner numbers are bytes). */
-#define BFS_MAX_THREADS 256
-
-/*
- * The mailboxes of a forward pass with 2+ threads: one ring per (sender s,
- * owner o) pair, ring[s * threads + o], of RING_SLOTS blocks of RING_BLOCK
- * targets.  Only s writes blocks and `head` (blocks published), only o
- * reads them and writes `tail` (blocks applied); head and tail only grow.
- * A block is published by a release store of head and freed by a release
- * store of tail, so the data need no locked instruction: on x86 both are
- * plain moves.
- */
-#define RING_BLOCK 2048
-#define RING_SLOTS 8
-struct ring {
-    _Alignas(64) uint64_t head;
-    _Alignas(64) uint64_t tail;
-    uint32_t len[RING_SLOTS];
-    uint64_t *data; /* RING_SLOTS * RING_BLOCK targets */
-};
-
-struct post {
-    int threads;
-    uint8_t owner[OWNER_MASK + 1];
-    struct ring *ring;      /* threads * threads, the own ones unused */
-    uint64_t *data;
-    struct { _Alignas(64) int v; } *done; /* per thread: all its marks posted */
-};
 
 struct worker {
     const struct space *s;
     const struct masks *mk;
     const struct tail *tail;
     const struct vtab *vt;
-    const uint8_t *need;            /* from masks */
+    const uint8_t *zq, *zr, *need;  /* from masks */
     uint64_t h;                     /* block in base; UINT64_MAX: none */
     int lex_shift;                  /* lex of block h's base is h << lex_shift */
     unsigned tail_rows;             /* tail->rows when the tail is TAIL_MAX long, else 0 */
-    /* pp[0] (base): the lexicographically first t of block h; pp[1]
-     * (other), with pairs: base with its last two tiles swapped */
-    struct perm pp[2];
+    struct perm base;               /* lexicographically first t of block h */
+    struct perm other;              /* with pairs: base with the last two swapped */
     int base_parity;
-    int tail_b;                     /* first position of the tail window */
-    unsigned head_dsum;             /* digit sum of base before the window */
     uint8_t tail_set[16];           /* tiles of base's tail, increasing */
     unsigned tail_r;                /* base.lex mod tail->rows */
     uint8_t *flags;                 /* chunk flags (one byte per chunk) */
@@ -168,9 +121,6 @@ struct worker {
     uint64_t found;                 /* boards this thread marked first */
     uint64_t first[BFS_KEEP];       /* smallest indexes it marked, sorted */
     int nfirst;
-    struct post *post;              /* forward pass with 2+ threads, else NULL */
-    int me;                         /* thread number */
-    uint32_t nout[BFS_MAX_THREADS]; /* targets in its open block to each owner */
 };
 
 /* Keep the BFS_KEEP smallest indexes seen, in increasing order. */
@@ -405,13 +355,12 @@ static void tail_load(struct worker *w)
     int b = w->s->m - tl->k;
     uint32_t set = 0;
     for (int j = b; j < w->s->m; j++)
-        set |= 1u << w->pp[0].t[j];
+        set |= 1u << w->base.t[j];
     for (int j = 0; j < tl->k; j++) {
         w->tail_set[j] = (uint8_t)__builtin_ctz(set);
         set &= set - 1;
     }
-    w->tail_r = (unsigned)(w->pp[0].lex % tl->rows);
-    w->head_dsum = w->pp[0].dsum - tl->dsum[w->tail_r];
+    w->tail_r = (unsigned)(w->base.lex % tl->rows);
 }
 
 /* Make w->base the t of block h (lexicographically smaller of the pair)
@@ -420,23 +369,21 @@ static __attribute__((noinline)) void worker_move(struct worker *w, uint64_t h)
 {
     int m = w->s->m;
     uint64_t lex = h << w->lex_shift;
-    if (h > w->h && lex - w->pp[0].lex <= MAX_JUMP) { /* w->h starts at max */
-        if (w->tail_rows) /* worker_seek keeps the digit sum in two parts */
-            w->pp[0].dsum = w->head_dsum + w->tail->dsum[w->tail_r];
-        perm_advance(&w->pp[0], lex - w->pp[0].lex, m);
+    if (h > w->h && lex - w->base.lex <= MAX_JUMP) { /* w->h starts at max */
+        perm_advance(&w->base, lex - w->base.lex, m);
     } else {
-        w->pp[0].lex = lex;
-        perm_unrank(&w->pp[0], m);
+        w->base.lex = lex;
+        perm_unrank(&w->base, m);
     }
     if (w->tail_rows)
         tail_load(w);
-    w->base_parity = (int)(w->pp[0].dsum & 1u) & w->lex_shift;
+    w->base_parity = (int)(w->base.dsum & 1u) & w->lex_shift;
     if (w->lex_shift) {
-        w->pp[1] = w->pp[0];
-        w->pp[1].t[m - 2] = w->pp[0].t[m - 1];
-        w->pp[1].t[m - 1] = w->pp[0].t[m - 2];
-        w->pp[1].d[m - 2] = 1; /* base.d[m-2] is 0: t[m-2] < t[m-1] */
-        w->pp[1].lex = w->pp[0].lex + 1;
+        w->other = w->base;
+        w->other.t[m - 2] = w->base.t[m - 1];
+        w->other.t[m - 1] = w->base.t[m - 2];
+        w->other.d[m - 2] = 1; /* base.d[m-2] is 0: t[m-2] < t[m-1] */
+        w->other.lex = w->base.lex + 1;
     }
     w->h = h;
 }
@@ -445,7 +392,7 @@ static __attribute__((noinline)) void worker_move(struct worker *w, uint64_t h)
 static inline void tail_tiles(const struct worker *w, struct perm *p, unsigned r)
 {
     const struct tail *tl = w->tail;
-    int b = w->tail_b;
+    int b = w->s->m - TAIL_MAX;
 #if defined(__SSSE3__)
     /* one byte shuffle; the 3 bytes past m become 0 (slack) */
     __m128i set = _mm_loadl_epi64((const __m128i *)w->tail_set);
@@ -468,26 +415,27 @@ static inline void worker_seek(struct worker *w, uint64_t h)
 {
     if (h == w->h)
         return;
-    uint64_t diff = (h << w->lex_shift) - w->pp[0].lex;
+    uint64_t diff = (h << w->lex_shift) - w->base.lex;
     if (!(h > w->h && diff < (uint64_t)(w->tail_rows - w->tail_r))) {
         worker_move(w, h);
         return;
     }
     const struct tail *tl = w->tail;
     unsigned r = w->tail_r + (unsigned)diff;
-    int b = w->tail_b; /* tail_rows != 0: the tail is TAIL_MAX long */
+    int b = w->s->m - TAIL_MAX; /* tail_rows != 0: the tail is TAIL_MAX long */
     /* little-endian byte order: one 8-byte store writes the k digits and
      * zeroes slack bytes past m, which no one reads */
-    memcpy(&w->pp[0].d[b], &tl->digit8[r], sizeof tl->digit8[r]);
-    tail_tiles(w, &w->pp[0], r);
-    w->base_parity = (int)((w->head_dsum + tl->dsum[r]) & 1u) & w->lex_shift;
-    w->pp[0].lex += diff;
+    memcpy(&w->base.d[b], &tl->digit8[r], sizeof tl->digit8[r]);
+    tail_tiles(w, &w->base, r);
+    w->base.dsum = w->base.dsum - tl->dsum[w->tail_r] + tl->dsum[r];
+    w->base_parity = (int)(w->base.dsum & 1u) & w->lex_shift;
+    w->base.lex += diff;
     if (w->lex_shift) {
         /* r is even (base has the even lex of its pair), and row r + 1 is
          * the same tail with its last two tiles swapped: the other board */
-        memcpy(&w->pp[1].d[b], &tl->digit8[r + 1], sizeof tl->digit8[r]);
-        tail_tiles(w, &w->pp[1], r + 1);
-        w->pp[1].lex = w->pp[0].lex + 1;
+        memcpy(&w->other.d[b], &tl->digit8[r + 1], sizeof tl->digit8[r]);
+        tail_tiles(w, &w->other, r + 1);
+        w->other.lex = w->base.lex + 1;
     }
     w->tail_r = r;
     w->h = h;
@@ -498,7 +446,7 @@ static inline void worker_seek(struct worker *w, uint64_t h)
  * m < 2: lex_shift 0) need[z] and base_parity are both 0. */
 static inline const struct perm *worker_perm(const struct worker *w, int z)
 {
-    return &w->pp[w->need[z] ^ w->base_parity];
+    return w->need[z] == w->base_parity ? &w->base : &w->other;
 }
 
 /* Index of the board with lex rank lex and blank z'. */
@@ -541,15 +489,12 @@ static int neighbours(const struct space *s, const struct vtab *v,
     }
 }
 
-/* Say that chunk ch may now hold what `bit` stands for.  Only the thread
- * that owns the chunk in the running pass writes its flag byte, so a plain
- * (relaxed) load and store do; checked first so that a byte, once set, is
- * only read. */
+/* Say that chunk ch may now hold what `bit` stands for.  Checked first so
+ * that a chunk's flag byte, once set, is only read (no cache-line writes). */
 static inline void flag_set(uint8_t *flags, uint64_t ch, uint8_t bit)
 {
-    uint8_t f = __atomic_load_n(&flags[ch], __ATOMIC_RELAXED);
-    if (!(f & bit))
-        __atomic_store_n(&flags[ch], (uint8_t)(f | bit), __ATOMIC_RELAXED);
+    if (!(__atomic_load_n(&flags[ch], __ATOMIC_RELAXED) & bit))
+        __atomic_fetch_or(&flags[ch], bit, __ATOMIC_RELAXED);
 }
 
 /* Keep e among the BFS_KEEP smallest marked indexes: most marks fail the
@@ -561,99 +506,34 @@ static inline void worker_keep(struct worker *w, uint64_t e)
 }
 
 /*
- * Mark target e (which this thread owns) frontier if it is unvisited.  No
- * other thread writes e's word during the pass - marks into another
- * thread's chunks are posted to it (struct post) - so a plain read and
- * write replace the locked read-modify-write, and the count stays exact.
+ * store_mark for a forward target: a target has the next layer's colour,
+ * which no pass closes while it runs, so once it was seen 11 its high bit
+ * stays set and the low bit alone tells who cleared it - a single locked
+ * bit reset (lock btr) instead of a compare-and-swap loop.
  */
-static inline void mark_own(struct worker *w, struct store *st, uint64_t e)
+static inline int mark_target(struct store *st, uint64_t e)
 {
     unsigned sh = (unsigned)(e & 31) * 2;
-    uint64_t *p = &st->words[e >> 5];
-    uint64_t v = __atomic_load_n(p, __ATOMIC_RELAXED);
-    if (((v >> sh) & 3u) != STORE_UNVISITED)
-        return;
-    __atomic_store_n(p, v & ~(1ULL << sh), __ATOMIC_RELAXED); /* 11 -> 10 */
-    flag_set(w->flags, e >> CHUNK_SHIFT, w->mark_flag);
-    w->found++;
-    worker_keep(w, e);
+    uint64_t *p = &st->words[e >> 5], bit = 1ULL << sh;
+    if (((__atomic_load_n(p, __ATOMIC_RELAXED) >> sh) & 3u) != STORE_UNVISITED)
+        return 0;
+    return (__atomic_fetch_and(p, ~bit, __ATOMIC_RELAXED) & bit) != 0;
 }
 
-static void ring_drain(struct worker *w, struct store *st);
-
-/* The ring from this thread to owner o and its open block. */
-static inline struct ring *ring_to(const struct worker *w, int o)
-{
-    return &w->post->ring[(size_t)w->me * (size_t)w->post->threads + (size_t)o];
-}
-
-/* Publish the open block to owner o, then wait (applying what others post
- * to this thread, so two threads waiting on each other both progress) until
- * the next slot is free. */
-static void ring_publish(struct worker *w, struct store *st, int o)
-{
-    struct ring *r = ring_to(w, o);
-    uint64_t h = r->head; /* only this thread writes it */
-    r->len[h % RING_SLOTS] = w->nout[o];
-    __atomic_store_n(&r->head, h + 1, __ATOMIC_RELEASE);
-    w->nout[o] = 0;
-    while (h + 1 - __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE) >= RING_SLOTS)
-        ring_drain(w, st);
-}
-
-/* Post target e to its owner o. */
-static inline void post_target(struct worker *w, struct store *st, int o, uint64_t e)
-{
-    struct ring *r = ring_to(w, o);
-    r->data[(r->head % RING_SLOTS) * RING_BLOCK + w->nout[o]] = e;
-    if (++w->nout[o] == RING_BLOCK)
-        ring_publish(w, st, o);
-}
-
-/* Apply every block the other threads have published to this one. */
-static void ring_drain(struct worker *w, struct store *st)
-{
-    int T = w->post->threads;
-    for (int s = 0; s < T; s++) {
-        struct ring *r = &w->post->ring[(size_t)s * (size_t)T + (size_t)w->me];
-        uint64_t t = r->tail, h = __atomic_load_n(&r->head, __ATOMIC_ACQUIRE);
-        for (; t < h; t++) {
-            const uint64_t *b = r->data + (t % RING_SLOTS) * RING_BLOCK;
-            uint32_t n = r->len[t % RING_SLOTS];
-            for (uint32_t i = 0; i < n; i++) {
-                if (i + 32 < n)
-                    __builtin_prefetch(&st->words[b[i + 32] >> 5], 1, 0);
-                mark_own(w, st, b[i]);
-            }
-            __atomic_store_n(&r->tail, t + 1, __ATOMIC_RELEASE);
-        }
-    }
-}
-
-/* Mark the prefetched targets: own ones now, the others into the owner's
- * mailbox (applied by the owner after the round's barrier). */
 static void worker_flush(struct worker *w, struct store *st)
 {
-    if (!w->post) {
-        for (int i = 0; i < w->npending; i++)
-            mark_own(w, st, w->pending[i]);
-        w->npending = 0;
-        return;
-    }
-    const uint8_t *owner = w->post->owner;
     for (int i = 0; i < w->npending; i++) {
         uint64_t e = w->pending[i];
-        int o = owner[(e >> CHUNK_SHIFT) & OWNER_MASK];
-        if (o == w->me) {
-            mark_own(w, st, e);
-            continue;
+        if (mark_target(st, e)) {
+            flag_set(w->flags, e >> CHUNK_SHIFT, w->mark_flag);
+            w->found++;
+            worker_keep(w, e);
         }
-        post_target(w, st, o, e);
     }
     w->npending = 0;
 }
 
-static inline void worker_push(struct worker *w, struct store *st, uint64_t e)
+static void worker_push(struct worker *w, struct store *st, uint64_t e)
 {
     __builtin_prefetch(&st->words[e >> 5], 1, 0);
     w->pending[w->npending++] = e;
@@ -685,18 +565,16 @@ static inline void offset(const struct space *s, uint64_t h0, int z0, int k,
 
 /* Vertical neighbours of the frontier entries in fm (colour already
  * filtered), pushed for marking; inlined per column count c.  Entry k of the
- * word is (h0 + zq[z0 + k], zr[z0 + k]) by the worker's small tables; the
- * entries of one t-block share one decoding (worker_seek returns at once). */
+ * word is (h0 + zq[z0 + k], zr[z0 + k]) by the worker's small tables. */
 static inline __attribute__((always_inline)) void
 vertical_c(struct worker *w, struct store *st, uint64_t fm, uint64_t h0, int z0,
            const int c)
 {
     const int n = w->s->n, shift = w->lex_shift;
-    const uint8_t *zq = w->mk->zq, *zr = w->mk->zr;
     while (fm) {
-        int k = z0 + __builtin_ctzll(fm) / 2, z = zr[k];
+        int k = z0 + __builtin_ctzll(fm) / 2, z = w->zr[k];
         fm &= fm - 1;
-        worker_seek(w, h0 + zq[k]);
+        worker_seek(w, h0 + w->zq[k]);
         const struct perm *p = worker_perm(w, z);
         if (z >= c)
             worker_push(w, st, (vmove_lex(w->vt, p, z - c, 0, c) >> shift) *
@@ -710,13 +588,12 @@ vertical_c(struct worker *w, struct store *st, uint64_t fm, uint64_t h0, int z0,
 /*
  * Horizontal moves inside word wi done on the whole word: targets are the
  * frontier entries shifted one entry left/right; those still unvisited
- * become frontier in the same write that closes the frontier (flip).  The
- * word is this thread's (struct post), so a plain read and write do.
- * Targets across the word boundary go through worker_push.
+ * become frontier in the same compare-and-swap that closes the frontier
+ * (flip).  Targets across the word boundary go through worker_push.
  */
 static inline __attribute__((always_inline)) void
 forward_horizontal(struct worker *w, struct store *st, uint64_t wi,
-                   uint64_t fm, int phase, uint64_t flip)
+                               uint64_t fm, int phase, uint64_t flip)
 {
     const struct masks *mk = w->mk;
     uint64_t lm = fm & mk->left[phase], rm = fm & mk->right[phase];
@@ -726,13 +603,15 @@ forward_horizontal(struct worker *w, struct store *st, uint64_t wi,
         worker_push(w, st, e0 - 1);
     if (rm >> 62)
         worker_push(w, st, e0 + STORE_ENTRIES_PER_WORD);
-    uint64_t *p = &st->words[wi], old = __atomic_load_n(p, __ATOMIC_RELAXED);
-    uint64_t hit = tgt & old & (old >> 1); /* targets that are 11 */
-    __atomic_store_n(p, (old ^ flip) & ~hit, __ATOMIC_RELAXED);
-    if (!hit)
-        return;
+    uint64_t *p = &st->words[wi], old = __atomic_load_n(p, __ATOMIC_RELAXED), hit, nw;
+    do {
+        hit = tgt & old & (old >> 1); /* targets that are 11 */
+        nw = (old ^ flip) & ~hit;
+    } while (!__atomic_compare_exchange_n(p, &old, nw, 1, __ATOMIC_RELAXED,
+                                          __ATOMIC_RELAXED));
     w->found += (uint64_t)__builtin_popcountll(hit);
-    flag_set(w->flags, e0 >> CHUNK_SHIFT, w->mark_flag);
+    if (hit)
+        flag_set(w->flags, e0 >> CHUNK_SHIFT, w->mark_flag);
     while (hit) {
         uint64_t e = e0 + (uint64_t)(__builtin_ctzll(hit) / 2);
         if (w->nfirst == BFS_KEEP && e >= w->first[BFS_KEEP - 1])
@@ -763,8 +642,7 @@ forward_words_c(struct worker *w, struct store *st, int colour, unsigned depth_b
         fm &= colour ? ~c0 : c0;
         if (!fm)
             continue;
-        if (c > 0 && s->rows > 1)
-            vertical_c(w, st, fm, h0, z0, c);
+        vertical_c(w, st, fm, h0, z0, c);
         /* 10 -> 0b: xor with 10 (bit 0) or 11 (bit 1) */
         uint64_t flip = (fm << 1) | (depth_bit ? fm : 0);
         forward_horizontal(w, st, wi, fm, z0, flip);
@@ -787,9 +665,7 @@ static void forward_words(struct worker *w, struct store *st, int colour,
 }
 
 /* Backward step of one word: unvisited entries with a frontier neighbour.
- * Returns 1 if unvisited entries of `colour` remain in the word.  The word
- * is written only by the thread scanning its chunk; others only read the
- * entries of the other colour, which this pass does not change. */
+ * Returns 1 if unvisited entries of `colour` remain in the word. */
 static int backward_word(struct worker *w, struct store *st, uint64_t wi,
                          int colour)
 {
@@ -831,15 +707,14 @@ static int backward_word(struct worker *w, struct store *st, uint64_t wi,
                 break;
             }
     if (clear) {
-        __atomic_store_n(&st->words[wi], word & ~clear, __ATOMIC_RELAXED);
+        __atomic_fetch_and(&st->words[wi], ~clear, __ATOMIC_RELAXED);
         flag_set(w->flags, (wi * STORE_ENTRIES_PER_WORD) >> CHUNK_SHIFT,
                  FLAG_FRONTIER(colour));
     }
     return (remain & ~clear) != 0;
 }
 
-/* Close every frontier entry of one colour (second pass of a backward step);
- * the word is written only by the thread scanning its chunk. */
+/* Close every frontier entry of one colour (second pass of a backward step). */
 static void close_word(const struct space *s, struct store *st, uint64_t wi,
                        int colour, unsigned depth_bit)
 {
@@ -858,7 +733,7 @@ static void close_word(const struct space *s, struct store *st, uint64_t wi,
             flip |= (uint64_t)(2u | depth_bit) << b;
     }
     if (flip)
-        __atomic_store_n(&st->words[wi], word ^ flip, __ATOMIC_RELAXED);
+        __atomic_fetch_xor(&st->words[wi], flip, __ATOMIC_RELAXED);
 }
 
 enum pass { PASS_FORWARD, PASS_BACKWARD, PASS_CLOSE };
@@ -890,174 +765,46 @@ static int pass_chunk(struct worker *w, struct store *st, enum pass kind,
     return keep;
 }
 
-/* The worker of thread `me` for one pass. */
-static struct worker worker_make(const struct space *s, const struct tables *tb,
-                                 uint8_t *flags, int colour, struct post *post,
-                                 int me)
-{
-    struct worker w = {.s = s, .mk = &tb->mk, .tail = &tb->tail, .h = UINT64_MAX,
-                       .need = tb->mk.need,
-                       .lex_shift = s->kind == SPACE_COMPACT && s->m >= 2,
-                       .tail_rows = tb->tail.k == TAIL_MAX ? tb->tail.rows : 0,
-                       .tail_b = s->m - TAIL_MAX,
-                       .vt = &tb->vt, .flags = flags,
-                       .mark_flag = FLAG_FRONTIER(1 - colour),
-                       .post = post, .me = me};
-    return w;
-}
-
-/* Fold a worker's count and smallest marks into the pass's. */
-static void worker_merge(const struct worker *w, uint64_t first[BFS_KEEP], int *nfirst)
-{
-#pragma omp critical(bfs_first)
-    for (int i = 0; i < w->nfirst; i++)
-        keep_first(first, nfirst, w->first[i]);
-}
-
-/* Process chunk ch of a pass if its flags say it may matter. */
-static void chunk_step(struct worker *w, struct store *st, uint8_t *flags,
-                       enum pass kind, int colour, unsigned depth_bit,
-                       uint8_t need, int64_t ch)
-{
-    if (!(__atomic_load_n(&flags[ch], __ATOMIC_RELAXED) & need))
-        return;
-    uint64_t lo = (uint64_t)ch * CHUNK_WORDS;
-    uint64_t hi = lo + CHUNK_WORDS < st->nwords ? lo + CHUNK_WORDS : st->nwords;
-    if (!pass_chunk(w, st, kind, colour, depth_bit, lo, hi))
-        __atomic_store_n(&flags[ch],
-                         (uint8_t)(__atomic_load_n(&flags[ch], __ATOMIC_RELAXED) & ~need),
-                         __ATOMIC_RELAXED);
-}
-
-/*
- * After its own chunks: post the open blocks, say so, and keep applying what
- * the others post until every thread has said so; a last drain then finds
- * everything (a thread posts all its blocks before its release store).
- */
-static void forward_finish(struct worker *w, struct store *st)
-{
-    struct post *pt = w->post;
-    worker_flush(w, st);
-    for (int o = 0; o < pt->threads; o++)
-        if (w->nout[o])
-            ring_publish(w, st, o);
-    __atomic_store_n(&pt->done[w->me].v, 1, __ATOMIC_RELEASE);
-    for (int t = 0; t < pt->threads; t++)
-        while (!__atomic_load_n(&pt->done[t].v, __ATOMIC_ACQUIRE))
-            ring_drain(w, st);
-    ring_drain(w, st);
-}
-
-/*
- * Forward pass by ownership: chunk ch belongs to thread owner[ch % 4096]
- * (interleaved, so every thread has a share of any dense region).  A thread
- * expands only its own chunks and marks targets in them directly; targets
- * in another thread's chunks go into a block of its ring to that thread,
- * which applies the published blocks between its chunks.  So every word has
- * one writer and no locked instruction is needed, and the counts stay exact.
- */
-static uint64_t forward_owned(const struct space *s, const struct tables *tb,
-                              struct store *st, uint8_t *flags, struct post *pt,
-                              int colour, unsigned depth_bit,
-                              uint64_t first[BFS_KEEP], int *nfirst)
-{
-    uint64_t found = 0;
-    int64_t nchunks = (int64_t)((st->nwords + CHUNK_WORDS - 1) / CHUNK_WORDS);
-    uint8_t need = pass_needs(PASS_FORWARD, colour);
-    int T = pt->threads;
-    for (int t = 0; t < T && T > 1; t++)
-        pt->done[t].v = 0;
-#pragma omp parallel num_threads(T) reduction(+ : found)
-    {
-        int me = omp_get_thread_num();
-        struct worker w = worker_make(s, tb, flags, colour, T > 1 ? pt : NULL, me);
-        for (int64_t ch = 0; ch < nchunks; ch++) {
-            if (pt->owner[ch & OWNER_MASK] != me)
-                continue;
-            chunk_step(&w, st, flags, PASS_FORWARD, colour, depth_bit, need, ch);
-            if (T > 1)
-                ring_drain(&w, st);
-        }
-        if (T > 1)
-            forward_finish(&w, st);
-        else
-            worker_flush(&w, st);
-        found += w.found;
-        worker_merge(&w, first, nfirst);
-    }
-    return found;
-}
-
-/* A backward or close pass: chunks shared out dynamically; each chunk's
- * words are written only by the thread that takes it. */
-static uint64_t scan_dynamic(const struct space *s, const struct tables *tb,
-                             struct store *st, uint8_t *flags, int threads,
-                             enum pass kind, int colour, unsigned depth_bit,
-                             uint64_t first[BFS_KEEP], int *nfirst)
-{
-    uint64_t found = 0;
-    int64_t nchunks = (int64_t)((st->nwords + CHUNK_WORDS - 1) / CHUNK_WORDS);
-    uint8_t need = pass_needs(kind, colour);
-#pragma omp parallel num_threads(threads) reduction(+ : found)
-    {
-        struct worker w = worker_make(s, tb, flags, colour, NULL, 0);
-#pragma omp for schedule(dynamic, 2)
-        for (int64_t ch = 0; ch < nchunks; ch++)
-            chunk_step(&w, st, flags, kind, colour, depth_bit, need, ch);
-        found += w.found;
-        worker_merge(&w, first, nfirst);
-    }
-    return found;
-}
-
 /* One parallel pass over the flagged chunks; returns the boards newly
  * marked. */
 static uint64_t run_pass(const struct space *s, const struct tables *tb,
-                         struct store *st, uint8_t *flags, struct post *pt,
+                         struct store *st, uint8_t *flags, int threads,
                          enum pass kind, int colour, unsigned depth_bit,
                          struct bfs_result *r)
 {
+    uint64_t found = 0;
+    int64_t nchunks = (int64_t)((st->nwords + CHUNK_WORDS - 1) / CHUNK_WORDS);
     uint64_t first[BFS_KEEP] = {0};
     int nfirst = 0;
-    uint64_t found = kind == PASS_FORWARD
-        ? forward_owned(s, tb, st, flags, pt, colour, depth_bit, first, &nfirst)
-        : scan_dynamic(s, tb, st, flags, pt->threads, kind, colour, depth_bit,
-                       first, &nfirst);
+    uint8_t need = pass_needs(kind, colour);
+#pragma omp parallel num_threads(threads) reduction(+ : found)
+    {
+        struct worker w = {.s = s, .mk = &tb->mk, .tail = &tb->tail, .h = UINT64_MAX,
+                           .zq = tb->mk.zq, .zr = tb->mk.zr, .need = tb->mk.need,
+                           .lex_shift = s->kind == SPACE_COMPACT && s->m >= 2,
+                           .tail_rows = tb->tail.k == TAIL_MAX ? tb->tail.rows : 0,
+                           .vt = &tb->vt, .flags = flags,
+                           .mark_flag = FLAG_FRONTIER(1 - colour)};
+#pragma omp for schedule(dynamic, 2)
+        for (int64_t ch = 0; ch < nchunks; ch++) {
+            if (!(__atomic_load_n(&flags[ch], __ATOMIC_RELAXED) & need))
+                continue;
+            uint64_t lo = (uint64_t)ch * CHUNK_WORDS;
+            uint64_t hi = lo + CHUNK_WORDS < st->nwords ? lo + CHUNK_WORDS : st->nwords;
+            if (!pass_chunk(&w, st, kind, colour, depth_bit, lo, hi))
+                __atomic_fetch_and(&flags[ch], (uint8_t)~need, __ATOMIC_RELAXED);
+        }
+        worker_flush(&w, st);
+        found += w.found;
+#pragma omp critical(bfs_first)
+        for (int i = 0; i < w.nfirst; i++)
+            keep_first(first, &nfirst, w.first[i]);
+    }
     if (kind != PASS_CLOSE && found > 0) {
         memcpy(r->first, first, sizeof first);
         r->nfirst = nfirst;
     }
     return found;
-}
-
-/* The rings of a search with `threads` threads (struct post): RING_SLOTS *
- * RING_BLOCK * 8 bytes (128 KiB) per pair.  Returns -1 when out of memory. */
-static int post_init(struct post *pt, int threads)
-{
-    memset(pt, 0, sizeof *pt);
-    pt->threads = threads;
-    for (int i = 0; i <= OWNER_MASK; i++)
-        pt->owner[i] = (uint8_t)(i % threads);
-    if (threads == 1)
-        return 0;
-    size_t pairs = (size_t)threads * (size_t)threads, per = (size_t)RING_SLOTS * RING_BLOCK;
-    pt->ring = aligned_alloc(64, pairs * sizeof *pt->ring);
-    pt->data = malloc(pairs * per * sizeof *pt->data);
-    pt->done = aligned_alloc(64, (size_t)threads * sizeof *pt->done);
-    if (!pt->ring || !pt->data || !pt->done)
-        return -1;
-    memset(pt->ring, 0, pairs * sizeof *pt->ring);
-    for (size_t i = 0; i < pairs; i++)
-        pt->ring[i].data = pt->data + i * per;
-    return 0;
-}
-
-static void post_free(struct post *pt)
-{
-    free(pt->ring);
-    free(pt->data);
-    free(pt->done);
-    memset(pt, 0, sizeof *pt);
 }
 
 /*
@@ -1122,18 +869,12 @@ static int bfs_layers(const struct space *s, struct store *st, uint8_t *flags,
                       slide_error *err)
 {
     int threads = o->threads > 0 ? o->threads : omp_get_max_threads();
-    if (threads > BFS_MAX_THREADS)
-        threads = BFS_MAX_THREADS;
     double start = omp_get_wtime() - r->seconds;
     struct tables tb;
     masks_init(&tb.mk, s);
     tail_init(&tb.tail, s->m);
-    struct post pt;
-    if (vtab_init(&tb.vt, s) || post_init(&pt, threads)) {
-        vtab_free(&tb.vt);
-        post_free(&pt);
+    if (vtab_init(&tb.vt, s))
         return slide_fail(err, SLIDE_ENOMEM, "out of memory for the move tables");
-    }
     r->threads = threads;
     int rc = SLIDE_OK;
     while (!r->complete) {
@@ -1143,10 +884,10 @@ static int bfs_layers(const struct space *s, struct store *st, uint8_t *flags,
         int back = want_backward(s, o, r, d);
         uint64_t found;
         if (back) {
-            found = run_pass(s, &tb, st, flags, &pt, PASS_BACKWARD, colour, bit, r);
-            run_pass(s, &tb, st, flags, &pt, PASS_CLOSE, colour, bit, r);
+            found = run_pass(s, &tb, st, flags, threads, PASS_BACKWARD, colour, bit, r);
+            run_pass(s, &tb, st, flags, threads, PASS_CLOSE, colour, bit, r);
         } else {
-            found = run_pass(s, &tb, st, flags, &pt, PASS_FORWARD, colour, bit, r);
+            found = run_pass(s, &tb, st, flags, threads, PASS_FORWARD, colour, bit, r);
         }
         double t1 = omp_get_wtime();
         r->seconds = t1 - start;
@@ -1165,7 +906,6 @@ static int bfs_layers(const struct space *s, struct store *st, uint8_t *flags,
         }
     }
     vtab_free(&tb.vt);
-    post_free(&pt);
     return rc;
 }
 
