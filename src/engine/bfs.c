@@ -824,8 +824,8 @@ static uint8_t *flags_alloc(const struct store *st, int fresh, uint64_t goal)
     return flags;
 }
 
-static int push_layer(struct bfs_result *r, int depth, uint64_t count,
-                      slide_error *err)
+int bfs_result_push(struct bfs_result *r, int depth, uint64_t count,
+                    slide_error *err)
 {
     if (depth >= r->layers_alloc) {
         int cap = r->layers_alloc ? 2 * r->layers_alloc : 64;
@@ -842,25 +842,16 @@ static int push_layer(struct bfs_result *r, int depth, uint64_t count,
     return SLIDE_OK;
 }
 
-/* Entries of each colour in the whole space. */
-static void colour_sizes(const struct space *s, uint64_t size[2])
+int bfs_backward_pays(const struct space *s, const struct bfs_result *r, int d)
 {
-    size[0] = size[1] = 0;
-    for (int z = 0; z < s->n; z++)
-        size[s->colour[z]] += s->blocks;
-}
-
-/* Backward pays when fewer unvisited boards remain than frontier boards. */
-static int want_backward(const struct space *s, const struct bfs_options *o,
-                         const struct bfs_result *r, int d)
-{
-    if (o->no_backward || s->kind != SPACE_COMPACT || s->path_graph)
+    if (s->kind != SPACE_COMPACT || s->path_graph)
         return 0;
-    uint64_t size[2], visited = 0;
-    colour_sizes(s, size);
-    for (int k = (d + 1) & 1; k <= d; k += 2)
-        visited += r->hist[k];
-    uint64_t unvisited = size[(d + 1) & 1] - visited;
+    int next = (d + 1) & 1, cells = 0;
+    for (int z = 0; z < s->n; z++)
+        cells += s->colour[z] == next;
+    uint64_t unvisited = (uint64_t)cells * s->blocks; /* entries of colour next */
+    for (int k = next; k <= d; k += 2)
+        unvisited -= r->hist[k];
     return unvisited < r->hist[d];
 }
 
@@ -881,7 +872,7 @@ static int bfs_layers(const struct space *s, struct store *st, uint8_t *flags,
         int d = r->radius, colour = d & 1;
         unsigned bit = (unsigned)(d / 2) & 1u;
         double t0 = omp_get_wtime();
-        int back = want_backward(s, o, r, d);
+        int back = !o->no_backward && bfs_backward_pays(s, r, d);
         uint64_t found;
         if (back) {
             found = run_pass(s, &tb, st, flags, threads, PASS_BACKWARD, colour, bit, r);
@@ -895,7 +886,7 @@ static int bfs_layers(const struct space *s, struct store *st, uint8_t *flags,
             r->complete = 1;
             break;
         }
-        rc = push_layer(r, d + 1, found, err);
+        rc = bfs_result_push(r, d + 1, found, err);
         if (rc)
             break;
         struct bfs_layer L = {d + 1, found, r->reached, s->size, t1 - t0,
@@ -946,7 +937,7 @@ int bfs_run(const struct space *s, struct store *st,
                           (unsigned long long)s->size);
     uint64_t goal = (uint64_t)s->goal_blank; /* t = identity has rank 0 */
     store_set(st, goal, STORE_FRONTIER);
-    int rc = push_layer(r, 0, 1, err);
+    int rc = bfs_result_push(r, 0, 1, err);
     if (rc)
         return rc;
     r->first[0] = goal;
