@@ -248,14 +248,21 @@ static void scan(struct pdb_run *b, int d, struct counts *total)
         uint64_t p = (e0 + f - 1) / f, p_end = (e1 + f - 1) / f;
         if (p_end > b->placements)
             p_end = b->placements;
+        uint64_t w_last = p_end > p ? (p_end * f - 1) >> 5 : 0;
         while (p < p_end) {
             uint64_t w = p * f >> 5;
             if (!entries_equal(__atomic_load_n(&words[w], __ATOMIC_RELAXED), which)) {
-                uint64_t q = ((w + 1) * 32) / f; /* first block reaching word w + 1 */
-                if (q > p) {
+                /* skip words without a current entry, then go to the block
+                 * holding the first entry of the next word that has one */
+                do
+                    w++;
+                while (w <= w_last &&
+                       !entries_equal(__atomic_load_n(&words[w], __ATOMIC_RELAXED), which));
+                if (w > w_last)
+                    break;
+                uint64_t q = (w * 32) / f;
+                if (q > p)
                     p = q;
-                    continue;
-                }
             }
             uint64_t hit = entries_equal(block_bits(&b->st, p * f, b->f), which);
             if (hit)
