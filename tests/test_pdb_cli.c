@@ -330,12 +330,51 @@ static void test_checkpoint_resume(void **state)
     assert_int_equal(access(want, F_OK), -1);
 }
 
+/* --partition with --checkpoint: stopped in its second table, resumed: the
+ * first table is kept, the second continues from the checkpoint (equal to
+ * a --pattern build of its tiles: consistency; pdb verify: independent),
+ * the third is built; a checkpoint of a tile set outside the partition is
+ * refused. */
+static void test_partition_resume(void **state)
+{
+    (void)state;
+    char args[512], tail[4096], ck[128], sub[128], a[256], b[256];
+    char *out, *err;
+    snprintf(ck, sizeof ck, "%s/pck", dir);
+    snprintf(sub, sizeof sub, "%s/p555r", dir);
+    snprintf(args, sizeof args, "4x4 --partition 5-5-5 --progress --threads 2 "
+             "--checkpoint %s -o %s", ck, sub);
+    setenv("SLIDE_PDB_PAUSE_MS", "100", 1);
+    assert_int_equal(build_and_stop(args, 2, SIGINT, tail, sizeof tail), 130);
+    unsetenv("SLIDE_PDB_PAUSE_MS");
+    assert_non_null(strstr(tail, "checkpoint saved in"));
+    assert_int_equal(clitest_runf(&out, &err, "pdb build 4x4 --partition 6-6-3 --resume %s "
+                                  "-o %s", ck, sub), 1);
+    assert_non_null(strstr(err, "not of a table of --partition 6-6-3"));
+    free(out);
+    free(err);
+    assert_int_equal(clitest_runf(&out, NULL, "pdb build 4x4 --partition 5-5-5 --resume %s "
+                                  "-o %s", ck, sub), 0);
+    assert_non_null(strstr(out, "5-5-5.1.pdb: kept"));
+    assert_non_null(strstr(out, "5-5-5.3.pdb: additive"));
+    free(out);
+    snprintf(a, sizeof a, "%s/5-5-5.2.pdb", sub);
+    snprintf(b, sizeof b, "%s/t2.pdb", dir);
+    assert_int_equal(clitest_runf(&out, NULL, "pdb build 4x4 --pattern 4,7,8,11,12 -o %s", b),
+                     0);
+    free(out);
+    assert_true(same_file(a, b));
+    assert_int_equal(clitest_runf(&out, NULL, "pdb verify %s", a), 0);
+    free(out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_build_info_verify), cmocka_unit_test(test_bad_arguments),
         cmocka_unit_test(test_solve_korf), cmocka_unit_test(test_heuristic_sweep),
         cmocka_unit_test(test_build_stopped), cmocka_unit_test(test_checkpoint_resume),
+        cmocka_unit_test(test_partition_resume),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
