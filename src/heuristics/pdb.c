@@ -112,6 +112,11 @@ static void classify(struct pdb_set *s)
     int seen[PATTERN_MAX_CELLS] = {0};
     s->disjoint = 1;
     s->all_additive = 1;
+    for (int t = 0; t < PATTERN_MAX_CELLS; t++)
+        s->table_of[t] = -1;
+    for (int j = s->count - 1; j >= 0; j--)
+        for (int i = 0; i < s->tables[j].pat.k; i++)
+            s->table_of[s->tables[j].pat.tiles[i]] = j;
     for (int j = 0; j < s->count; j++) {
         const struct pattern *pat = &s->tables[j].pat;
         s->all_additive &= s->tables[j].kind == PDB_ADDITIVE;
@@ -228,6 +233,80 @@ int pdb_set_h(const struct pdb_set *s, const int *cells)
         h = hm > h ? hm : h;
     }
     return h;
+}
+
+/* Value of additive table j for a board given as where[tile] = cell. */
+static inline uint8_t table_value(const struct pdb_set *s, int j, const uint8_t *where)
+{
+    const struct pdb_table *t = &s->tables[j];
+    const struct pattern *pat = &t->pat;
+    uint8_t pos[PATTERN_MAX_TILES];
+    for (int i = 0; i < pat->k; i++)
+        pos[i] = where[pat->tiles[i]];
+    return t->value[rank_kperm(pos, pat->k, pat->n)];
+}
+
+/* The entry of additive table j when tile `tile` (in it) moves to `to`. */
+static inline const uint8_t *entry_after(const struct pdb_set *s, int j, const uint8_t *where,
+                                         int tile, int to)
+{
+    const struct pdb_table *t = &s->tables[j];
+    const struct pattern *pat = &t->pat;
+    uint8_t pos[PATTERN_MAX_TILES];
+    for (int i = 0; i < pat->k; i++)
+        pos[i] = pat->tiles[i] == tile ? (uint8_t)to : where[pat->tiles[i]];
+    return t->value + rank_kperm(pos, pat->k, pat->n);
+}
+
+void pdb_node_prefetch(const struct pdb_set *s, const struct pdb_node *nd, int tile, int to)
+{
+    int j = s->table_of[tile];
+    if (j >= 0)
+        __builtin_prefetch(entry_after(s, j, nd->where, tile, to));
+    if (s->reflect) {
+        int mt = s->mirror_tile[tile];
+        if ((j = s->table_of[mt]) >= 0)
+            __builtin_prefetch(entry_after(s, j, nd->mwhere, mt, s->mirror_cell[to]));
+    }
+}
+
+int pdb_node_start(const struct pdb_set *s, const int *cells, struct pdb_node *nd)
+{
+    memset(nd, 0, sizeof *nd);
+    for (int k = 0; k < s->n; k++)
+        nd->where[cells[k]] = (uint8_t)k;
+    for (int j = 0; j < s->count; j++)
+        nd->sum += nd->v[j] = table_value(s, j, nd->where);
+    if (s->reflect) {
+        for (int t = 0; t < s->n; t++)
+            nd->mwhere[s->mirror_tile[t]] = (uint8_t)s->mirror_cell[nd->where[t]];
+        for (int j = 0; j < s->count; j++)
+            nd->msum += nd->vm[j] = table_value(s, j, nd->mwhere);
+    }
+    return nd->msum > nd->sum ? nd->msum : nd->sum;
+}
+
+int pdb_node_move(const struct pdb_set *s, const struct pdb_node *before, int tile, int to,
+                  struct pdb_node *after)
+{
+    *after = *before;
+    after->where[tile] = (uint8_t)to;
+    int j = s->table_of[tile];
+    if (j >= 0) {
+        uint8_t v = table_value(s, j, after->where);
+        after->sum += (int)v - (int)after->v[j];
+        after->v[j] = v;
+    }
+    if (s->reflect) {
+        int mt = s->mirror_tile[tile];
+        after->mwhere[mt] = (uint8_t)s->mirror_cell[to];
+        if ((j = s->table_of[mt]) >= 0) {
+            uint8_t v = table_value(s, j, after->mwhere);
+            after->msum += (int)v - (int)after->vm[j];
+            after->vm[j] = v;
+        }
+    }
+    return after->msum > after->sum ? after->msum : after->sum;
 }
 
 void pdb_set_free(struct pdb_set *s)
