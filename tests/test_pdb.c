@@ -369,8 +369,9 @@ static void make_4443(void)
 /*
  * Consistency test (the incremental form against the full one, both
  * slide's): along random walks on 4x4 and on 3x3, with and without
- * reflection, pdb_node_start and pdb_node_move give pdb_set_h of every
- * board walked through.
+ * reflection, with and without pdb_node_prefetch announcing the children,
+ * pdb_node_start and pdb_node_move give pdb_set_h of every board walked
+ * through.
  */
 static void test_node_consistency(void **state)
 {
@@ -393,6 +394,12 @@ static void test_node_consistency(void **state)
                 int to = board_step(sides[k], sides[k], z, (enum move)(test_rng(&seed) % 4));
                 if (to < 0)
                     continue;
+                if (step % 3) /* announce the children first (entries kept), or not */
+                    for (int m = 0; m < MOVE_COUNT; m++) {
+                        int from = board_step(sides[k], sides[k], z, (enum move)m);
+                        if (from >= 0)
+                            pdb_node_prefetch(&s, &cur, cells[from], z);
+                    }
                 int t = cells[to];
                 cells[z] = t;
                 cells[to] = 0;

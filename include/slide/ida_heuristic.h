@@ -67,15 +67,16 @@ typedef int (*ida_step_fn)(void *ctx, const struct board *b, int from, int to,
  * several pattern databases, maxed with its mirror image) is updated by
  * touching only what the move changed.
  */
-#define IDA_STATE_MAX 128
+#define IDA_STATE_MAX 256
 typedef int (*ida_start_fn)(void *ctx, const struct board *b, void *state);
 typedef int (*ida_move_fn)(void *ctx, const struct board *b, int from, int to,
                            const void *before, void *after);
 /* Optional: announce that move(ctx, b', from, to, state, ...) will follow
  * for the board b' that b becomes when the tile on `from` slides to `to`
- * (b's blank), so that h can start fetching what it will read. */
+ * (b's blank), so that h can start fetching what it will read (and note
+ * in *state what it computed on the way). */
 typedef void (*ida_prefetch_fn)(void *ctx, const struct board *b, int from, int to,
-                                const void *state);
+                                void *state);
 
 struct ida_heuristic {
     const char *name;

@@ -56,6 +56,12 @@ struct pdb_node {
     uint8_t mwhere[PATTERN_MAX_CELLS];   /* tile -> cell, mirrored board */
     uint8_t v[PDB_SET_MAX], vm[PDB_SET_MAX];
     int sum, msum;
+    /* The children announced by pdb_node_prefetch since this node was
+     * filled: the tile each moves and the entries it will read (not copied
+     * to a child, so never stale). */
+    int nnext;
+    uint8_t next_tile[4];
+    uint64_t next_entry[4], next_mentry[4];
 };
 
 /*
@@ -105,9 +111,10 @@ int pdb_set_h(const struct pdb_set *s, const int *cells);
  * Ask the memory for the entries pdb_node_move(s, nd, tile, to, ...) will
  * read, without reading them: a search that calls this for every child
  * before it evaluates the first has the children's cache misses under way
- * at once instead of one after another.
+ * at once instead of one after another.  The entries' indexes are kept in
+ * *nd (up to four children), so pdb_node_move does not compute them again.
  */
-void pdb_node_prefetch(const struct pdb_set *s, const struct pdb_node *nd, int tile, int to);
+void pdb_node_prefetch(const struct pdb_set *s, struct pdb_node *nd, int tile, int to);
 
 static inline int pdb_node_ok(const struct pdb_set *s)
 {

@@ -333,8 +333,7 @@ static int pdb_move(void *ctx, const struct board *b, int from, int to, const vo
     return h < IDA_H_MAX ? h : IDA_H_MAX;
 }
 
-static void pdb_prefetch(void *ctx, const struct board *b, int from, int to,
-                         const void *state)
+static void pdb_prefetch(void *ctx, const struct board *b, int from, int to, void *state)
 {
     const struct pdb_ctx *c = ctx;
     pdb_node_prefetch(c->set, state, b->cells[from], to);

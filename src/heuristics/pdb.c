@@ -5,6 +5,7 @@
 #include "slide/pdb.h"
 
 #include <dirent.h>
+#include <stddef.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -247,26 +248,32 @@ static inline uint8_t table_value(const struct pdb_set *s, int j, const uint8_t 
 }
 
 /* The entry of additive table j when tile `tile` (in it) moves to `to`. */
-static inline const uint8_t *entry_after(const struct pdb_set *s, int j, const uint8_t *where,
-                                         int tile, int to)
+static inline uint64_t entry_after(const struct pdb_set *s, int j, const uint8_t *where,
+                                   int tile, int to)
 {
-    const struct pdb_table *t = &s->tables[j];
-    const struct pattern *pat = &t->pat;
+    const struct pattern *pat = &s->tables[j].pat;
     uint8_t pos[PATTERN_MAX_TILES];
     for (int i = 0; i < pat->k; i++)
         pos[i] = pat->tiles[i] == tile ? (uint8_t)to : where[pat->tiles[i]];
-    return t->value + rank_kperm(pos, pat->k, pat->n);
+    return rank_kperm(pos, pat->k, pat->n);
 }
 
-void pdb_node_prefetch(const struct pdb_set *s, const struct pdb_node *nd, int tile, int to)
+void pdb_node_prefetch(const struct pdb_set *s, struct pdb_node *nd, int tile, int to)
 {
+    uint64_t e = 0, me = 0;
     int j = s->table_of[tile];
     if (j >= 0)
-        __builtin_prefetch(entry_after(s, j, nd->where, tile, to));
+        __builtin_prefetch(s->tables[j].value + (e = entry_after(s, j, nd->where, tile, to)));
     if (s->reflect) {
         int mt = s->mirror_tile[tile];
         if ((j = s->table_of[mt]) >= 0)
-            __builtin_prefetch(entry_after(s, j, nd->mwhere, mt, s->mirror_cell[to]));
+            __builtin_prefetch(s->tables[j].value +
+                               (me = entry_after(s, j, nd->mwhere, mt, s->mirror_cell[to])));
+    }
+    if (nd->nnext < 4) { /* kept for pdb_node_move, which then need not rank again */
+        nd->next_tile[nd->nnext] = (uint8_t)tile;
+        nd->next_entry[nd->nnext] = e;
+        nd->next_mentry[nd->nnext++] = me;
     }
 }
 
@@ -289,11 +296,16 @@ int pdb_node_start(const struct pdb_set *s, const int *cells, struct pdb_node *n
 int pdb_node_move(const struct pdb_set *s, const struct pdb_node *before, int tile, int to,
                   struct pdb_node *after)
 {
-    *after = *before;
+    int c = 0; /* announced by pdb_node_prefetch? (only children of before are) */
+    while (c < before->nnext && before->next_tile[c] != tile)
+        c++;
+    memcpy(after, before, offsetof(struct pdb_node, nnext));
+    after->nnext = 0;
     after->where[tile] = (uint8_t)to;
     int j = s->table_of[tile];
     if (j >= 0) {
-        uint8_t v = table_value(s, j, after->where);
+        uint8_t v = c < before->nnext ? s->tables[j].value[before->next_entry[c]]
+                                      : table_value(s, j, after->where);
         after->sum += (int)v - (int)after->v[j];
         after->v[j] = v;
     }
@@ -301,7 +313,8 @@ int pdb_node_move(const struct pdb_set *s, const struct pdb_node *before, int ti
         int mt = s->mirror_tile[tile];
         after->mwhere[mt] = (uint8_t)s->mirror_cell[to];
         if ((j = s->table_of[mt]) >= 0) {
-            uint8_t v = table_value(s, j, after->mwhere);
+            uint8_t v = c < before->nnext ? s->tables[j].value[before->next_mentry[c]]
+                                          : table_value(s, j, after->mwhere);
             after->msum += (int)v - (int)after->vm[j];
             after->vm[j] = v;
         }

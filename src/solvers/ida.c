@@ -141,7 +141,7 @@ static int next_move(const struct ida_search *s, struct frame *f)
 }
 
 /* Let h start fetching what every child of the node at depth g will read. */
-static void prefetch_children(const struct ida_search *s, const struct frame *f, int g)
+static void prefetch_children(struct ida_search *s, const struct frame *f, int g)
 {
     const int *to = s->nbr + MOVE_COUNT * s->blank;
     for (int m = 0; m < MOVE_COUNT; m++)
