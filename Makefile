@@ -32,9 +32,10 @@ BUILD     ?= build
 CC        ?= cc
 CFLAGS    ?= -O2 -g
 SAN_FLAGS ?=
-# -march=native is left out on purpose; -mpopcnt (x86-64-v2, every x86 CPU since
-# 2008) makes the rank hot path use one instruction instead of a libgcc call.
-ARCH_CFLAGS := $(if $(filter x86_64,$(shell uname -m)),-mpopcnt,)
+# -march=native is left out on purpose; -mpopcnt -mssse3 (x86-64-v2, every x86 CPU since
+# 2008) makes the rank hot path use one instruction instead of a libgcc call and
+# lets the BFS shuffle a tail of t in one instruction.
+ARCH_CFLAGS := $(if $(filter x86_64,$(shell uname -m)),-mpopcnt -mssse3,)
 BASE_CFLAGS := $(ARCH_CFLAGS) -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -fopenmp -Iinclude
 ZLIB_CFLAGS := $(shell pkg-config --cflags zlib 2>/dev/null)
 ZLIB_LIBS   := $(shell pkg-config --libs zlib 2>/dev/null || echo -lz)
@@ -139,6 +140,17 @@ $(BUILD)/libslide.a: $(LIB_OBJ)
 
 $(BUILD)/slide: $(CLI_OBJ) $(BUILD)/libslide.a
 	$(CC) $(ALL_CFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libslide.a $(LDLIBS)
+
+# slide with the BFS expansion of BFS_BASE (before issue 18), for make bench's
+# instruction counts: same CLI and library, only bfs.o from that commit.
+BFS_BASE ?= 8046abf
+$(BUILD)/bench/bfs-base.c:
+	mkdir -p $(dir $@)
+	git show $(BFS_BASE):src/engine/bfs.c > $@.tmp && mv $@.tmp $@
+$(BUILD)/bench/bfs-base.o: $(BUILD)/bench/bfs-base.c
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+$(BUILD)/slide-bfs-base: $(CLI_OBJ) $(BUILD)/bench/bfs-base.o $(BUILD)/libslide.a
+	$(CC) $(ALL_CFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/bench/bfs-base.o $(BUILD)/libslide.a $(LDLIBS)
 
 $(BUILD)/tests/%: tests/%.c $(wildcard tests/*.h) $(BUILD)/libslide.a | $(BUILD)/tests
 	$(CC) $(ALL_CFLAGS) -DTEST_DATA_DIR='"$(CURDIR)/tests/data"' -o $@ $< \

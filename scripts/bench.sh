@@ -6,6 +6,8 @@
 #
 #   sh scripts/bench.sh            3x3, 2x5, 3x4 (+ baselines on 3x3, 2x5)
 #   BENCH_BIG=1 sh scripts/bench.sh   also 2x6 and the byte baseline on 3x4
+#   BENCH_CALLGRIND="2x5" sh scripts/bench.sh   instruction counts only on 2x5
+#                                     (default 2x5 3x4; "" skips them)
 #
 # Output: a Markdown table on stdout (board, program, threads, wall s,
 # boards/s, peak RSS MB, peak RSS in bits per board, time relative to slide with all
@@ -81,3 +83,38 @@ for b in $boards; do
         if [ "${BENCH_BIG:-0}" = 1 ]; then run byte-array-bfs "$b" 1 "$OUT/bytebfs" "$r" "$c"; fi ;;
     esac
 done
+
+# Instructions per board: deterministic where wall times on a shared machine
+# are not.  callgrind counts every instruction of `slide bfs B --threads 1`;
+# the same count for build/slide-bfs-base (this CLI and library with the
+# BFS expansion of commit BFS_BASE, the code before issue 18) is the baseline.
+cg_boards=${BENCH_CALLGRIND-2x5 3x4}
+if [ -n "$cg_boards" ] && command -v valgrind >/dev/null 2>&1; then
+    base=build/slide-bfs-base
+    make -s "$base" >/dev/null 2>&1 || base=""
+    echo
+    echo "Instructions per board: callgrind, one thread, whole run (\`slide bfs B --threads 1\`);"
+    echo "baseline: the BFS expansion of commit $(sed -n 's/^BFS_BASE ?= //p' Makefile) built into the same CLI."
+    echo
+    echo "| board | program | instructions | boards | instructions/board |"
+    echo "|---|---|---:|---:|---:|"
+    for b in $cg_boards; do
+        [ -f "$OUT/slide-$b.csv" ] ||
+            $SLIDE bfs "$b" --format csv > "$OUT/slide-$b.csv" 2>/dev/null
+        for prog in $SLIDE $base; do
+            valgrind --tool=callgrind --callgrind-out-file="$OUT/cg.out" \
+                "$prog" bfs "$b" --threads 1 --format csv --no-progress \
+                > "$OUT/cg-$b.csv" 2>/dev/null
+            if ! cmp -s "$OUT/cg-$b.csv" "$OUT/slide-$b.csv"; then
+                echo "bench: $prog under callgrind disagrees with slide on $b" >&2
+                exit 1
+            fi
+            ir=$(awk '/^(summary|totals):/ { print $2; exit }' "$OUT/cg.out")
+            boards=$(awk -F, 'NR > 1 { s += $2 } END { print s }' "$OUT/cg-$b.csv")
+            name=slide
+            [ "$prog" = "$base" ] && name="slide at $(sed -n 's/^BFS_BASE ?= //p' Makefile) (baseline)"
+            awk -v b="$b" -v p="$name" -v i="$ir" -v s="$boards" 'BEGIN {
+                printf "| %s | %s | %.0f | %.0f | %.1f |\n", b, p, i, s, i / s }'
+        done
+    done
+fi

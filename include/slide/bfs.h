@@ -92,6 +92,25 @@ int bfs_resume(const struct space *s, struct store *st,
 void bfs_result_free(struct bfs_result *r);
 
 /*
+ * Record layer `depth` (0 <= depth <= r->radius + 1) with `count` boards:
+ * hist[depth] = count, radius = depth, reached += count; the histogram
+ * grows as needed.  Errors: SLIDE_ENOMEM (r unchanged).
+ */
+int bfs_result_push(struct bfs_result *r, int depth, uint64_t count,
+                    slide_error *err);
+
+/*
+ * 1 when layer d + 1 is cheaper to find backward (every unvisited entry of
+ * colour (d+1) mod 2 looks for a frontier neighbour) than forward: when
+ * fewer such entries remain unvisited than layer d holds, by r's histogram
+ * of layers 0..d.  Only in the compact space of a board with 2+ rows and
+ * columns, where every entry is a reachable board (in the full space the
+ * unreachable half would stay unvisited and be scanned at every late layer).
+ * Deterministic in r, so every thread or process makes the same choice.
+ */
+int bfs_backward_pays(const struct space *s, const struct bfs_result *r, int d);
+
+/*
  * Visitor of one board: ctx is the caller's, thread in [0, threads) names
  * the calling OpenMP thread (for per-thread accumulators), index the board.
  */

@@ -6,8 +6,9 @@
  * (worker.base) and advances it to nearby blocks by mixed-radix addition
  * on the digits instead of unranking, because frontier entries are met in increasing index order
  * within a chunk.  Horizontal neighbours are e +- 1; vertical ones are found
- * by updating the C Lehmer digits a vertical move changes (delta_up/down),
- * then prefetched in batches before the atomic marks.
+ * by updating the C Lehmer digits a vertical move changes, in table form
+ * (struct vtab: C multiply-adds and one read), then prefetched in batches
+ * before the atomic marks.
  *
  * A byte of flags per chunk of the store says which chunks may hold
  * frontier entries of each colour and unvisited entries of each colour;
@@ -23,6 +24,11 @@
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSSE3__)
+#include <tmmintrin.h>
+#elif defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* Words per chunk, the unit of scheduling and of the flags: 4 KiB of store,
  * 16384 entries, so the flags of a 10.9 GB store (2.7 MB) stay in cache. */
@@ -37,8 +43,8 @@
  * does not, so the misses of a whole batch overlap). */
 #define BATCH 64
 /* Positions at the end of t whose arrangements are tabulated (struct tail). */
-#define TAIL_MAX 5
-#define TAIL_ROWS 120 /* TAIL_MAX! */
+#define TAIL_MAX 6
+#define TAIL_ROWS 720 /* TAIL_MAX! */
 /* Lex ranks to advance incrementally before unranking from scratch. */
 #define MAX_JUMP 5040
 
@@ -50,8 +56,8 @@ static const int64_t fact[SPACE_MAX_CELLS] = {
 
 /* A board of the block being expanded: tiles, Lehmer digits, lex rank. */
 struct perm {
-    uint8_t t[SPACE_MAX_CELLS];
-    uint8_t d[SPACE_MAX_CELLS];
+    uint8_t t[SPACE_MAX_CELLS + 16]; /* slack: vmove_lex reads 16 bytes */
+    uint8_t d[SPACE_MAX_CELLS + 4];  /* slack: worker_seek writes 8 bytes */
     uint64_t lex;
     unsigned dsum; /* sum of the digits: its parity is the permutation's */
 };
@@ -65,11 +71,22 @@ struct masks {
     uint64_t colour0[SPACE_MAX_CELLS];
     uint64_t left[SPACE_MAX_CELLS];
     uint64_t right[SPACE_MAX_CELLS];
+    /* entry k of a word of phase p is (block + zq[p + k], blank zr[p + k]) */
+    uint8_t zq[SPACE_MAX_CELLS + STORE_ENTRIES_PER_WORD];
+    uint8_t zr[SPACE_MAX_CELLS + STORE_ENTRIES_PER_WORD];
+    uint8_t need[SPACE_MAX_CELLS]; /* parity of t at z, 0 without pairs */
 };
 
 static void masks_init(struct masks *mk, const struct space *s)
 {
     memset(mk, 0, sizeof *mk);
+    int pair = s->kind == SPACE_COMPACT && s->m >= 2;
+    for (int k = 0; k < s->n + STORE_ENTRIES_PER_WORD; k++) {
+        mk->zq[k] = (uint8_t)(k / s->n);
+        mk->zr[k] = (uint8_t)(k % s->n);
+    }
+    for (int z = 0; z < s->n; z++)
+        mk->need[z] = pair ? s->need_parity[z] : 0;
     for (int p = 0; p < s->n; p++)
         for (int k = 0; k < STORE_ENTRIES_PER_WORD; k++) {
             int z = (p + k) % s->n, col = z % s->cols;
@@ -87,13 +104,15 @@ struct worker {
     const struct space *s;
     const struct masks *mk;
     const struct tail *tail;
-    int have;                       /* base holds block h */
-    uint64_t h;
+    const struct vtab *vt;
+    const uint8_t *zq, *zr, *need;  /* from masks */
+    uint64_t h;                     /* block in base; UINT64_MAX: none */
+    int lex_shift;                  /* lex of block h's base is h << lex_shift */
+    unsigned tail_rows;             /* tail->rows when the tail is TAIL_MAX long, else 0 */
     struct perm base;               /* lexicographically first t of block h */
-    struct perm other;              /* compact: base with the last two swapped */
-    int other_ok;                   /* other is up to date */
+    struct perm other;              /* with pairs: base with the last two swapped */
     int base_parity;
-    uint8_t tail_set[TAIL_MAX];     /* tiles of base's tail, increasing */
+    uint8_t tail_set[16];           /* tiles of base's tail, increasing */
     unsigned tail_r;                /* base.lex mod tail->rows */
     uint8_t *flags;                 /* chunk flags (one byte per chunk) */
     uint8_t mark_flag;              /* flag set on a chunk gaining frontier */
@@ -192,6 +211,8 @@ struct tail {
     unsigned rows;                   /* k! */
     uint8_t pick[TAIL_ROWS][TAIL_MAX];
     uint8_t digit[TAIL_ROWS][TAIL_MAX];
+    uint64_t digit8[TAIL_ROWS];      /* digit[r] as bytes of one word */
+    uint64_t pick8[TAIL_ROWS];       /* pick[r] as bytes, 0x80 past k */
     uint8_t dsum[TAIL_ROWS];
 };
 
@@ -208,15 +229,123 @@ static void tail_init(struct tail *tl, int m)
         for (int j = 0; j < tl->k; j++) {
             tl->pick[r][j] = p.t[j];
             tl->digit[r][j] = p.d[j];
+            tl->digit8[r] |= (uint64_t)p.d[j] << (8 * j);
         }
+        tl->pick8[r] = ~0ULL << (8 * tl->k) & 0x8080808080808080ULL;
+        for (int j = 0; j < tl->k; j++)
+            tl->pick8[r] |= (uint64_t)p.t[j] << (8 * j);
         tl->dsum[r] = (uint8_t)p.dsum;
     }
+}
+
+/*
+ * Rank change of a vertical move as a few multiply-adds.  A move rotates the
+ * C entries of t at positions a..a+C-1 (a segment): down from z (a = z)
+ * brings x = t[a+C-1] to the front, up from z (a = z - C) sends x = t[a] to
+ * the back.  Only those C Lehmer digits change, each new digit is an old one
+ * of the segment plus or minus a comparison with x, so with F[i] = (m-1-i)!
+ *
+ *     delta = sum_k d[a+k] * weight[a][k]  +  cmp[a][g]
+ *
+ * where g has bit j-1 set when the j-th tile x passes is smaller than x
+ * (j = 1..C-1).  The weights are differences of factorials, the 2^(C-1)
+ * comparison terms sums of factorials; both depend only on a and g.
+ */
+struct vtab {
+    int c;                 /* columns, the segment length */
+    int64_t *weight[2];    /* [dir][a * c + k], dir 0 up, 1 down */
+    int64_t *cmp[2];       /* [dir][(a << (c - 1)) + g] */
+};
+
+static void vtab_free(struct vtab *v)
+{
+    for (int dir = 0; dir < 2; dir++) {
+        free(v->weight[dir]);
+        free(v->cmp[dir]);
+    }
+    memset(v, 0, sizeof *v);
+}
+
+/* Returns -1 when out of memory; a 1-row board has no segments (c = 0). */
+static int vtab_init(struct vtab *v, const struct space *s)
+{
+    memset(v, 0, sizeof *v);
+    if (s->rows < 2)
+        return 0;
+    int c = s->cols, m = s->m, nseg = m - c + 1;
+    size_t ng = (size_t)1 << (c - 1);
+    int64_t F[SPACE_MAX_CELLS];
+    for (int i = 0; i < m; i++)
+        F[i] = fact[m - 1 - i];
+    v->c = c;
+    for (int dir = 0; dir < 2; dir++) {
+        v->weight[dir] = calloc((size_t)nseg * (size_t)c, sizeof(int64_t));
+        v->cmp[dir] = calloc((size_t)nseg * ng, sizeof(int64_t));
+        if (!v->weight[dir] || !v->cmp[dir]) {
+            vtab_free(v);
+            return -1;
+        }
+    }
+    for (int a = 0; a < nseg; a++) {
+        int64_t *wu = v->weight[0] + (size_t)a * (size_t)c;
+        int64_t *wd = v->weight[1] + (size_t)a * (size_t)c;
+        /* up: x leaves a for a+c-1, tile j (at a+j) moves to a+j-1 */
+        wu[0] = F[a + c - 1] - F[a];
+        for (int j = 1; j < c; j++)
+            wu[j] = F[a + j - 1] - F[a + j];
+        /* down: x leaves a+c-1 for a, tile at a+k moves to a+k+1 */
+        for (int k = 0; k < c - 1; k++)
+            wd[k] = F[a + k + 1] - F[a + k];
+        wd[c - 1] += F[a] - F[a + c - 1];
+        for (size_t g = 0; g < ng; g++) {
+            int64_t up = 0, down = 0;
+            int less = __builtin_popcountll(g);
+            for (int j = 1; j < c; j++)
+                if (!(g >> (j - 1) & 1)) { /* x is smaller than tile j */
+                    up += F[a + j - 1];    /* tile j gains x as a later smaller */
+                    down -= F[a + j];      /* tile j loses x */
+                }
+            up -= (int64_t)less * F[a + c - 1];
+            down += (int64_t)less * F[a];
+            v->cmp[0][((size_t)a << (c - 1)) + g] = up;
+            v->cmp[1][((size_t)a << (c - 1)) + g] = down;
+        }
+    }
+    return 0;
+}
+
+/* Lex rank of p after the vertical move whose segment starts at a
+ * (dir 1: down, x = t[a+c-1]; dir 0: up, x = t[a]).  c is a constant in
+ * each inlined copy, so the loops unroll. */
+static inline __attribute__((always_inline)) uint64_t
+vmove_lex(const struct vtab *v, const struct perm *p, int a, int dir, const int c)
+{
+    const uint8_t *t = p->t + a, *d = p->d + a;
+    unsigned x = dir ? t[c - 1] : t[0], g = 0;
+#if defined(__SSE2__)
+    /* bit j: t[a+j] < x, for 16 positions at once (t has 16 bytes slack) */
+    unsigned lt = (unsigned)_mm_movemask_epi8(_mm_cmpgt_epi8(
+        _mm_set1_epi8((char)x), _mm_loadu_si128((const __m128i *)t)));
+    g = (dir ? lt : lt >> 1) & ((1u << (c - 1)) - 1u);
+#else
+    const uint8_t *y = dir ? t : t + 1; /* the tiles x passes, in order */
+#pragma GCC unroll 16
+    for (int j = 0; j < c - 1; j++)
+        g |= (unsigned)(y[j] < x) << j;
+#endif
+    const int64_t *w = v->weight[dir] + (size_t)a * (size_t)c;
+    int64_t delta = v->cmp[dir][((size_t)a << (c - 1)) + g];
+#pragma GCC unroll 16
+    for (int k = 0; k < c; k++)
+        delta += (int64_t)d[k] * w[k];
+    return (uint64_t)((int64_t)p->lex + delta);
 }
 
 /* Everything a pass reads besides the store, built once per search. */
 struct tables {
     struct masks mk;
     struct tail tail;
+    struct vtab vt;
 };
 
 /* Re-read the tail of w->base after a move that was not by the table. */
@@ -234,106 +363,90 @@ static void tail_load(struct worker *w)
     w->tail_r = (unsigned)(w->base.lex % tl->rows);
 }
 
-/* Move w->base forward by diff lex ranks within its tail: the caller has
- * checked that tail_r + diff < rows. */
-static inline void tail_move(struct worker *w, uint64_t diff)
+/* Make w->base the t of block h (lexicographically smaller of the pair)
+ * when the tail table cannot: a mixed-radix carry or a fresh unranking. */
+static __attribute__((noinline)) void worker_move(struct worker *w, uint64_t h)
 {
-    const struct tail *tl = w->tail;
-    unsigned r = w->tail_r + (unsigned)diff;
-    int b = w->s->m - tl->k;
-    for (int j = 0; j < tl->k; j++) {
-        w->base.t[b + j] = w->tail_set[tl->pick[r][j]];
-        w->base.d[b + j] = tl->digit[r][j];
-    }
-    w->base.dsum = w->base.dsum - tl->dsum[w->tail_r] + tl->dsum[r];
-    w->base.lex += diff;
-    w->tail_r = r;
-}
-
-/* Make w->base the t of block h (lexicographically smaller of the pair). */
-static void worker_move(struct worker *w, uint64_t h)
-{
-    const struct space *s = w->s;
-    int m = s->m, compact = s->kind == SPACE_COMPACT && m >= 2;
-    uint64_t lex = compact ? 2 * h : h;
-    if (w->have && h > w->h && w->tail->k &&
-        lex - w->base.lex < w->tail->rows - w->tail_r) {
-        tail_move(w, lex - w->base.lex);
+    int m = w->s->m;
+    uint64_t lex = h << w->lex_shift;
+    if (h > w->h && lex - w->base.lex <= MAX_JUMP) { /* w->h starts at max */
+        perm_advance(&w->base, lex - w->base.lex, m);
     } else {
-        if (w->have && h > w->h && lex - w->base.lex <= MAX_JUMP) {
-            perm_advance(&w->base, lex - w->base.lex, m);
-        } else {
-            w->base.lex = lex;
-            perm_unrank(&w->base, m);
-        }
-        if (w->tail->k)
-            tail_load(w);
+        w->base.lex = lex;
+        perm_unrank(&w->base, m);
     }
-    w->base_parity = (int)(w->base.dsum & 1u);
-    w->other_ok = 0;
-    w->h = h;
-    w->have = 1;
-}
-
-static inline void worker_seek(struct worker *w, uint64_t h)
-{
-    if (!w->have || h != w->h)
-        worker_move(w, h);
-}
-
-/* The board (t, digits) of entry (h, z): in the compact space t's parity is
- * fixed by z, which picks one of the pair. */
-static const struct perm *worker_perm(struct worker *w, uint64_t h, int z)
-{
-    const struct space *s = w->s;
-    int m = s->m;
-    worker_seek(w, h);
-    if (s->kind == SPACE_FULL || m < 2 || s->need_parity[z] == w->base_parity)
-        return &w->base;
-    if (!w->other_ok) {
+    if (w->tail_rows)
+        tail_load(w);
+    w->base_parity = (int)(w->base.dsum & 1u) & w->lex_shift;
+    if (w->lex_shift) {
         w->other = w->base;
         w->other.t[m - 2] = w->base.t[m - 1];
         w->other.t[m - 1] = w->base.t[m - 2];
-        w->other.d[m - 2] = 1;
+        w->other.d[m - 2] = 1; /* base.d[m-2] is 0: t[m-2] < t[m-1] */
         w->other.lex = w->base.lex + 1;
-        w->other_ok = 1;
     }
-    return &w->other;
+    w->h = h;
+}
+
+/* Write the TAIL_MAX tail tiles of row r of the tail table into p. */
+static inline void tail_tiles(const struct worker *w, struct perm *p, unsigned r)
+{
+    const struct tail *tl = w->tail;
+    int b = w->s->m - TAIL_MAX;
+#if defined(__SSSE3__)
+    /* one byte shuffle; the 3 bytes past m become 0 (slack) */
+    __m128i set = _mm_loadl_epi64((const __m128i *)w->tail_set);
+    __m128i ctl = _mm_loadl_epi64((const __m128i *)&tl->pick8[r]);
+    _mm_storel_epi64((__m128i *)&p->t[b], _mm_shuffle_epi8(set, ctl));
+#else
+#pragma GCC unroll 8
+    for (int j = 0; j < TAIL_MAX; j++)
+        p->t[b + j] = w->tail_set[tl->pick[r][j]];
+#endif
 }
 
 /*
- * Lex-rank change when the blank moves down from z: t[z..z+c-1] rotates
- * right (t[z+c-1] = x comes first).  Only those c Lehmer digits change:
- * x gains the smaller tiles it passed, each passed tile loses x if x < it.
+ * Make w->base the t of block h.  Blocks are met in increasing order within
+ * a chunk, and a dense layer usually moves by a few ranks inside the window
+ * of the last TAIL_MAX positions: then only the tail changes, by one row of
+ * the tail table (k tile reads, one 8-byte digit store).
  */
-static inline __attribute__((always_inline)) int64_t delta_down(const struct perm *p, int z, int c, int m)
+static inline void worker_seek(struct worker *w, uint64_t h)
 {
-    int x = p->t[z + c - 1], less = 0;
-    int64_t delta = 0;
-#pragma GCC unroll 8
-    for (int j = 1; j < c; j++) {
-        int y = p->t[z + j - 1];
-        less += y < x;
-        delta += ((int64_t)p->d[z + j - 1] - (x < y) - p->d[z + j]) * fact[m - 1 - (z + j)];
+    if (h == w->h)
+        return;
+    uint64_t diff = (h << w->lex_shift) - w->base.lex;
+    if (!(h > w->h && diff < (uint64_t)(w->tail_rows - w->tail_r))) {
+        worker_move(w, h);
+        return;
     }
-    delta += ((int64_t)p->d[z + c - 1] + less - p->d[z]) * fact[m - 1 - z];
-    return delta;
+    const struct tail *tl = w->tail;
+    unsigned r = w->tail_r + (unsigned)diff;
+    int b = w->s->m - TAIL_MAX; /* tail_rows != 0: the tail is TAIL_MAX long */
+    /* little-endian byte order: one 8-byte store writes the k digits and
+     * zeroes slack bytes past m, which no one reads */
+    memcpy(&w->base.d[b], &tl->digit8[r], sizeof tl->digit8[r]);
+    tail_tiles(w, &w->base, r);
+    w->base.dsum = w->base.dsum - tl->dsum[w->tail_r] + tl->dsum[r];
+    w->base_parity = (int)(w->base.dsum & 1u) & w->lex_shift;
+    w->base.lex += diff;
+    if (w->lex_shift) {
+        /* r is even (base has the even lex of its pair), and row r + 1 is
+         * the same tail with its last two tiles swapped: the other board */
+        memcpy(&w->other.d[b], &tl->digit8[r + 1], sizeof tl->digit8[r]);
+        tail_tiles(w, &w->other, r + 1);
+        w->other.lex = w->base.lex + 1;
+    }
+    w->tail_r = r;
+    w->h = h;
 }
 
-/* The inverse rotation: the blank moves up from z, t[z-c] = x goes last. */
-static inline __attribute__((always_inline)) int64_t delta_up(const struct perm *p, int z, int c, int m)
+/* The board (t, digits) of entry (w->h, z): in the compact space t's parity
+ * is fixed by z, which picks one of the pair.  Without pairs (full space,
+ * m < 2: lex_shift 0) need[z] and base_parity are both 0. */
+static inline const struct perm *worker_perm(const struct worker *w, int z)
 {
-    int x = p->t[z - c], less = 0;
-    int64_t delta = 0;
-#pragma GCC unroll 8
-    for (int j = 0; j < c - 1; j++) {
-        int y = p->t[z - c + j + 1];
-        less += y < x;
-        delta += ((int64_t)p->d[z - c + j + 1] + (x < y) - p->d[z - c + j]) *
-                 fact[m - 1 - (z - c + j)];
-    }
-    delta += ((int64_t)p->d[z - c] - less - p->d[z - 1]) * fact[m - 1 - (z - 1)];
-    return delta;
+    return w->need[z] == w->base_parity ? &w->base : &w->other;
 }
 
 /* Index of the board with lex rank lex and blank z'. */
@@ -346,8 +459,8 @@ static inline uint64_t index_of(const struct space *s, uint64_t lex, int z)
 /* Neighbours of entry e = (h, z) with board p, by O(C) rank updates.
  * Inlined per column count so the short rotation loops unroll. */
 static inline __attribute__((always_inline)) int
-neighbours_c(const struct space *s, const struct perm *p, int z, uint64_t e,
-             uint64_t out[MOVE_COUNT], const int c)
+neighbours_c(const struct space *s, const struct vtab *v, const struct perm *p,
+             int z, uint64_t e, uint64_t out[MOVE_COUNT], const int c)
 {
     int k = 0, col = z % c;
     if (col > 0)
@@ -355,23 +468,24 @@ neighbours_c(const struct space *s, const struct perm *p, int z, uint64_t e,
     if (col < c - 1)
         out[k++] = e + 1;
     if (z >= c)
-        out[k++] = index_of(s, (uint64_t)((int64_t)p->lex + delta_up(p, z, c, s->m)), z - c);
+        out[k++] = index_of(s, vmove_lex(v, p, z - c, 0, c), z - c);
     if (z + c < s->n)
-        out[k++] = index_of(s, (uint64_t)((int64_t)p->lex + delta_down(p, z, c, s->m)), z + c);
+        out[k++] = index_of(s, vmove_lex(v, p, z, 1, c), z + c);
     return k;
 }
 
-static int neighbours(const struct space *s, const struct perm *p, int z,
-                      uint64_t e, uint64_t out[MOVE_COUNT])
+static int neighbours(const struct space *s, const struct vtab *v,
+                      const struct perm *p, int z, uint64_t e,
+                      uint64_t out[MOVE_COUNT])
 {
     switch (s->cols) {
-    case 2: return neighbours_c(s, p, z, e, out, 2);
-    case 3: return neighbours_c(s, p, z, e, out, 3);
-    case 4: return neighbours_c(s, p, z, e, out, 4);
-    case 5: return neighbours_c(s, p, z, e, out, 5);
-    case 6: return neighbours_c(s, p, z, e, out, 6);
-    case 7: return neighbours_c(s, p, z, e, out, 7);
-    default: return neighbours_c(s, p, z, e, out, s->cols);
+    case 2: return neighbours_c(s, v, p, z, e, out, 2);
+    case 3: return neighbours_c(s, v, p, z, e, out, 3);
+    case 4: return neighbours_c(s, v, p, z, e, out, 4);
+    case 5: return neighbours_c(s, v, p, z, e, out, 5);
+    case 6: return neighbours_c(s, v, p, z, e, out, 6);
+    case 7: return neighbours_c(s, v, p, z, e, out, 7);
+    default: return neighbours_c(s, v, p, z, e, out, s->cols);
     }
 }
 
@@ -383,14 +497,39 @@ static inline void flag_set(uint8_t *flags, uint64_t ch, uint8_t bit)
         __atomic_fetch_or(&flags[ch], bit, __ATOMIC_RELAXED);
 }
 
+/* Keep e among the BFS_KEEP smallest marked indexes: most marks fail the
+ * first comparison, so it is inline and the insertion is not. */
+static inline void worker_keep(struct worker *w, uint64_t e)
+{
+    if (w->nfirst < BFS_KEEP || e < w->first[BFS_KEEP - 1])
+        keep_first(w->first, &w->nfirst, e);
+}
+
+/*
+ * store_mark for a forward target: a target has the next layer's colour,
+ * which no pass closes while it runs, so once it was seen 11 its high bit
+ * stays set and the low bit alone tells who cleared it - a single locked
+ * bit reset (lock btr) instead of a compare-and-swap loop.
+ */
+static inline int mark_target(struct store *st, uint64_t e)
+{
+    unsigned sh = (unsigned)(e & 31) * 2;
+    uint64_t *p = &st->words[e >> 5], bit = 1ULL << sh;
+    if (((__atomic_load_n(p, __ATOMIC_RELAXED) >> sh) & 3u) != STORE_UNVISITED)
+        return 0;
+    return (__atomic_fetch_and(p, ~bit, __ATOMIC_RELAXED) & bit) != 0;
+}
+
 static void worker_flush(struct worker *w, struct store *st)
 {
-    for (int i = 0; i < w->npending; i++)
-        if (store_mark(st, w->pending[i])) {
-            flag_set(w->flags, w->pending[i] >> CHUNK_SHIFT, w->mark_flag);
+    for (int i = 0; i < w->npending; i++) {
+        uint64_t e = w->pending[i];
+        if (mark_target(st, e)) {
+            flag_set(w->flags, e >> CHUNK_SHIFT, w->mark_flag);
             w->found++;
-            keep_first(w->first, &w->nfirst, w->pending[i]);
+            worker_keep(w, e);
         }
+    }
     w->npending = 0;
 }
 
@@ -424,57 +563,25 @@ static inline void offset(const struct space *s, uint64_t h0, int z0, int k,
     *z = zz;
 }
 
-/*
- * The board for a vertical move from z whose rotated segment ends at t
- * position `last`: in the compact space the pair (base, other) differs only
- * in the last two tiles, so when the segment stays clear of them both give
- * neighbours in the same block, and base serves for either.
- */
-static inline const struct perm *perm_for(struct worker *w, uint64_t h, int z,
-                                          int last)
-{
-    if (last < w->s->m - 2)
-        return &w->base;
-    return worker_perm(w, h, z);
-}
-
 /* Vertical neighbours of the frontier entries in fm (colour already
- * filtered), pushed for marking; inlined per column count c. */
+ * filtered), pushed for marking; inlined per column count c.  Entry k of the
+ * word is (h0 + zq[z0 + k], zr[z0 + k]) by the worker's small tables. */
 static inline __attribute__((always_inline)) void
 vertical_c(struct worker *w, struct store *st, uint64_t fm, uint64_t h0, int z0,
            const int c)
 {
-    const struct space *s = w->s;
-    int m = s->m;
+    const int n = w->s->n, shift = w->lex_shift;
     while (fm) {
-        int b = __builtin_ctzll(fm), z;
-        uint64_t h;
+        int k = z0 + __builtin_ctzll(fm) / 2, z = w->zr[k];
         fm &= fm - 1;
-        offset(s, h0, z0, b / 2, &h, &z);
-        worker_seek(w, h);
-        if (z >= c) {
-            const struct perm *p = perm_for(w, h, z, z - 1);
-            worker_push(w, st, index_of(s, (uint64_t)((int64_t)p->lex + delta_up(p, z, c, m)), z - c));
-        }
-        if (z + c < s->n) {
-            const struct perm *p = perm_for(w, h, z, z + c - 1);
-            worker_push(w, st, index_of(s, (uint64_t)((int64_t)p->lex + delta_down(p, z, c, m)), z + c));
-        }
-    }
-}
-
-static void forward_vertical(struct worker *w, struct store *st, uint64_t fm,
-                             uint64_t h0, int z0)
-{
-    switch (w->s->cols) {
-    case 1: vertical_c(w, st, fm, h0, z0, 1); break;
-    case 2: vertical_c(w, st, fm, h0, z0, 2); break;
-    case 3: vertical_c(w, st, fm, h0, z0, 3); break;
-    case 4: vertical_c(w, st, fm, h0, z0, 4); break;
-    case 5: vertical_c(w, st, fm, h0, z0, 5); break;
-    case 6: vertical_c(w, st, fm, h0, z0, 6); break;
-    case 7: vertical_c(w, st, fm, h0, z0, 7); break;
-    default: vertical_c(w, st, fm, h0, z0, w->s->cols); break;
+        worker_seek(w, h0 + w->zq[k]);
+        const struct perm *p = worker_perm(w, z);
+        if (z >= c)
+            worker_push(w, st, (vmove_lex(w->vt, p, z - c, 0, c) >> shift) *
+                                   (uint64_t)n + (uint64_t)(z - c));
+        if (z + c < n)
+            worker_push(w, st, (vmove_lex(w->vt, p, z, 1, c) >> shift) *
+                                   (uint64_t)n + (uint64_t)(z + c));
     }
 }
 
@@ -484,7 +591,8 @@ static void forward_vertical(struct worker *w, struct store *st, uint64_t fm,
  * become frontier in the same compare-and-swap that closes the frontier
  * (flip).  Targets across the word boundary go through worker_push.
  */
-static void forward_horizontal(struct worker *w, struct store *st, uint64_t wi,
+static inline __attribute__((always_inline)) void
+forward_horizontal(struct worker *w, struct store *st, uint64_t wi,
                                uint64_t fm, int phase, uint64_t flip)
 {
     const struct masks *mk = w->mk;
@@ -513,27 +621,47 @@ static void forward_horizontal(struct worker *w, struct store *st, uint64_t wi,
     }
 }
 
-/* Forward expansion of one word: mark neighbours, close frontier entries. */
-static void forward_word(struct worker *w, struct store *st, uint64_t wi,
-                         int colour, unsigned depth_bit)
+/* Forward expansion of the words [lo, hi): mark the neighbours of the
+ * frontier entries of `colour`, close those entries.  Inlined per column
+ * count c, so the switch on c is made once per chunk. */
+static inline __attribute__((always_inline)) void
+forward_words_c(struct worker *w, struct store *st, int colour, unsigned depth_bit,
+                uint64_t lo, uint64_t hi, const int c)
 {
     const struct space *s = w->s;
-    uint64_t word = __atomic_load_n(&st->words[wi], __ATOMIC_RELAXED);
-    uint64_t fm = (word >> 1) & ~word & STORE_LOW_BITS; /* entries == 10 */
-    uint64_t h0;
-    int z0;
-    if (!fm)
-        return;
-    locate(s, wi, &h0, &z0);
-    /* frontier entries of the other colour belong to the next layer */
-    uint64_t c0 = w->mk->colour0[z0];
-    fm &= colour ? ~c0 : c0;
-    if (!fm)
-        return;
-    forward_vertical(w, st, fm, h0, z0);
-    /* 10 -> 0b: xor with 10 (bit 0) or 11 (bit 1) */
-    uint64_t flip = (fm << 1) | (depth_bit ? fm : 0);
-    forward_horizontal(w, st, wi, fm, z0, flip);
+    for (uint64_t wi = lo; wi < hi; wi++) {
+        uint64_t word = __atomic_load_n(&st->words[wi], __ATOMIC_RELAXED);
+        uint64_t fm = (word >> 1) & ~word & STORE_LOW_BITS; /* entries == 10 */
+        if (!fm)
+            continue;
+        uint64_t h0;
+        int z0;
+        locate(s, wi, &h0, &z0);
+        /* frontier entries of the other colour belong to the next layer */
+        uint64_t c0 = w->mk->colour0[z0];
+        fm &= colour ? ~c0 : c0;
+        if (!fm)
+            continue;
+        vertical_c(w, st, fm, h0, z0, c);
+        /* 10 -> 0b: xor with 10 (bit 0) or 11 (bit 1) */
+        uint64_t flip = (fm << 1) | (depth_bit ? fm : 0);
+        forward_horizontal(w, st, wi, fm, z0, flip);
+    }
+}
+
+static void forward_words(struct worker *w, struct store *st, int colour,
+                          unsigned depth_bit, uint64_t lo, uint64_t hi)
+{
+    switch (w->s->cols) {
+    case 1: forward_words_c(w, st, colour, depth_bit, lo, hi, 1); break;
+    case 2: forward_words_c(w, st, colour, depth_bit, lo, hi, 2); break;
+    case 3: forward_words_c(w, st, colour, depth_bit, lo, hi, 3); break;
+    case 4: forward_words_c(w, st, colour, depth_bit, lo, hi, 4); break;
+    case 5: forward_words_c(w, st, colour, depth_bit, lo, hi, 5); break;
+    case 6: forward_words_c(w, st, colour, depth_bit, lo, hi, 6); break;
+    case 7: forward_words_c(w, st, colour, depth_bit, lo, hi, 7); break;
+    default: forward_words_c(w, st, colour, depth_bit, lo, hi, w->s->cols); break;
+    }
 }
 
 /* Backward step of one word: unvisited entries with a frontier neighbour.
@@ -563,7 +691,8 @@ static int backward_word(struct worker *w, struct store *st, uint64_t wi,
         if (e >= st->size)
             break;
         offset(s, h0, z0, b / 2, &h, &z);
-        cnt[n] = neighbours(s, worker_perm(w, h, z), z, e, nb[n]);
+        worker_seek(w, h);
+        cnt[n] = neighbours(s, w->vt, worker_perm(w, z), z, e, nb[n]);
         for (int i = 0; i < cnt[n]; i++)
             __builtin_prefetch(&st->words[nb[n][i] >> 5], 0, 0);
         bits[n++] = b;
@@ -574,7 +703,7 @@ static int backward_word(struct worker *w, struct store *st, uint64_t wi,
                 uint64_t e = wi * STORE_ENTRIES_PER_WORD + (uint64_t)(bits[j] / 2);
                 clear |= 1ULL << bits[j]; /* 11 -> 10 */
                 w->found++;
-                keep_first(w->first, &w->nfirst, e);
+                worker_keep(w, e);
                 break;
             }
     if (clear) {
@@ -622,10 +751,12 @@ static int pass_chunk(struct worker *w, struct store *st, enum pass kind,
                       int colour, unsigned depth_bit, uint64_t lo, uint64_t hi)
 {
     int keep = 0;
+    if (kind == PASS_FORWARD) {
+        forward_words(w, st, colour, depth_bit, lo, hi);
+        return 0;
+    }
     for (uint64_t wi = lo; wi < hi; wi++) {
-        if (kind == PASS_FORWARD)
-            forward_word(w, st, wi, colour, depth_bit);
-        else if (kind == PASS_BACKWARD)
+        if (kind == PASS_BACKWARD)
             keep |= backward_word(w, st, wi, 1 - colour);
         else
             close_word(w->s, st, wi, colour, depth_bit);
@@ -648,7 +779,11 @@ static uint64_t run_pass(const struct space *s, const struct tables *tb,
     uint8_t need = pass_needs(kind, colour);
 #pragma omp parallel num_threads(threads) reduction(+ : found)
     {
-        struct worker w = {.s = s, .mk = &tb->mk, .tail = &tb->tail, .flags = flags,
+        struct worker w = {.s = s, .mk = &tb->mk, .tail = &tb->tail, .h = UINT64_MAX,
+                           .zq = tb->mk.zq, .zr = tb->mk.zr, .need = tb->mk.need,
+                           .lex_shift = s->kind == SPACE_COMPACT && s->m >= 2,
+                           .tail_rows = tb->tail.k == TAIL_MAX ? tb->tail.rows : 0,
+                           .vt = &tb->vt, .flags = flags,
                            .mark_flag = FLAG_FRONTIER(1 - colour)};
 #pragma omp for schedule(dynamic, 2)
         for (int64_t ch = 0; ch < nchunks; ch++) {
@@ -689,8 +824,8 @@ static uint8_t *flags_alloc(const struct store *st, int fresh, uint64_t goal)
     return flags;
 }
 
-static int push_layer(struct bfs_result *r, int depth, uint64_t count,
-                      slide_error *err)
+int bfs_result_push(struct bfs_result *r, int depth, uint64_t count,
+                    slide_error *err)
 {
     if (depth >= r->layers_alloc) {
         int cap = r->layers_alloc ? 2 * r->layers_alloc : 64;
@@ -707,25 +842,16 @@ static int push_layer(struct bfs_result *r, int depth, uint64_t count,
     return SLIDE_OK;
 }
 
-/* Entries of each colour in the whole space. */
-static void colour_sizes(const struct space *s, uint64_t size[2])
+int bfs_backward_pays(const struct space *s, const struct bfs_result *r, int d)
 {
-    size[0] = size[1] = 0;
-    for (int z = 0; z < s->n; z++)
-        size[s->colour[z]] += s->blocks;
-}
-
-/* Backward pays when fewer unvisited boards remain than frontier boards. */
-static int want_backward(const struct space *s, const struct bfs_options *o,
-                         const struct bfs_result *r, int d)
-{
-    if (o->no_backward || s->kind != SPACE_COMPACT || s->path_graph)
+    if (s->kind != SPACE_COMPACT || s->path_graph)
         return 0;
-    uint64_t size[2], visited = 0;
-    colour_sizes(s, size);
-    for (int k = (d + 1) & 1; k <= d; k += 2)
-        visited += r->hist[k];
-    uint64_t unvisited = size[(d + 1) & 1] - visited;
+    int next = (d + 1) & 1, cells = 0;
+    for (int z = 0; z < s->n; z++)
+        cells += s->colour[z] == next;
+    uint64_t unvisited = (uint64_t)cells * s->blocks; /* entries of colour next */
+    for (int k = next; k <= d; k += 2)
+        unvisited -= r->hist[k];
     return unvisited < r->hist[d];
 }
 
@@ -738,12 +864,15 @@ static int bfs_layers(const struct space *s, struct store *st, uint8_t *flags,
     struct tables tb;
     masks_init(&tb.mk, s);
     tail_init(&tb.tail, s->m);
+    if (vtab_init(&tb.vt, s))
+        return slide_fail(err, SLIDE_ENOMEM, "out of memory for the move tables");
     r->threads = threads;
+    int rc = SLIDE_OK;
     while (!r->complete) {
         int d = r->radius, colour = d & 1;
         unsigned bit = (unsigned)(d / 2) & 1u;
         double t0 = omp_get_wtime();
-        int back = want_backward(s, o, r, d);
+        int back = !o->no_backward && bfs_backward_pays(s, r, d);
         uint64_t found;
         if (back) {
             found = run_pass(s, &tb, st, flags, threads, PASS_BACKWARD, colour, bit, r);
@@ -757,16 +886,18 @@ static int bfs_layers(const struct space *s, struct store *st, uint8_t *flags,
             r->complete = 1;
             break;
         }
-        int rc = push_layer(r, d + 1, found, err);
+        rc = bfs_result_push(r, d + 1, found, err);
         if (rc)
-            return rc;
+            break;
         struct bfs_layer L = {d + 1, found, r->reached, s->size, t1 - t0,
                               r->seconds, back};
-        if (o->on_layer && o->on_layer(&L, o->ctx))
-            return slide_fail(err, SLIDE_EINTR,
-                              "search stopped after distance %d", d + 1);
+        if (o->on_layer && o->on_layer(&L, o->ctx)) {
+            rc = slide_fail(err, SLIDE_EINTR, "search stopped after distance %d", d + 1);
+            break;
+        }
     }
-    return SLIDE_OK;
+    vtab_free(&tb.vt);
+    return rc;
 }
 
 /* Layers until complete, with chunk flags that live as long as the loop. */
@@ -806,7 +937,7 @@ int bfs_run(const struct space *s, struct store *st,
                           (unsigned long long)s->size);
     uint64_t goal = (uint64_t)s->goal_blank; /* t = identity has rank 0 */
     store_set(st, goal, STORE_FRONTIER);
-    int rc = push_layer(r, 0, 1, err);
+    int rc = bfs_result_push(r, 0, 1, err);
     if (rc)
         return rc;
     r->first[0] = goal;

@@ -645,44 +645,6 @@ static int run_layer(MPI_Comm comm, struct layer_ctx *c, int d,
     }
 }
 
-/*
- * Backward pays when fewer unvisited boards remain than frontier boards
- * (the criterion of bfs.c).  Only in the compact space, where every entry
- * is a reachable board: in the full one the unreachable half would stay
- * unvisited and be scanned, and ask, at every late layer.  The figures are
- * the reduced histogram, so every process makes the same choice.
- */
-static int want_backward(const struct space *s, const struct bfs_mpi_options *o,
-                         const struct bfs_result *r, int d)
-{
-    if (o->no_backward || s->kind != SPACE_COMPACT || s->path_graph)
-        return 0;
-    int next = (d + 1) & 1, cells = 0;
-    for (int z = 0; z < s->n; z++)
-        cells += s->colour[z] == next;
-    uint64_t unvisited = (uint64_t)cells * s->blocks; /* entries of colour next */
-    for (int k = next; k <= d; k += 2)
-        unvisited -= r->hist[k];
-    return unvisited < r->hist[d];
-}
-
-static int push_count(struct bfs_result *r, int depth, uint64_t count, slide_error *err)
-{
-    if (depth >= r->layers_alloc) {
-        int cap = r->layers_alloc ? 2 * r->layers_alloc : 64;
-        uint64_t *h = realloc(r->hist, (size_t)cap * sizeof *h);
-        if (!h)
-            return slide_fail(err, SLIDE_ENOMEM, "out of memory for the histogram");
-        memset(h + r->layers_alloc, 0, (size_t)(cap - r->layers_alloc) * sizeof *h);
-        r->hist = h;
-        r->layers_alloc = cap;
-    }
-    r->hist[depth] = count;
-    r->radius = depth;
-    r->reached += count;
-    return SLIDE_OK;
-}
-
 /* Sum the counts, take the largest times, merge the smallest indexes. */
 static void reduce_layer(MPI_Comm comm, struct layer_ctx *c, struct bfs_mpi_layer *L,
                          struct firsts *first)
@@ -761,7 +723,7 @@ static int mpi_layers(MPI_Comm comm, const struct space *s, struct store *st,
             w->have_h = UINT64_MAX;
         }
         memset(&c.L, 0, sizeof c.L);
-        c.backward = want_backward(s, o, r, d);
+        c.backward = !o->no_backward && bfs_backward_pays(s, r, d);
         rc = run_layer(comm, &c, d, o);
         if (rc) {
             rc = slide_fail(err, rc, rc == SLIDE_ENOMEM
@@ -780,7 +742,7 @@ static int mpi_layers(MPI_Comm comm, const struct space *s, struct store *st,
         }
         memcpy(r->first, first.v, sizeof first.v);
         r->nfirst = first.n;
-        if ((rc = push_count(r, d + 1, L.layer.count, err)))
+        if ((rc = bfs_result_push(r, d + 1, L.layer.count, err)))
             break;
         L.layer = (struct bfs_layer){d + 1, L.layer.count, r->reached, s->size,
                                      t1 - t0, r->seconds, c.backward};
@@ -830,7 +792,7 @@ int bfs_mpi_run(MPI_Comm comm, const struct space *s, struct store *st,
     bfs_mpi_range(s, nprocs, rank, &lo, &hi);
     if (goal >= lo && goal < hi)
         store_set(st, goal - lo, STORE_FRONTIER);
-    if ((rc = push_count(r, 0, 1, err)))
+    if ((rc = bfs_result_push(r, 0, 1, err)))
         return bfs_mpi_agree(comm, rc, err);
     r->first[0] = goal;
     r->nfirst = 1;
