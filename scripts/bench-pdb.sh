@@ -137,10 +137,11 @@ summary() { # summary NAME PUBLISHED-NODES PUBLISHED-VALUE LOAD WALL
     echo "Node counts: slide counts a node expanded when its children are generated," \
          "and generated children exclude the move that undoes the previous one (the" \
          "goal test is made when a node within the threshold is visited; the last" \
-         "iteration stops at the first solution).  Korf's papers count nodes generated, so compare the published" \
-         "column with ours; it also depends on the order moves are tried in the last" \
-         "iteration.  The 5-5-5 and 6-6-3 tile sets here are our reading of FKH 2004" \
-         "(see slide pdb --help); other sets give other counts."
+         "iteration stops at the first solution, so counts also depend on the order" \
+         "moves are tried).  The published counts compare with our expanded column:" \
+         "6-6-3 with the mirrored lookup agrees with FKH's 6-6-3 row to a few parts in" \
+         "ten thousand (paper-notes.md section 6b).  The 5-5-5 and 6-6-3 tile sets are" \
+         "our reading of FKH 2004 (see slide pdb --help); other sets give other counts."
 } > "$OUT/korf100.md"
 
 # every solved length must agree among the methods and with Korf's
