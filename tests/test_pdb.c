@@ -356,6 +356,120 @@ static void test_file_and_verify(void **state)
     assert_true(pdb_load(path, 1, &t, &err) == SLIDE_EFORMAT);
 }
 
+/* The 4x4 tables of an additive 4-4-4-3 partition (small enough for a test). */
+static const char *const p4443 = "q1+q2+q3+q4";
+static void make_4443(void)
+{
+    make_table(4, 4, NULL, "1,2,5,6", PDB_ADDITIVE, "q1");
+    make_table(4, 4, NULL, "3,4,7,8", PDB_ADDITIVE, "q2");
+    make_table(4, 4, NULL, "9,10,13,14", PDB_ADDITIVE, "q3");
+    make_table(4, 4, NULL, "11,12,15", PDB_ADDITIVE, "q4");
+}
+
+/*
+ * Consistency test (the incremental form against the full one, both
+ * slide's): along random walks on 4x4 and on 3x3, with and without
+ * reflection, with and without pdb_node_prefetch announcing the children,
+ * pdb_node_start and pdb_node_move give pdb_set_h of every board walked
+ * through.
+ */
+static void test_node_consistency(void **state)
+{
+    (void)state;
+    make_4443();
+    const char *sets[] = {p4443, "a14+a58", "a123+a456+a78"};
+    int sides[] = {4, 3, 3};
+    uint64_t seed = 99;
+    for (int k = 0; k < 3; k++)
+        for (int reflect = 0; reflect < 2; reflect++) {
+            struct pdb_set s;
+            open_set(&s, sets[k], reflect);
+            assert_true(pdb_node_ok(&s));
+            int n = sides[k] * sides[k], cells[16], z = n - 1;
+            for (int c = 0; c < n; c++)
+                cells[c] = (c + 1) % n;
+            struct pdb_node cur, next;
+            assert_int_equal(pdb_node_start(&s, cells, &cur), pdb_set_h(&s, cells));
+            for (int step = 0; step < 20000; step++) {
+                int to = board_step(sides[k], sides[k], z, (enum move)(test_rng(&seed) % 4));
+                if (to < 0)
+                    continue;
+                if (step % 3) /* announce the children first (entries kept), or not */
+                    for (int m = 0; m < MOVE_COUNT; m++) {
+                        int from = board_step(sides[k], sides[k], z, (enum move)m);
+                        if (from >= 0)
+                            pdb_node_prefetch(&s, &cur, cells[from], z);
+                    }
+                int t = cells[to];
+                cells[z] = t;
+                cells[to] = 0;
+                int h = pdb_node_move(&s, &cur, t, z, &next);
+                z = to;
+                if (h != pdb_set_h(&s, cells))
+                    fail_msg("set %s reflect %d step %d: incremental h %d, full %d", sets[k],
+                             reflect, step, h, pdb_set_h(&s, cells));
+                cur = next;
+            }
+            pdb_set_free(&s);
+        }
+    /* overlapping tables (tile 3 and 4 in both) take the full evaluation */
+    struct pdb_set s;
+    open_set(&s, "a14+a37", 0);
+    assert_false(pdb_node_ok(&s));
+    pdb_set_free(&s);
+}
+
+/*
+ * Korf's 100 instances (tests/data/korf100.txt, slide's goal): six of the
+ * easiest, solved by IDA* with the 4-4-4-3 tables and the mirrored lookup,
+ * have the optimal lengths Korf published, and every path replays.
+ */
+static void test_korf_published_lengths(void **state)
+{
+    (void)state;
+    static const int pick[] = {12, 30, 42, 55, 79, 97};
+    FILE *f = fopen(TEST_DATA_DIR "/korf100.txt", "r");
+    assert_non_null(f);
+    char line[512];
+    int lengths[101] = {0};
+    char boards[101][64];
+    while (fgets(line, sizeof line, f)) {
+        int i, len;
+        char korf[64], ours[64];
+        if (line[0] == '#' ||
+            sscanf(line, "%d\t%63[^\t]\t%63[^\t]\t%d", &i, korf, ours, &len) != 4)
+            continue;
+        assert_true(i >= 1 && i <= 100);
+        lengths[i] = len;
+        strcpy(boards[i], ours);
+    }
+    fclose(f);
+    struct pdb_set s;
+    open_set(&s, p4443, 1);
+    struct board goal;
+    struct ida_heuristic h;
+    slide_error err;
+    assert_int_equal(pdb_set_goal(&s, &goal, &err), 0);
+    assert_int_equal(ida_heuristic_open_pdb(&h, &s, "", &goal, &err), 0);
+    assert_true(h.move != NULL); /* the incremental form is the one tested */
+    for (size_t k = 0; k < sizeof pick / sizeof pick[0]; k++) {
+        struct board b;
+        struct ida_result r;
+        assert_true(lengths[pick[k]] > 0);
+        assert_int_equal(board_parse(boards[pick[k]], 4, 4, &b, &err), 0);
+        assert_int_equal(ida_solve(&b, &goal, &h, NULL, &r, &err), 0);
+        if (r.length != lengths[pick[k]])
+            fail_msg("Korf #%d: length %d, published %d", pick[k], r.length,
+                     lengths[pick[k]]);
+        assert_int_equal(ida_replay(&b, &goal, r.moves, r.length, NULL, &err), 0);
+        ida_result_free(&r);
+        board_free(&b);
+    }
+    ida_heuristic_close(&h);
+    board_free(&goal);
+    pdb_set_free(&s);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -374,7 +488,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sweeps_3x3_2x5),  cmocka_unit_test(test_ida_every_3x3),
         cmocka_unit_test(test_ida_samples_3x4), cmocka_unit_test(test_reflect_refused), cmocka_unit_test(test_ida_wd),
-        cmocka_unit_test(test_file_and_verify),
+        cmocka_unit_test(test_file_and_verify), cmocka_unit_test(test_node_consistency),
+        cmocka_unit_test(test_korf_published_lengths),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -229,6 +229,16 @@ int db_load(const char *path, int threads, struct db *db, slide_error *err);
 void db_free(struct db *db);
 
 /*
+ * Memory for a loaded payload or table of `bytes` bytes (released with
+ * free()): blocks of 32 MB and more are aligned on 2 MB and marked for
+ * transparent huge pages before anything is written to them, because
+ * searches read pattern databases at random and with 4 KB pages nearly
+ * every lookup in a large table also misses the TLB.  NULL when out of
+ * memory.
+ */
+void *db_alloc_payload(size_t bytes);
+
+/*
  * Check that db answers queries about board b (its dimensions) towards
  * goal (NULL: any goal, i.e. the database's own).  Errors: SLIDE_EINVAL
  * naming both sizes or both goals.

@@ -57,12 +57,37 @@ typedef int (*ida_eval_fn)(void *ctx, const struct board *b);
 typedef int (*ida_step_fn)(void *ctx, const struct board *b, int from, int to,
                            int h_before);
 
+/*
+ * A heuristic with per-node state (state_size bytes, at most
+ * IDA_STATE_MAX, kept by the search for every depth of its path):
+ * start fills *state for board b and returns h(b); move fills *after
+ * for board b, which has just had one tile slide from `from` to `to`,
+ * from *before (the parent's state) and returns h(b).  This is how a
+ * heuristic whose h is not a function of h_before alone (the sum of
+ * several pattern databases, maxed with its mirror image) is updated by
+ * touching only what the move changed.
+ */
+#define IDA_STATE_MAX 256
+typedef int (*ida_start_fn)(void *ctx, const struct board *b, void *state);
+typedef int (*ida_move_fn)(void *ctx, const struct board *b, int from, int to,
+                           const void *before, void *after);
+/* Optional: announce that move(ctx, b', from, to, state, ...) will follow
+ * for the board b' that b becomes when the tile on `from` slides to `to`
+ * (b's blank), so that h can start fetching what it will read (and note
+ * in *state what it computed on the way). */
+typedef void (*ida_prefetch_fn)(void *ctx, const struct board *b, int from, int to,
+                                void *state);
+
 struct ida_heuristic {
     const char *name;
     int admissible;     /* 1: never overestimates, so IDA* lengths are optimal */
     void *ctx;          /* owned; released by ida_heuristic_close */
     ida_eval_fn eval;
-    ida_step_fn step;   /* NULL: eval at every node */
+    ida_step_fn step;   /* NULL: eval at every node (unless move is set) */
+    size_t state_size;  /* > 0: start and move are used instead of step */
+    ida_start_fn start;
+    ida_move_fn move;
+    ida_prefetch_fn prefetch; /* may be NULL */
     void (*release)(void *ctx);
 };
 
@@ -79,10 +104,12 @@ struct pdb_set;
 /*
  * Open a pattern database heuristic over the loaded set (pdb.h; shared, not
  * copied: it must outlive h), maxed with the built-in heuristic `with` when
- * with is a non-empty name ("max(lc,pdb:...)").  Evaluated in full at every
- * node (step NULL).  admissible follows pdb_set_admissible.  Errors:
+ * with is a non-empty name ("max(lc,pdb:...)").  admissible follows pdb_set_admissible.  Errors:
  * SLIDE_EINVAL (unknown `with`, or goal not the set's goal: the message
- * says so), SLIDE_ENOMEM.
+ * says so), SLIDE_ENOMEM.  When the tables are additive and disjoint and `with` is
+ * empty, the search updates h incrementally (start/move above: only the
+ * table holding the moved tile, and its mirror image, are looked up again);
+ * otherwise h is evaluated in full at every node.
  */
 int ida_heuristic_open_pdb(struct ida_heuristic *h, const struct pdb_set *set,
                            const char *with, const struct board *goal,

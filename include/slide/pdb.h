@@ -41,6 +41,27 @@ struct pdb_set {
                                             mirror of its goal cell */
     int disjoint;                        /* no tile in two tables */
     int all_additive;
+    int table_of[PATTERN_MAX_CELLS];     /* tile -> the first table holding
+                                            it, -1 for none (and the blank) */
+};
+
+/*
+ * The state of one board for the incremental evaluation (pdb_node_start,
+ * pdb_node_move): where every tile is, on the board and on its mirror
+ * image, and every table's value for both.  Invariant: sum is the sum of
+ * v[], msum that of vm[] (0 without reflection), and h = max(sum, msum).
+ */
+struct pdb_node {
+    uint8_t where[PATTERN_MAX_CELLS];    /* tile -> cell */
+    uint8_t mwhere[PATTERN_MAX_CELLS];   /* tile -> cell, mirrored board */
+    uint8_t v[PDB_SET_MAX], vm[PDB_SET_MAX];
+    int sum, msum;
+    /* The children announced by pdb_node_prefetch since this node was
+     * filled: the tile each moves and the entries it will read (not copied
+     * to a child, so never stale). */
+    int nnext;
+    uint8_t next_tile[4];
+    uint64_t next_entry[4], next_mentry[4];
 };
 
 /*
@@ -75,6 +96,33 @@ int pdb_set_goal(const struct pdb_set *s, struct board *b, slide_error *err);
  * cannot reach the goal).
  */
 int pdb_set_h(const struct pdb_set *s, const int *cells);
+
+/*
+ * The incremental form of pdb_set_h, for a set whose tables are all
+ * additive and disjoint (pdb_node_ok): pdb_node_start fills *nd for the board
+ * cells[0..n-1] and returns h, equal to pdb_set_h(s, cells);
+ * pdb_node_move fills *after for the board that results when tile `tile`
+ * (1..n-1) of the board of *before slides to cell `to`, and returns its h.
+ * Only the table holding the tile is looked up again, and with reflection
+ * the one holding its mirror image: one lookup per table kind instead of
+ * one per table.  Allocation-free, thread-safe.
+ */
+/*
+ * Ask the memory for the entries pdb_node_move(s, nd, tile, to, ...) will
+ * read, without reading them: a search that calls this for every child
+ * before it evaluates the first has the children's cache misses under way
+ * at once instead of one after another.  The entries' indexes are kept in
+ * *nd (up to four children), so pdb_node_move does not compute them again.
+ */
+void pdb_node_prefetch(const struct pdb_set *s, struct pdb_node *nd, int tile, int to);
+
+static inline int pdb_node_ok(const struct pdb_set *s)
+{
+    return s->all_additive && s->disjoint; /* a tile is in one table only */
+}
+int pdb_node_start(const struct pdb_set *s, const int *cells, struct pdb_node *nd);
+int pdb_node_move(const struct pdb_set *s, const struct pdb_node *before, int tile, int to,
+                  struct pdb_node *after);
 
 void pdb_set_free(struct pdb_set *s);
 

@@ -963,6 +963,7 @@ struct item {
     struct solve_job job;
     const struct solve_method *m;
     struct solved s;
+    int done; /* solved (set under the print lock) */
 };
 
 static void item_free(struct item *it)
@@ -1068,21 +1069,30 @@ static int solve_parallel(struct solve_run *r, const struct board_list *l)
         if (s == EXIT_USAGE && !a->keep_going)
             break;
     }
-#pragma omp parallel for schedule(dynamic, 1) ordered num_threads(a->threads) \
-    reduction(max : status)
+    /* No `ordered` clause: with it, a thread that finished board i waited
+     * for board i - 1 before it could take another, so one long board held
+     * both threads (Korf's #60 is a quarter of the 100).  Instead the thread
+     * that completes the next board in input order prints every finished
+     * board from there on; the others go on solving. */
+    int printed = 0;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(a->threads)
     for (int i = 0; i < n; i++) {
         if (!interrupted)
             solve_only(items[i].m, &items[i].job, &items[i].s);
-#pragma omp ordered
+#pragma omp critical(solve_print)
         {
-            if (!interrupted || items[i].s.rc != SLIDE_OK || items[i].s.ans.length) {
-                if (i && a->output == OUT_RECORD && a->format == REPORT_TEXT)
-                    putchar('\n');
-                int s = print_solved(a, items[i].m, &items[i].job, r->t, &items[i].s);
-                status = s == EXIT_OK ? status : s;
+            items[i].done = 1;
+            for (; printed < n && items[printed].done; printed++) {
+                struct item *it = &items[printed];
+                if (!interrupted || it->s.rc != SLIDE_OK || it->s.ans.length) {
+                    if (printed && a->output == OUT_RECORD && a->format == REPORT_TEXT)
+                        putchar('\n');
+                    int s = print_solved(a, it->m, &it->job, r->t, &it->s);
+                    status = s == EXIT_OK ? status : worse(status, s);
+                }
+                item_free(it);
             }
         }
-        item_free(&items[i]);
     }
     free(items);
     return worse(status, prep);

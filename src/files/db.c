@@ -1,3 +1,4 @@
+#define _GNU_SOURCE /* madvise's MADV_HUGEPAGE */
 /*
  * db.c - the distance-database file: writing (from a finished search or a
  * loaded database), opening and loading with every check (db.h).
@@ -16,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -1013,6 +1015,20 @@ static int load_blocks(struct db *db, int threads, uint32_t *crcs, slide_error *
     return bad_rc;
 }
 
+#define HUGE_PAGE ((size_t)2 << 20)
+void *db_alloc_payload(size_t bytes)
+{
+    if (bytes < 16 * HUGE_PAGE)
+        return malloc(bytes ? bytes : 1);
+    void *p = NULL;
+    if (posix_memalign(&p, HUGE_PAGE, bytes))
+        return NULL;
+#ifdef MADV_HUGEPAGE
+    madvise(p, bytes / HUGE_PAGE * HUGE_PAGE, MADV_HUGEPAGE); /* advice only */
+#endif
+    return p;
+}
+
 int db_load_payload(struct db *db, int threads, slide_error *err)
 {
     char what[96];
@@ -1025,7 +1041,7 @@ int db_load_payload(struct db *db, int threads, slide_error *err)
     if (!rc)
         rc = store_check_memory(db->payload_bytes, 0, what, err);
     uint32_t *crcs = rc ? NULL : malloc(db->nblocks * sizeof *crcs);
-    if (!rc && (!crcs || !(db->payload = malloc(db->payload_bytes))))
+    if (!rc && (!crcs || !(db->payload = db_alloc_payload(db->payload_bytes))))
         rc = slide_fail(err, SLIDE_ENOMEM, "out of memory for %llu payload bytes",
                         (unsigned long long)db->payload_bytes);
     if (!rc)

@@ -90,7 +90,7 @@ static int table_from_db(struct db *db, struct pdb_table *t, slide_error *err)
         db->payload = NULL;
         return SLIDE_OK;
     }
-    if (!(t->value = malloc(t->entries ? t->entries : 1)))
+    if (!(t->value = db_alloc_payload(t->entries)))
         return slide_fail(err, SLIDE_ENOMEM, "out of memory for %llu entries",
                           (unsigned long long)t->entries);
     for (uint64_t e = 0; e < t->entries; e++) {

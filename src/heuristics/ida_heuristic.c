@@ -316,6 +316,29 @@ static int pdb_eval(void *ctx, const struct board *b)
     return h < IDA_H_MAX ? h : IDA_H_MAX;
 }
 
+static int pdb_start(void *ctx, const struct board *b, void *state)
+{
+    const struct pdb_ctx *c = ctx;
+    int h = pdb_node_start(c->set, b->cells, state);
+    return h < IDA_H_MAX ? h : IDA_H_MAX;
+}
+
+/* The tile now on `to` is the one that moved. */
+static int pdb_move(void *ctx, const struct board *b, int from, int to, const void *before,
+                    void *after)
+{
+    const struct pdb_ctx *c = ctx;
+    (void)from;
+    int h = pdb_node_move(c->set, before, b->cells[to], to, after);
+    return h < IDA_H_MAX ? h : IDA_H_MAX;
+}
+
+static void pdb_prefetch(void *ctx, const struct board *b, int from, int to, void *state)
+{
+    const struct pdb_ctx *c = ctx;
+    pdb_node_prefetch(c->set, state, b->cells[from], to);
+}
+
 static void pdb_release(void *ctx)
 {
     struct pdb_ctx *c = ctx;
@@ -354,6 +377,13 @@ int ida_heuristic_open_pdb(struct ida_heuristic *h, const struct pdb_set *set,
     h->ctx = c;
     h->eval = pdb_eval;
     h->step = NULL;
+    if (pdb_node_ok(set) && !c->with.name) {
+        _Static_assert(sizeof(struct pdb_node) <= IDA_STATE_MAX, "pdb_node too large");
+        h->state_size = sizeof(struct pdb_node);
+        h->start = pdb_start;
+        h->move = pdb_move;
+        h->prefetch = pdb_prefetch;
+    }
     h->release = pdb_release;
     return SLIDE_OK;
 }

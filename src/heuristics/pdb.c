@@ -5,6 +5,7 @@
 #include "slide/pdb.h"
 
 #include <dirent.h>
+#include <stddef.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,6 +113,11 @@ static void classify(struct pdb_set *s)
     int seen[PATTERN_MAX_CELLS] = {0};
     s->disjoint = 1;
     s->all_additive = 1;
+    for (int t = 0; t < PATTERN_MAX_CELLS; t++)
+        s->table_of[t] = -1;
+    for (int j = s->count - 1; j >= 0; j--)
+        for (int i = 0; i < s->tables[j].pat.k; i++)
+            s->table_of[s->tables[j].pat.tiles[i]] = j;
     for (int j = 0; j < s->count; j++) {
         const struct pattern *pat = &s->tables[j].pat;
         s->all_additive &= s->tables[j].kind == PDB_ADDITIVE;
@@ -228,6 +234,101 @@ int pdb_set_h(const struct pdb_set *s, const int *cells)
         h = hm > h ? hm : h;
     }
     return h;
+}
+
+/* Value of additive table j for a board given as where[tile] = cell. */
+static inline uint8_t table_value(const struct pdb_set *s, int j, const uint8_t *where)
+{
+    const struct pdb_table *t = &s->tables[j];
+    const struct pattern *pat = &t->pat;
+    uint8_t pos[PATTERN_MAX_TILES];
+    for (int i = 0; i < pat->k; i++)
+        pos[i] = where[pat->tiles[i]];
+    return t->value[rank_kperm(pos, pat->k, pat->n)];
+}
+
+/*
+ * The entry of additive table j when tile `tile` (in it) moves to `to`:
+ * rank_kperm of the table's cells, fused with reading them (the hot loop of
+ * IDA* with pattern databases).
+ */
+static inline uint64_t entry_after(const struct pdb_set *s, int j, const uint8_t *where,
+                                   int tile, int to)
+{
+    const struct pattern *pat = &s->tables[j].pat;
+    uint32_t seen = 0;
+    uint64_t r = 0;
+    for (int i = 0; i < pat->k; i++) {
+        unsigned v = pat->tiles[i] == tile ? (unsigned)to : where[pat->tiles[i]];
+        r = r * (uint64_t)(pat->n - i) +
+            (v - (unsigned)__builtin_popcount(seen & ((1u << v) - 1u)));
+        seen |= 1u << v;
+    }
+    return r;
+}
+
+void pdb_node_prefetch(const struct pdb_set *s, struct pdb_node *nd, int tile, int to)
+{
+    uint64_t e = 0, me = 0;
+    int j = s->table_of[tile];
+    if (j >= 0)
+        __builtin_prefetch(s->tables[j].value + (e = entry_after(s, j, nd->where, tile, to)));
+    if (s->reflect) {
+        int mt = s->mirror_tile[tile];
+        if ((j = s->table_of[mt]) >= 0)
+            __builtin_prefetch(s->tables[j].value +
+                               (me = entry_after(s, j, nd->mwhere, mt, s->mirror_cell[to])));
+    }
+    if (nd->nnext < 4) { /* kept for pdb_node_move, which then need not rank again */
+        nd->next_tile[nd->nnext] = (uint8_t)tile;
+        nd->next_entry[nd->nnext] = e;
+        nd->next_mentry[nd->nnext++] = me;
+    }
+}
+
+int pdb_node_start(const struct pdb_set *s, const int *cells, struct pdb_node *nd)
+{
+    memset(nd, 0, sizeof *nd);
+    for (int k = 0; k < s->n; k++)
+        nd->where[cells[k]] = (uint8_t)k;
+    for (int j = 0; j < s->count; j++)
+        nd->sum += nd->v[j] = table_value(s, j, nd->where);
+    if (s->reflect) {
+        for (int t = 0; t < s->n; t++)
+            nd->mwhere[s->mirror_tile[t]] = (uint8_t)s->mirror_cell[nd->where[t]];
+        for (int j = 0; j < s->count; j++)
+            nd->msum += nd->vm[j] = table_value(s, j, nd->mwhere);
+    }
+    return nd->msum > nd->sum ? nd->msum : nd->sum;
+}
+
+int pdb_node_move(const struct pdb_set *s, const struct pdb_node *before, int tile, int to,
+                  struct pdb_node *after)
+{
+    int c = 0; /* announced by pdb_node_prefetch? (only children of before are) */
+    while (c < before->nnext && before->next_tile[c] != tile)
+        c++;
+    memcpy(after, before, offsetof(struct pdb_node, nnext));
+    after->nnext = 0;
+    after->where[tile] = (uint8_t)to;
+    int j = s->table_of[tile];
+    if (j >= 0) {
+        uint8_t v = c < before->nnext ? s->tables[j].value[before->next_entry[c]]
+                                      : table_value(s, j, after->where);
+        after->sum += (int)v - (int)after->v[j];
+        after->v[j] = v;
+    }
+    if (s->reflect) {
+        int mt = s->mirror_tile[tile];
+        after->mwhere[mt] = (uint8_t)s->mirror_cell[to];
+        if ((j = s->table_of[mt]) >= 0) {
+            uint8_t v = c < before->nnext ? s->tables[j].value[before->next_mentry[c]]
+                                          : table_value(s, j, after->mwhere);
+            after->msum += (int)v - (int)after->vm[j];
+            after->vm[j] = v;
+        }
+    }
+    return after->msum > after->sum ? after->msum : after->sum;
 }
 
 void pdb_set_free(struct pdb_set *s)

@@ -30,6 +30,7 @@ struct ida_search {
     struct ida_heuristic *h;
     const struct ida_options *o;
     struct frame *stack;    /* stack[0..bound] */
+    unsigned char *state;   /* h's state per depth: state_size bytes each */
     int depth_cap;
     int bound, next_bound;
     uint64_t expanded, generated;
@@ -49,6 +50,7 @@ static void search_free(struct ida_search *s)
     free(s->nbr);
     free(s->home);
     free(s->stack);
+    free(s->state);
 }
 
 static int search_init(struct ida_search *s, const struct board *start,
@@ -83,12 +85,25 @@ static int reserve_path(struct ida_search *s, int bound, slide_error *err)
     if (!p)
         return slide_fail(err, SLIDE_ENOMEM, "out of memory for a path of %d moves", bound);
     s->stack = p;
+    if (s->h->state_size) {
+        unsigned char *q = realloc(s->state, (size_t)cap * s->h->state_size);
+        if (!q)
+            return slide_fail(err, SLIDE_ENOMEM, "out of memory for a path of %d moves",
+                              bound);
+        s->state = q;
+    }
     s->depth_cap = cap;
     return SLIDE_OK;
 }
 
-/* Slide the tile the blank meets by move m; returns h afterwards. */
-static int apply(struct ida_search *s, int m, int h_before)
+/* The state of h at depth g (when h keeps one). */
+static unsigned char *state_at(const struct ida_search *s, int g)
+{
+    return s->state + (size_t)g * s->h->state_size;
+}
+
+/* Slide the tile the blank meets by move m from depth g; returns h afterwards. */
+static int apply(struct ida_search *s, int m, int g, int h_before)
 {
     int from = s->nbr[MOVE_COUNT * s->blank + m], to = s->blank;
     int t = s->b.cells[from];
@@ -96,6 +111,8 @@ static int apply(struct ida_search *s, int m, int h_before)
     s->b.cells[from] = 0;
     s->blank = from;
     s->misplaced += (s->home[t] != to) - (s->home[t] != from);
+    if (s->h->move)
+        return s->h->move(s->h->ctx, &s->b, from, to, state_at(s, g), state_at(s, g + 1));
     return s->h->step ? s->h->step(s->h->ctx, &s->b, from, to, h_before)
                       : s->h->eval(s->h->ctx, &s->b);
 }
@@ -121,6 +138,15 @@ static int next_move(const struct ida_search *s, struct frame *f)
             return m;
     }
     return -1;
+}
+
+/* Let h start fetching what every child of the node at depth g will read. */
+static void prefetch_children(struct ida_search *s, const struct frame *f, int g)
+{
+    const int *to = s->nbr + MOVE_COUNT * s->blank;
+    for (int m = 0; m < MOVE_COUNT; m++)
+        if (m != (f->came ^ 1) && to[m] >= 0)
+            s->h->prefetch(s->h->ctx, &s->b, to[m], s->blank, state_at(s, g));
 }
 
 /* Called once per expansion: the node limit and the cancel flag. */
@@ -149,6 +175,8 @@ static int iterate(struct ida_search *s, int h_start, int *found, slide_error *e
 {
     int g = 0, rc;
     s->stack[0] = (struct frame){h_start, 0, NO_MOVE};
+    if (s->h->start)
+        s->h->start(s->h->ctx, &s->b, state_at(s, 0));
     for (;;) {
         struct frame *f = &s->stack[g];
         if (f->next == 0) { /* first visit: within the threshold */
@@ -159,6 +187,8 @@ static int iterate(struct ida_search *s, int h_start, int *found, slide_error *e
             s->expanded++;
             if ((rc = check_stop(s, err)))
                 return rc;
+            if (s->h->prefetch)
+                prefetch_children(s, f, g);
         }
         int m = next_move(s, f);
         if (m < 0) {
@@ -168,7 +198,7 @@ static int iterate(struct ida_search *s, int h_start, int *found, slide_error *e
             g--;
             continue;
         }
-        int h = apply(s, m, f->h);
+        int h = apply(s, m, g, f->h);
         s->generated++;
         if (g + 1 + h > s->bound) {
             if (g + 1 + h < s->next_bound)

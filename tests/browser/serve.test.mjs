@@ -209,7 +209,12 @@ const tests = {
   async 'draws the 3x3 histogram with the board\'s layer'(page) {
     await choose(page, 3, 3);
     await page.click('#board .tile[data-tile="6"]');
-    await page.waitForFunction(() => document.querySelector('#histogram rect.here'));
+    // the goal's own layer (0) may be highlighted before the move's answer
+    // arrives: wait for the answer, and let the checks below say what is wrong
+    await page.waitForFunction(() => {
+      const r = document.querySelector('#histogram rect.here');
+      return r && r.dataset.distance === '1';
+    }, { timeout: 10000 }).catch(() => {});
     const bars = await page.$$eval('#histogram rect', (rs) => rs.map((r) => ({
       d: Number(r.dataset.distance), h: Number(r.getAttribute('height')), here: r.classList.contains('here') })));
     check(bars.length === HIST_3X3.length, `${bars.length} bars, not ${HIST_3X3.length}`);
