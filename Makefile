@@ -8,6 +8,8 @@
 #                   figures (make bench-solvers alone; not a test)
 #   make bench-pdb  Korf's 100 instances with pattern databases (builds the
 #                   5-5-5, 6-6-3 and 7-8 tables in build/pdb; minutes)
+#   make bench-pdb-build  the 7-8 build's time and memory, 3 repeats, into
+#                   results/pdb-build.txt (CALLGRIND=1: instructions too)
 #   make bench-mpi  the MPI search's figures (needs mpicc; not a test)
 #   make results    regenerate results/ (tables, plots, paper-notes numbers);
 #                   refuses a dirty tree unless ALLOW_DIRTY=1; JOBS=N parts
@@ -86,7 +88,7 @@ MPI_OBJ  := $(MPI_SRC:src/%.c=$(BUILD)/mpi/%.o) $(BUILD)/mpi/cli/cmd_bfs.o
 # test_mpi runs mpirun: only where the MPI build is
 TEST_BIN := $(if $(MPICC),$(TEST_BIN),$(filter-out $(BUILD)/tests/test_mpi,$(TEST_BIN)))
 
-.PHONY: all run test asan bench bench-solvers bench-pdb bench-mpi results check-results results-2x7 results-24 install clean deps check-build-deps check-test-deps
+.PHONY: all run test asan bench bench-solvers bench-pdb bench-pdb-build bench-mpi results check-results results-2x7 results-24 install clean deps check-build-deps check-test-deps
 .DELETE_ON_ERROR:
 
 all: check-build-deps $(BUILD)/slide $(BUILD)/libslide.a $(MPI_BIN)
@@ -186,6 +188,9 @@ bench-solvers: all
 
 bench-pdb: all
 	sh scripts/bench-pdb.sh
+
+bench-pdb-build: all
+	sh scripts/bench-pdb-build.sh
 
 JOBS ?= 1
 results: all

@@ -236,6 +236,58 @@ static void test_bad_patterns(void **state)
     assert_int_equal(pattern_parse_tiles("", tiles, 40, &k, &err), SLIDE_EINVAL);
 }
 
+/*
+ * pattern_move_delta against ranking anew (rank_kperm): every move of every
+ * tile into a free neighbour, for every placement of 4 tiles on 3x4 and 3
+ * on 5x5, and every 997th placement of 8 tiles on 4x4.
+ */
+static void check_move_delta(int rows, int cols, int k, uint64_t step)
+{
+    struct board goal;
+    struct pattern pat;
+    slide_error err;
+    int tiles[PATTERN_MAX_TILES];
+    for (int i = 0; i < k; i++)
+        tiles[i] = i + 1;
+    assert_int_equal(board_goal(&goal, rows, cols, &err), 0);
+    assert_int_equal(pattern_init(&pat, &goal, tiles, k, &err), 0);
+    uint64_t moves = 0;
+    for (uint64_t p = 0; p < pat.placements; p += step) {
+        uint8_t pos[PATTERN_MAX_TILES];
+        int8_t at[PATTERN_MAX_CELLS];
+        uint32_t occ = 0, before;
+        rank_unkperm(p, k, pat.n, pos);
+        memset(at, -1, sizeof at);
+        for (int i = 0; i < k; i++) {
+            at[pos[i]] = (int8_t)i;
+            occ |= 1u << pos[i];
+        }
+        before = 0;
+        for (int i = 0; i < k; i++) {
+            int c = pos[i];
+            for (uint32_t nb = pat.nbr[c] & ~occ; nb; nb &= nb - 1) {
+                int z = __builtin_ctz(nb);
+                int64_t delta = pattern_move_delta(&pat, at, occ, before, i, c, z);
+                pos[i] = (uint8_t)z;
+                assert_int_equal(p + (uint64_t)delta, rank_kperm(pos, k, pat.n));
+                pos[i] = (uint8_t)c;
+                moves++;
+            }
+            before |= 1u << c;
+        }
+    }
+    assert_true(moves > 0);
+    board_free(&goal);
+}
+
+static void test_move_delta(void **state)
+{
+    (void)state;
+    check_move_delta(3, 4, 4, 1);
+    check_move_delta(5, 5, 3, 1);
+    check_move_delta(4, 4, 8, 997);
+}
+
 /* The memory guard refuses a build above the limit before allocating. */
 static void test_memory_guard(void **state)
 {
@@ -258,7 +310,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bad_patterns), cmocka_unit_test(test_additive_small),
         cmocka_unit_test(test_plain_small), cmocka_unit_test(test_consistency_threads),
-        cmocka_unit_test(test_memory_guard),
+        cmocka_unit_test(test_memory_guard), cmocka_unit_test(test_move_delta),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

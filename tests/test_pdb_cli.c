@@ -266,12 +266,115 @@ static void test_build_stopped(void **state)
     free(out);
 }
 
+/* Byte-for-byte equality of two files. */
+static int same_file(const char *a, const char *b)
+{
+    size_t la, lb;
+    char *x = test_read_file(a, &la), *y = test_read_file(b, &lb);
+    int same = x && y && la == lb && memcmp(x, y, la) == 0;
+    free(x);
+    free(y);
+    return same;
+}
+
+/*
+ * --checkpoint: SIGINT stops at a layer's end with a checkpoint (the pause
+ * hook SLIDE_PDB_PAUSE_MS lets the signal land mid-build); --resume of
+ * another build is refused in one line, a second --checkpoint into the
+ * same directory too; the resumed table (with another thread count) passes
+ * pdb verify (an independent search) and equals an uninterrupted build
+ * byte for byte (consistency); the checkpoint is removed.
+ */
+static void test_checkpoint_resume(void **state)
+{
+    (void)state;
+    char args[512], tail[4096], want[512], a[256], b[256], ck[128];
+    char *out, *err;
+    snprintf(ck, sizeof ck, "%s/ck", dir);
+    snprintf(a, sizeof a, "%s/ck.pdb", dir);
+    snprintf(b, sizeof b, "%s/whole.pdb", dir);
+    snprintf(args, sizeof args, "3x4 --pattern 1,2,5,6,9 --progress --threads 1 "
+             "--checkpoint %s -o %s", ck, a);
+    setenv("SLIDE_PDB_PAUSE_MS", "100", 1);
+    assert_int_equal(build_and_stop(args, 1, SIGINT, tail, sizeof tail), 130);
+    unsetenv("SLIDE_PDB_PAUSE_MS");
+    snprintf(want, sizeof want, "checkpoint saved in %s (continue with --resume %s)\n", ck, ck);
+    assert_non_null(strstr(tail, want));
+    assert_int_equal(access(a, F_OK), -1);
+    assert_int_equal(clitest_runf(&out, &err, "pdb build 3x4 --pattern 1,2,5,7,9 --resume %s "
+                                  "-o %s", ck, a), 1);
+    assert_non_null(strstr(err, "is of another build (additive 3x4 tiles 1,2,5,6,9 goal"));
+    assert_int_equal(clitest_count_lines(err), 1);
+    free(err);
+    free(out);
+    assert_int_equal(clitest_runf(&out, &err, "pdb build 3x4 --pattern 1,2,5,6,9 --plain "
+                                  "--resume %s -o %s", ck, a), 1);
+    assert_non_null(strstr(err, "not of this one (plain 3x4"));
+    free(err);
+    free(out);
+    assert_int_equal(clitest_runf(&out, &err, "pdb build 3x4 --pattern 1,2,5,6,9 "
+                                  "--checkpoint %s -o %s", ck, a), 1);
+    assert_non_null(strstr(err, "already holds a pattern database checkpoint"));
+    free(err);
+    free(out);
+    assert_int_equal(clitest_runf(&out, NULL, "pdb build 3x4 --pattern 1,2,5,6,9 --threads 2 "
+                                  "--resume %s -o %s", ck, a), 0);
+    free(out);
+    assert_int_equal(clitest_runf(&out, NULL, "pdb verify %s", a), 0);
+    free(out);
+    assert_int_equal(clitest_runf(&out, NULL, "pdb build 3x4 --pattern 1,2,5,6,9 -o %s", b),
+                     0);
+    free(out);
+    assert_true(same_file(a, b));
+    snprintf(want, sizeof want, "%s/pdb-state", ck);
+    assert_int_equal(access(want, F_OK), -1);
+}
+
+/* --partition with --checkpoint: stopped in its second table, resumed: the
+ * first table is kept, the second continues from the checkpoint (equal to
+ * a --pattern build of its tiles: consistency; pdb verify: independent),
+ * the third is built; a checkpoint of a tile set outside the partition is
+ * refused. */
+static void test_partition_resume(void **state)
+{
+    (void)state;
+    char args[512], tail[4096], ck[128], sub[128], a[256], b[256];
+    char *out, *err;
+    snprintf(ck, sizeof ck, "%s/pck", dir);
+    snprintf(sub, sizeof sub, "%s/p555r", dir);
+    snprintf(args, sizeof args, "4x4 --partition 5-5-5 --progress --threads 2 "
+             "--checkpoint %s -o %s", ck, sub);
+    setenv("SLIDE_PDB_PAUSE_MS", "100", 1);
+    assert_int_equal(build_and_stop(args, 2, SIGINT, tail, sizeof tail), 130);
+    unsetenv("SLIDE_PDB_PAUSE_MS");
+    assert_non_null(strstr(tail, "checkpoint saved in"));
+    assert_int_equal(clitest_runf(&out, &err, "pdb build 4x4 --partition 6-6-3 --resume %s "
+                                  "-o %s", ck, sub), 1);
+    assert_non_null(strstr(err, "not of a table of --partition 6-6-3"));
+    free(out);
+    free(err);
+    assert_int_equal(clitest_runf(&out, NULL, "pdb build 4x4 --partition 5-5-5 --resume %s "
+                                  "-o %s", ck, sub), 0);
+    assert_non_null(strstr(out, "5-5-5.1.pdb: kept"));
+    assert_non_null(strstr(out, "5-5-5.3.pdb: additive"));
+    free(out);
+    snprintf(a, sizeof a, "%s/5-5-5.2.pdb", sub);
+    snprintf(b, sizeof b, "%s/t2.pdb", dir);
+    assert_int_equal(clitest_runf(&out, NULL, "pdb build 4x4 --pattern 4,7,8,11,12 -o %s", b),
+                     0);
+    free(out);
+    assert_true(same_file(a, b));
+    assert_int_equal(clitest_runf(&out, NULL, "pdb verify %s", a), 0);
+    free(out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_build_info_verify), cmocka_unit_test(test_bad_arguments),
         cmocka_unit_test(test_solve_korf), cmocka_unit_test(test_heuristic_sweep),
-        cmocka_unit_test(test_build_stopped),
+        cmocka_unit_test(test_build_stopped), cmocka_unit_test(test_checkpoint_resume),
+        cmocka_unit_test(test_partition_resume),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -56,6 +56,13 @@
 uint32_t checkpoint_crc32(const void *p, size_t len);
 
 /*
+ * Read exactly len bytes of the regular file at path (never through a
+ * symbolic link) into p.  Errors: SLIDE_EIO (missing, unreadable, not a
+ * regular file), SLIDE_EFORMAT when the file is shorter than len.
+ */
+int checkpoint_read_file(const char *path, void *p, size_t len, slide_error *err);
+
+/*
  * Make dir ready to receive checkpoints of space s.  Checks first, creating
  * nothing: dir is not a file, its parent exists, and the file system has
  * room for the checkpoints of a whole run: two stores (each save after the

@@ -21,15 +21,18 @@
  * Representation during the search: one two-bit entry per state in a store
  * (store.h, the store of `slide bfs`: same allocation, huge pages, memory
  * guard and atomic word updates) with its own four values:
- *     11 unseen   10 next layer   01 current layer   00 closed
- * Layer d: (1) every current state generates its neighbours one move away
- * and marks the unseen ones next (11 -> 10, store_mark's atomic fetch_and:
- * the first writer wins, so counts are exact for any thread count), then
- * is closed (01 -> 00); (2) each placement holding next states is visited by
- * one thread, which (additive only) grows the next states to their whole
- * blank region and turns next into current (d + 1), writing the values.
- * Both passes skip 64-bit words holding no entry of interest.  The values
- * therefore do not depend on the thread count.
+ *     11 unseen   00 closed   01 / 10 current and next layer, swapping
+ *                             roles every layer (01 current at even costs)
+ * Layer d is one pass: each placement holding current states is visited by
+ * one thread, which writes their values, generates their neighbours one
+ * move away (the target placement's rank is p plus the rank change of the
+ * moved tile, pattern_move_delta) and marks the unseen ones next with an
+ * atomic fetch_and (the first writer wins, so counts are exact for any
+ * thread count), then closes them.  Additive: a target is marked with its
+ * whole blank region (the free cells the blank reaches at no cost), so a
+ * region's states always share their value and the next layer needs no
+ * closure pass.  The pass skips 64-bit words holding no current entry.
+ * The values therefore do not depend on the thread count.
  *
  * Why not bfs.c itself: bfs.c searches the compact space of whole boards,
  * where every move has cost 1 and the graph's bipartite colours let two bits
@@ -49,6 +52,7 @@
 
 #include "slide/error.h"
 #include "slide/pattern.h"
+#include "slide/store.h"
 
 enum pdb_kind { PDB_ADDITIVE = 0, PDB_PLAIN = 1 };
 
@@ -105,6 +109,43 @@ uint64_t pdb_build_bytes(const struct pattern *pat, enum pdb_kind kind);
 int pdb_build(const struct pattern *pat, enum pdb_kind kind,
               const struct pdb_build_options *o, struct pdb_table *t,
               slide_error *err);
+
+/*
+ * A build in progress, between two layers (what a checkpoint saves,
+ * pdb_checkpoint.h): layers 0..depth-1 are closed and their values written;
+ * the store's entries with code 01 (depth even) or 10 (depth odd) are the
+ * states of cost depth, not yet expanded.
+ */
+struct pdb_run {
+    struct pattern pat;
+    enum pdb_kind kind;
+    struct store st;       /* placements * nfree two-bit entries */
+    uint8_t *value;        /* pdb_entries values, PDB_NONE not yet reached */
+    uint64_t placements;
+    int f;                 /* entries per placement: nfree */
+    int threads;
+    int depth;             /* the next layer to expand */
+    uint64_t cumulative;   /* table entries with a value */
+    double elapsed;        /* seconds of search so far (all processes) */
+};
+
+/*
+ * pdb_build in steps, so that a caller can stop and save between layers:
+ * pdb_run_start allocates (memory guard as pdb_build) and seeds the goal;
+ * pdb_run_alloc only allocates (every entry unseen, every value PDB_NONE:
+ * for a checkpoint to fill); pdb_run_layer expands layer run->depth and
+ * reports it to o->on_layer, or sets *done when it is empty; pdb_run_finish
+ * moves the values into t and frees the rest; pdb_run_free frees a run not
+ * finished.  Errors: as pdb_build.
+ */
+int pdb_run_alloc(const struct pattern *pat, enum pdb_kind kind,
+                  const struct pdb_build_options *o, struct pdb_run *run, slide_error *err);
+int pdb_run_start(const struct pattern *pat, enum pdb_kind kind,
+                  const struct pdb_build_options *o, struct pdb_run *run, slide_error *err);
+int pdb_run_layer(struct pdb_run *run, const struct pdb_build_options *o, int *done,
+                  slide_error *err);
+void pdb_run_finish(struct pdb_run *run, struct pdb_table *t);
+void pdb_run_free(struct pdb_run *run);
 
 /* Fill t->hist, t->max and t->reachable from t->value. */
 void pdb_table_count(struct pdb_table *t);

@@ -11,10 +11,12 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cmd_pdb_run.h"
 #include "cmd_pdb_stats.h"
 #include "slide/atomic_file.h"
 #include "slide/file_kind.h"
 #include "slide/pdb_build.h"
+#include "slide/pdb_checkpoint.h"
 #include "slide/pdb_file.h"
 #include "slide/provenance.h"
 
@@ -61,9 +63,18 @@ static const char help[] =
     "value by an independent layered search over (placement, blank cell) with a\n"
     "byte per state (no code of the build) and compare.  Memory: about n bytes\n"
     "per placement; refused up front above what is available.\n"
-    "SIGINT or SIGTERM during a build: one line says which table was not\n"
-    "written (and, with --partition, that the ones before it are complete);\n"
-    "no partial file or temporary remains.\n"
+    "  --checkpoint DIR save the build into DIR (created if missing; locked)\n"
+    "                   every --checkpoint-every minutes (default 10) and at\n"
+    "                   SIGINT/SIGTERM; removed once the table is written\n"
+    "  --resume DIR     continue the build saved in DIR (give the same build\n"
+    "                   arguments; a checkpoint of another build is refused);\n"
+    "                   with --partition the tables before it must exist\n"
+    "  --checkpoint-every M  minutes between checkpoints\n"
+    "SIGINT or SIGTERM during a build: without a checkpoint directory, one\n"
+    "line says which table was not written (and, with --partition, that the\n"
+    "ones before it are complete); no partial file or temporary remains.  With\n"
+    "one, the build stops at the end of the layer, saves a checkpoint, says\n"
+    "where, and exits 128 + the signal; a second signal stops at once.\n"
     "stats: the distribution of heuristic H (any --h of slide heuristic: pdb:A+B,\n"
     "pdbr:A+B for the mirrored max, manhattan, lc ...) over the solvable boards,\n"
     "from N boards drawn uniformly (slide scramble's draw; the counts depend on\n"
@@ -111,6 +122,8 @@ struct pdb_args {
     int kind_set;
     int threads, level, progress;
     uint64_t max_memory;
+    const char *checkpoint, *resume;
+    double every;
     struct pdb_stats_args st;
     int format_set;
 };
@@ -138,6 +151,9 @@ static const struct cli_option pdb_options[] = {
     {"max-memory", 0, CLI_VALUE, 'm', USE_BUILD | USE_VERIFY, "pdb build or pdb verify",
      NULL},
     {"progress", 0, CLI_FLAG, 'p', USE_BUILD, "pdb build", NULL},
+    {"checkpoint", 0, CLI_VALUE, 'c', USE_BUILD, "pdb build", NULL},
+    {"resume", 0, CLI_VALUE, 'R', USE_BUILD, "pdb build", NULL},
+    {"checkpoint-every", 0, CLI_VALUE, 'e', USE_BUILD, "pdb build", NULL},
     {"help", 'h', CLI_FLAG, 'h', 0, NULL, NULL},
     {0, 0, 0, 0, 0, NULL, NULL}};
 
@@ -186,6 +202,13 @@ static int take_option(int c, const char *v, void *ctx)
         return EXIT_OK;
     case 'm': return cli_bytes("--max-memory", v, &a->max_memory) ? EXIT_USAGE : EXIT_OK;
     case 'p': a->progress = 1; return EXIT_OK;
+    case 'c': a->checkpoint = v; return EXIT_OK;
+    case 'R': a->resume = v; return EXIT_OK;
+    case 'e':
+        if (cli_int("--checkpoint-every", v, 0, 100000, &n))
+            return EXIT_USAGE;
+        a->every = 60.0 * (double)n;
+        return EXIT_OK;
     }
     return EXIT_USAGE;
 }
@@ -198,6 +221,7 @@ static int parse_args(int argc, char **argv, struct pdb_args *a)
     a->st.samples = 1000000;
     a->st.seed = 1;
     a->st.length = -1;
+    a->every = 600;
     cli_parse_init(&p, "pdb", pdb_options, argc, argv);
     int rc = cli_parse_options(&p, help, take_option, a);
     if (rc)
@@ -249,9 +273,15 @@ static void on_layer(const struct pdb_layer *l, void *ctx)
 static char stop_note[2400];
 static volatile sig_atomic_t stop_len;
 
+static volatile sig_atomic_t checkpointing; /* a checkpoint directory is in use */
+
 static void on_stop(int sig)
 {
     static const char head[] = "slide: pdb build stopped by ";
+    if (checkpointing && !pdb_stop_signal) { /* stop at the layer's end, saving */
+        pdb_stop_signal = sig;
+        return;
+    }
     const char *name = sig == SIGINT ? "SIGINT" : "SIGTERM";
     atomic_file_remove_all();
     ssize_t ignored = write(STDERR_FILENO, head, sizeof head - 1);
@@ -281,7 +311,7 @@ static void stop_prepare(const char *path, int done)
 
 /* Build one table of tiles and write it to path. */
 static int build_one(const struct pdb_args *a, const struct board *goal, const char *tiles,
-                     const char *path, int done)
+                     const char *path, int done, int resume)
 {
     int list[PATTERN_MAX_TILES + 1], k;
     struct pattern pat;
@@ -298,9 +328,11 @@ static int build_one(const struct pdb_args *a, const struct board *goal, const c
     stop_prepare(path, done);
     struct pdb_build_options o = {a->threads, a->max_memory,
                                   cli_progress_wanted(a->progress) ? on_layer : NULL, NULL};
+    struct pdb_ckpt ck = {a->resume ? a->resume : a->checkpoint, resume, a->every};
+    checkpointing = ck.dir != NULL;
     double t0 = omp_get_wtime();
-    if ((rc = pdb_build(&pat, a->kind, &o, &t, &err)) != SLIDE_OK)
-        return cli_fail_lib(rc, &err);
+    if ((rc = pdb_run_cli(&pat, a->kind, &o, &ck, &t)) != EXIT_OK)
+        return rc;
     double t1 = omp_get_wtime();
     rc = pdb_save(path, &t, a->level, a->threads, &bytes, &err);
     signal(SIGINT, SIG_DFL); /* the note no longer holds: path is written */
@@ -309,6 +341,8 @@ static int build_one(const struct pdb_args *a, const struct board *goal, const c
     if (!rc) {
         char tl[256];
         pattern_format_tiles(&pat, tl, sizeof tl);
+        if (ck.dir)
+            pdb_checkpoint_remove(ck.dir);
         printf("%s: %s, tiles %s, %" PRIu64 " entries, max %d, %" PRIu64 " bytes (%d bits "
                "per entry), build %.2f s, write %.2f s, peak RSS %.0f MB\n", path,
                pdb_kind_name(t.kind), tl, t.entries, t.max, bytes,
@@ -348,6 +382,39 @@ static int partition_dir(const char *dir, char paths[4][1024])
     return EXIT_OK;
 }
 
+/*
+ * --partition --resume DIR: *from receives the table whose build DIR holds;
+ * the tables before it must exist.  Refused in one line otherwise.
+ */
+static int resumed_table(const struct pdb_args *a, const struct partition *p,
+                         char paths[4][1024], int *from)
+{
+    char what[1024], tiles[256];
+    slide_error err;
+    if (pdb_checkpoint_describe(a->resume, what, sizeof what, tiles, sizeof tiles, &err))
+        return cli_fail_lib(SLIDE_EIO, &err);
+    for (int j = 0; j < 4 && p->sets[j]; j++) {
+        int list[PATTERN_MAX_TILES + 1], k;
+        char mine[256];
+        size_t m = 0;
+        if (pattern_parse_tiles(p->sets[j], list, PATTERN_MAX_TILES + 1, &k, &err))
+            continue;
+        for (int i = 0; i < k && m < sizeof mine; i++) /* as pattern_format_tiles */
+            m += (size_t)snprintf(mine + m, sizeof mine - m, "%s%d", i ? "," : "", list[i]);
+        if (strcmp(mine, tiles))
+            continue;
+        for (int i = 0; i < j; i++)
+            if (access(paths[i], F_OK) != 0)
+                return cli_fail(EXIT_FAIL, "--resume %s continues table %d of %s, but table "
+                                "%d (%s) is missing", a->resume, j + 1, p->name, i + 1,
+                                paths[i]);
+        *from = j;
+        return EXIT_OK;
+    }
+    return cli_fail(EXIT_FAIL, "checkpoint %s is of another build (%s), not of a table of "
+                    "--partition %s", a->resume, what, p->name);
+}
+
 static int build_partition(const struct pdb_args *a, const struct board *goal)
 {
     const struct partition *p = NULL;
@@ -377,9 +444,13 @@ static int build_partition(const struct pdb_args *a, const struct board *goal)
     int rc = partition_dir(out, paths);
     if (rc)
         return rc;
+    int from = 0; /* --resume: the table the checkpoint is of */
+    if (a->resume && (rc = resumed_table(a, p, paths, &from)))
+        return rc;
     for (int j = 0; j < 4 && p->sets[j]; j++) {
-        rc = build_one(a, goal, p->sets[j], paths[j], j);
-        if (rc)
+        if (j < from)
+            printf("%s: kept (complete before the checkpoint)\n", paths[j]);
+        else if ((rc = build_one(a, goal, p->sets[j], paths[j], j, a->resume && j == from)))
             return rc;
         snprintf(sum + strlen(sum), sizeof sum - strlen(sum), "%s%s", j ? "+" : "",
                  paths[j]);
@@ -403,7 +474,11 @@ static int build(const struct pdb_args *a)
                                     "NAME (see slide pdb --help)");
     if (cli_goal(a->goal, rows, cols, &goal))
         return EXIT_USAGE;
-    int rc = a->partition ? build_partition(a, &goal) : build_one(a, &goal, a->tiles, a->out, 0);
+    if (a->checkpoint && a->resume && strcmp(a->checkpoint, a->resume))
+        return cli_fail(EXIT_USAGE, "--resume %s continues checkpointing into %s; "
+                        "--checkpoint names another directory", a->resume, a->resume);
+    int rc = a->partition ? build_partition(a, &goal)
+                          : build_one(a, &goal, a->tiles, a->out, 0, a->resume != NULL);
     board_free(&goal);
     return rc ? rc : cli_finish_stdout();
 }

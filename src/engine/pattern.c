@@ -72,6 +72,9 @@ int pattern_init(struct pattern *pat, const struct board *goal, const int *tiles
         return slide_fail(err, SLIDE_ERANGE, "a pattern of %d tiles on %d cells has more "
                           "states than 64-bit indexes hold", k, pat->n);
     init_neighbours(pat);
+    pat->weight[k - 1] = 1;
+    for (int i = k - 2; i >= 0; i--)
+        pat->weight[i] = pat->weight[i + 1] * (uint64_t)(pat->n - i - 1);
     return SLIDE_OK;
 }
 

@@ -11,21 +11,20 @@
 
 #include "slide/store.h"
 
-/* Entry values of the build (not those of bfs.c). */
-enum { S_CLOSED = 0, S_CUR = 1, S_NEXT = 2, S_UNSEEN = 3 };
+/* Entry values of the build (not those of bfs.c).  The current and next
+ * layers swap encodings every layer (cur_code), so the next layer found by
+ * one pass is the current layer of the following pass without a pass to
+ * rename it. */
+enum { S_CLOSED = 0, S_UNSEEN = 3 };
+
+static inline unsigned cur_code(int d)
+{
+    return d % 2 == 0 ? 1u : 2u;
+}
 
 /* Words per unit of parallel work. */
 #define CHUNK_WORDS 4096
 
-struct build {
-    const struct pattern *pat;
-    enum pdb_kind kind;
-    struct store st;
-    uint8_t *value;
-    uint64_t placements;
-    int f;                 /* entries per placement: nfree */
-    int threads;
-};
 
 const char *pdb_kind_name(enum pdb_kind kind)
 {
@@ -84,11 +83,66 @@ static inline uint64_t entries_equal(uint64_t x, unsigned v)
     return y & (y >> 1) & STORE_LOW_BITS;
 }
 
-/* ---- the two passes of a layer ------------------------------------------ */
+/* Clear the bits `bits` (within 2f bits) of entries [e, e + f): fetch_and,
+ * since other threads update other entries of the same words. */
+static inline void block_clear(struct store *st, uint64_t e, int f, uint64_t bits)
+{
+    uint64_t w = e >> 5;
+    unsigned sh = (unsigned)(e & 31) * 2, nb = 2u * (unsigned)f;
+    if (bits << sh)
+        __atomic_fetch_and(&st->words[w], ~(bits << sh), __ATOMIC_RELAXED);
+    if (sh + nb > 64 && (bits >> (64 - sh)))
+        __atomic_fetch_and(&st->words[w + 1], ~(bits >> (64 - sh)), __ATOMIC_RELAXED);
+}
+
+/* ---- a layer: one pass ------------------------------------------------- */
 
 struct counts {
     uint64_t states, values;
 };
+
+/* Most moves from one placement's states: f blank cells, 4 moves each. */
+#define MAX_TARGETS (PATTERN_MAX_CELLS * MOVE_COUNT)
+
+/* A generated state: placement q with cells occ, blank in cell (free
+ * rank j); entry q * f + j. */
+struct target {
+    uint64_t q;
+    uint32_t occ;
+    uint8_t cell, j;
+};
+
+/*
+ * Additive: the entries (bit 2j for free cell rank j) of the blank's region
+ * around free cell c of the placement with cells occ.  The blank moves
+ * there at no cost, so the region's states share their cost: they are
+ * marked together and a region is always all unseen, all next, all current
+ * or all closed.
+ */
+static uint64_t region_entries(const struct pattern *pat, uint32_t occ, int c)
+{
+    uint32_t free = ~occ & ((1u << pat->n) - 1u);
+    uint32_t region = pattern_region(pat, 1u << c, free);
+    uint64_t out = 0;
+    for (uint32_t x = region; x; x &= x - 1)
+        out |= 1ULL << (2 * pattern_free_rank(occ, __builtin_ctz(x)));
+    return out;
+}
+
+/* Mark target tg next (its region, additive) if it is unseen.  A region is
+ * uniform, so testing its one entry tg.t decides for all of them; two
+ * threads marking the same region both clear the same bits. */
+static void mark(struct pdb_run *b, const struct target *tg, unsigned next)
+{
+    uint64_t e = tg->q * (uint64_t)b->f, t = e + tg->j;
+    unsigned sh = (unsigned)(t & 31) * 2;
+    if (((__atomic_load_n(&b->st.words[t >> 5], __ATOMIC_RELAXED) >> sh) & 3u) != S_UNSEEN)
+        return;
+    uint64_t bits = b->kind == PDB_ADDITIVE ? region_entries(&b->pat, tg->occ, tg->cell)
+                                            : 1ULL << (2 * tg->j);
+    /* 11 -> next: clear the bit that next lacks */
+    block_clear(&b->st, e, b->f, next == 2 ? bits : bits << 1);
+}
 
 /* Free cells of occ in increasing order into fc (f of them). */
 static void free_cells(const struct pattern *pat, uint32_t occ, uint8_t *fc)
@@ -98,103 +152,92 @@ static void free_cells(const struct pattern *pat, uint32_t occ, uint8_t *fc)
         fc[j] = (uint8_t)__builtin_ctz(x);
 }
 
-/* Most moves from one placement's states: f blank cells, 4 moves each. */
-#define MAX_TARGETS (PATTERN_MAX_CELLS * MOVE_COUNT)
-
-/*
- * Pass 1 for placement p: expand its current states, then close them.  The
- * targets are ranked first and prefetched, then marked: the marks are
- * random accesses to a big array, and prefetching them together lets the
- * memory system serve several misses at once.
- */
-static void expand(struct build *b, uint64_t p, uint64_t cur)
-{
-    const struct pattern *pat = b->pat;
-    uint8_t pos[PATTERN_MAX_TILES], fc[PATTERN_MAX_CELLS];
-    int8_t at[PATTERN_MAX_CELLS];
-    uint64_t target[MAX_TARGETS], f = (uint64_t)b->f;
-    int nt = 0;
-    rank_unkperm(p, pat->k, pat->n, pos);
-    uint32_t occ = pattern_occupied(pat, pos);
-    free_cells(pat, occ, fc);
-    memset(at, -1, sizeof at);
-    for (int i = 0; i < pat->k; i++)
-        at[pos[i]] = (int8_t)i;
-    for (uint64_t m = cur; m; m &= m - 1) {
-        int z = fc[__builtin_ctzll(m) / 2];
-        for (uint32_t nb = pat->nbr[z]; nb; nb &= nb - 1) {
-            int c = __builtin_ctz(nb), i = at[c];
-            uint64_t t;
-            if (i < 0) {
-                if (b->kind != PDB_PLAIN)
-                    continue; /* a free move: the region closure covers it */
-                t = p * f + (uint64_t)pattern_free_rank(occ, c);
-            } else { /* tile i slides from c into the blank's cell z */
-                pos[i] = (uint8_t)z;
-                t = rank_kperm(pos, pat->k, pat->n) * f +
-                    (uint64_t)pattern_free_rank(occ ^ (1u << c) ^ (1u << z), c);
-                pos[i] = (uint8_t)c;
-            }
-            __builtin_prefetch(&b->st.words[t >> 5], 1, 0);
-            target[nt++] = t;
-        }
-    }
-    for (int j = 0; j < nt; j++)
-        store_mark(&b->st, target[j]);
-    block_xor(&b->st, p * f, b->f, cur); /* 01 -> 00 */
-}
-
-/* Additive: the entries (bit 2j) of the blank regions holding next ones. */
-static uint64_t grow_regions(const struct build *b, uint64_t p, uint64_t next)
-{
-    const struct pattern *pat = b->pat;
-    uint8_t pos[PATTERN_MAX_TILES], fc[PATTERN_MAX_CELLS];
-    rank_unkperm(p, pat->k, pat->n, pos);
-    uint32_t occ = pattern_occupied(pat, pos), seed = 0;
-    uint32_t free = ~occ & ((1u << pat->n) - 1u);
-    free_cells(pat, occ, fc);
-    for (uint64_t m = next; m; m &= m - 1)
-        seed |= 1u << fc[__builtin_ctzll(m) / 2];
-    uint32_t region = pattern_region(pat, seed, free);
-    uint64_t out = 0;
-    for (int j = 0; j < b->f; j++)
-        if (region & (1u << fc[j]))
-            out |= 1ULL << (2 * j);
-    return out;
-}
-
-/* Pass 2 for placement p: next (and, additive, the rest of their regions)
- * becomes current at depth d; the values are written. */
-static void promote(struct build *b, uint64_t p, uint64_t bits, uint64_t next, int d,
-                    struct counts *c)
+/* The values of placement p's current states (bit 2j for entry j): cost d. */
+static void record(struct pdb_run *b, uint64_t p, uint64_t cur, int d, struct counts *c)
 {
     uint64_t e = p * (uint64_t)b->f;
-    uint64_t unseen = entries_equal(bits, S_UNSEEN), flip = next * 3; /* 10 -> 01 */
+    c->states += (uint64_t)__builtin_popcountll(cur);
+    if (d > PDB_MAX_VALUE)
+        return; /* pdb_build fails on this layer */
     if (b->kind == PDB_ADDITIVE) {
-        uint64_t add = grow_regions(b, p, next) & unseen;
-        flip |= add << 1; /* 11 -> 01 */
-        c->states += (uint64_t)__builtin_popcountll(next | add);
         if (b->value[p] == PDB_NONE) {
             b->value[p] = (uint8_t)d;
             c->values++;
         }
-    } else {
-        c->states += (uint64_t)__builtin_popcountll(next);
-        c->values += (uint64_t)__builtin_popcountll(next);
-        for (uint64_t m = next; m; m &= m - 1)
-            b->value[e + (uint64_t)(__builtin_ctzll(m) / 2)] = (uint8_t)d;
+        return;
     }
-    block_xor(&b->st, e, b->f, flip);
+    c->values += (uint64_t)__builtin_popcountll(cur);
+    for (uint64_t m = cur; m; m &= m - 1)
+        b->value[e + (uint64_t)(__builtin_ctzll(m) / 2)] = (uint8_t)d;
 }
 
 /*
- * Visit, in parallel, every placement whose block holds an entry equal to
- * `which`: pass 1 (S_CUR) or pass 2 (S_NEXT, promoting to depth d).  A
- * placement belongs to the chunk holding its first entry.
+ * Placement p's current states (cost d): record their values, generate
+ * their neighbours, mark the unseen ones next (cost d + 1), close them.
+ * The targets are found first and prefetched, then marked: the marks are
+ * random accesses to a big array, and prefetching them together lets the
+ * memory system serve several misses at once.  A target's placement rank
+ * is p plus the change of the one moved tile (pattern_move_delta), not a
+ * ranking anew.
  */
-static void scan(struct build *b, unsigned which, int d, struct counts *total)
+static void expand(struct pdb_run *b, uint64_t p, uint64_t cur, int d, struct counts *c)
+{
+    const struct pattern *pat = &b->pat;
+    uint8_t pos[PATTERN_MAX_TILES], fc[PATTERN_MAX_CELLS];
+    int8_t at[PATTERN_MAX_CELLS];
+    uint32_t before[PATTERN_MAX_TILES], occ = 0;
+    struct target target[MAX_TARGETS];
+    uint64_t f = (uint64_t)b->f;
+    int nt = 0;
+    record(b, p, cur, d, c);
+    rank_unkperm(p, pat->k, pat->n, pos);
+    memset(at, -1, sizeof at);
+    for (int i = 0; i < pat->k; i++) {
+        at[pos[i]] = (int8_t)i;
+        before[i] = occ;
+        occ |= 1u << pos[i];
+    }
+    free_cells(pat, occ, fc);
+    uint32_t curcells = 0; /* the cells of the current states' blanks */
+    for (uint64_t m = cur; m; m &= m - 1)
+        curcells |= 1u << fc[__builtin_ctzll(m) / 2];
+    for (int i = 0; i < pat->k; i++) { /* tile i slides from c into blank cell z */
+        int c = pos[i];
+        for (uint32_t nb = pat->nbr[c] & curcells; nb; nb &= nb - 1) {
+            int z = __builtin_ctz(nb);
+            struct target *tg = &target[nt++];
+            tg->q = p + (uint64_t)pattern_move_delta(pat, at, occ, before[i], i, c, z);
+            tg->occ = occ ^ (1u << c) ^ (1u << z);
+            tg->cell = (uint8_t)c;
+            tg->j = (uint8_t)pattern_free_rank(tg->occ, c);
+            __builtin_prefetch(&b->st.words[(tg->q * f + tg->j) >> 5], 1, 0);
+        }
+    }
+    if (b->kind == PDB_PLAIN) /* the blank moves to a free cell at cost 1 */
+        for (uint32_t zs = curcells; zs; zs &= zs - 1)
+            for (uint32_t nb = pat->nbr[__builtin_ctz(zs)] & ~occ; nb; nb &= nb - 1) {
+                struct target *tg = &target[nt++];
+                tg->q = p;
+                tg->occ = occ;
+                tg->cell = (uint8_t)__builtin_ctz(nb);
+                tg->j = (uint8_t)pattern_free_rank(occ, tg->cell);
+            }
+    unsigned next = 3u - cur_code(d);
+    for (int j = 0; j < nt; j++)
+        mark(b, &target[j], next);
+    /* close: cur -> 00 */
+    block_xor(&b->st, p * f, b->f, cur_code(d) == 1 ? cur : cur << 1);
+}
+
+/*
+ * Layer d: visit, in parallel, every placement whose block holds a current
+ * entry and expand it.  A placement belongs to the chunk holding its first
+ * entry, so one thread writes its values.
+ */
+static void scan(struct pdb_run *b, int d, struct counts *total)
 {
     const uint64_t *words = b->st.words;
+    const unsigned which = cur_code(d);
     int64_t nchunks = (int64_t)((b->st.nwords + CHUNK_WORDS - 1) / CHUNK_WORDS);
     uint64_t f = (uint64_t)b->f, states = 0, values = 0;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(b->threads) \
@@ -205,21 +248,25 @@ static void scan(struct build *b, unsigned which, int d, struct counts *total)
         uint64_t p = (e0 + f - 1) / f, p_end = (e1 + f - 1) / f;
         if (p_end > b->placements)
             p_end = b->placements;
+        uint64_t w_last = p_end > p ? (p_end * f - 1) >> 5 : 0;
         while (p < p_end) {
             uint64_t w = p * f >> 5;
             if (!entries_equal(__atomic_load_n(&words[w], __ATOMIC_RELAXED), which)) {
-                uint64_t q = ((w + 1) * 32) / f; /* first block reaching word w + 1 */
-                if (q > p) {
+                /* skip words without a current entry, then go to the block
+                 * holding the first entry of the next word that has one */
+                do
+                    w++;
+                while (w <= w_last &&
+                       !entries_equal(__atomic_load_n(&words[w], __ATOMIC_RELAXED), which));
+                if (w > w_last)
+                    break;
+                uint64_t q = (w * 32) / f;
+                if (q > p)
                     p = q;
-                    continue;
-                }
             }
-            uint64_t bits = block_bits(&b->st, p * f, b->f);
-            uint64_t hit = entries_equal(bits, which);
-            if (hit && which == S_CUR)
-                expand(b, p, hit);
-            else if (hit)
-                promote(b, p, bits, hit, d, &c);
+            uint64_t hit = entries_equal(block_bits(&b->st, p * f, b->f), which);
+            if (hit)
+                expand(b, p, hit, d, &c);
             p++;
         }
         states += c.states;
@@ -231,28 +278,26 @@ static void scan(struct build *b, unsigned which, int d, struct counts *total)
 
 /* ---- the search ------------------------------------------------------------ */
 
-static void seed_goal(struct build *b)
+/* The goal's states at cost 0, current for layer 0. */
+static void seed_goal(struct pdb_run *b)
 {
-    const struct pattern *pat = b->pat;
+    const struct pattern *pat = &b->pat;
     uint64_t p = rank_kperm(pat->goal_pos, pat->k, pat->n), e = p * (uint64_t)b->f;
     uint32_t occ = pattern_occupied(pat, pat->goal_pos);
-    if (b->kind == PDB_ADDITIVE) {
-        /* the blank anywhere: every state of the goal placement costs 0 */
-        block_xor(&b->st, e, b->f, (STORE_LOW_BITS << 1) & ((1ULL << (2 * b->f)) - 1));
-        b->value[p] = 0;
-    } else {
-        int j = pattern_free_rank(occ, pat->goal_blank);
-        block_xor(&b->st, e, b->f, 2ULL << (2 * j));
-        b->value[e + (uint64_t)j] = 0;
-    }
+    uint64_t bits; /* bit 2j for entry j */
+    if (b->kind == PDB_ADDITIVE) /* the blank anywhere */
+        bits = STORE_LOW_BITS & ((1ULL << (2 * b->f)) - 1);
+    else
+        bits = 1ULL << (2 * pattern_free_rank(occ, pat->goal_blank));
+    block_clear(&b->st, e, b->f, cur_code(0) == 1 ? bits << 1 : bits); /* 11 -> cur */
 }
 
-static int alloc_build(struct build *b, const struct pattern *pat, enum pdb_kind kind,
-                       const struct pdb_build_options *o, slide_error *err)
+int pdb_run_alloc(const struct pattern *pat, enum pdb_kind kind,
+                  const struct pdb_build_options *o, struct pdb_run *b, slide_error *err)
 {
     char what[160];
     memset(b, 0, sizeof *b);
-    b->pat = pat;
+    b->pat = *pat;
     b->kind = kind;
     b->placements = pat->placements;
     b->f = pat->nfree;
@@ -280,54 +325,73 @@ static int alloc_build(struct build *b, const struct pattern *pat, enum pdb_kind
     return SLIDE_OK;
 }
 
-static void report(const struct pdb_build_options *o, int d, const struct counts *c,
-                   uint64_t *cumulative, uint64_t entries, double t0, double *tl)
+int pdb_run_start(const struct pattern *pat, enum pdb_kind kind,
+                  const struct pdb_build_options *o, struct pdb_run *run, slide_error *err)
 {
+    int rc = pdb_run_alloc(pat, kind, o, run, err);
+    if (rc == SLIDE_OK)
+        seed_goal(run);
+    return rc;
+}
+
+int pdb_run_layer(struct pdb_run *run, const struct pdb_build_options *o, int *done,
+                  slide_error *err)
+{
+    struct counts c;
+    double t0 = omp_get_wtime();
+    *done = 0;
+    scan(run, run->depth, &c);
+    if (c.states == 0) {
+        *done = 1;
+        return SLIDE_OK;
+    }
+    if (run->depth > PDB_MAX_VALUE)
+        return slide_fail(err, SLIDE_ERANGE, "pattern database values exceed %d",
+                          PDB_MAX_VALUE);
     double now = omp_get_wtime();
-    *cumulative += c->values;
+    run->cumulative += c.values;
+    run->elapsed += now - t0;
     if (o && o->on_layer) {
-        struct pdb_layer l = {d, c->states, c->values, *cumulative, entries, now - *tl,
-                              now - t0};
+        struct pdb_layer l = {run->depth, c.states, c.values, run->cumulative,
+                              pdb_entries(&run->pat, run->kind), now - t0, run->elapsed};
         o->on_layer(&l, o->ctx);
     }
-    *tl = now;
+    run->depth++;
+    return SLIDE_OK;
+}
+
+void pdb_run_finish(struct pdb_run *run, struct pdb_table *t)
+{
+    memset(t, 0, sizeof *t);
+    t->pat = run->pat;
+    t->kind = run->kind;
+    t->entries = pdb_entries(&run->pat, run->kind);
+    t->value = run->value;
+    run->value = NULL;
+    pdb_table_count(t);
+    pdb_run_free(run);
+}
+
+void pdb_run_free(struct pdb_run *run)
+{
+    store_free(&run->st);
+    free(run->value);
+    run->value = NULL;
 }
 
 int pdb_build(const struct pattern *pat, enum pdb_kind kind,
               const struct pdb_build_options *o, struct pdb_table *t, slide_error *err)
 {
-    struct build b;
+    struct pdb_run run;
     memset(t, 0, sizeof *t);
-    int rc = alloc_build(&b, pat, kind, o, err);
-    if (rc)
-        return rc;
-    double t0 = omp_get_wtime(), tl = t0;
-    uint64_t cumulative = 0, entries = pdb_entries(pat, kind);
-    seed_goal(&b);
-    struct counts c = {kind == PDB_ADDITIVE ? (uint64_t)b.f : 1, 1};
-    report(o, 0, &c, &cumulative, entries, t0, &tl);
-    for (int d = 1; rc == SLIDE_OK; d++) {
-        struct counts none;
-        scan(&b, S_CUR, d, &none);
-        scan(&b, S_NEXT, d, &c);
-        if (c.states == 0)
-            break;
-        if (d > PDB_MAX_VALUE)
-            rc = slide_fail(err, SLIDE_ERANGE, "pattern database values exceed %d",
-                            PDB_MAX_VALUE);
-        else
-            report(o, d, &c, &cumulative, entries, t0, &tl);
-    }
-    store_free(&b.st);
+    int rc = pdb_run_start(pat, kind, o, &run, err), done = 0;
+    while (rc == SLIDE_OK && !done)
+        rc = pdb_run_layer(&run, o, &done, err);
     if (rc) {
-        free(b.value);
+        pdb_run_free(&run);
         return rc;
     }
-    t->pat = *pat;
-    t->kind = kind;
-    t->entries = entries;
-    t->value = b.value;
-    pdb_table_count(t);
+    pdb_run_finish(&run, t);
     return SLIDE_OK;
 }
 

@@ -132,8 +132,7 @@ static int fsync_dir(const char *dir, slide_error *err)
     return rc ? io_fail(err, "sync directory", dir) : SLIDE_OK;
 }
 
-/* Read exactly len bytes of the file at path (which must be that long). */
-static int read_file(const char *path, void *p, size_t len, slide_error *err)
+int checkpoint_read_file(const char *path, void *p, size_t len, slide_error *err)
 {
     int fd = file_open_regular(path, 0, err);
     if (fd < 0)
@@ -417,7 +416,7 @@ static int slurp_state(const char *path, char **out, size_t *out_len, slide_erro
     char *t = malloc(len + 1);
     if (!t)
         return slide_fail(err, SLIDE_ENOMEM, "out of memory reading %s", path);
-    int rc = read_file(path, t, len, err);
+    int rc = checkpoint_read_file(path, t, len, err);
     if (rc) {
         free(t);
         return rc;
@@ -660,7 +659,7 @@ static int read_store(const struct paths *p, uint64_t bytes, struct store *st,
         return slide_fail(err, SLIDE_EFORMAT, "%s has %lld bytes but the state says %"
                           PRIu64 " (truncated or from another checkpoint)", p->store,
                           (long long)sb.st_size, bytes);
-    int rc = read_file(p->store, st->words, st->nwords * 8, err);
+    int rc = checkpoint_read_file(p->store, st->words, st->nwords * 8, err);
     if (rc)
         return rc;
     *crc = checkpoint_crc32(st->words, st->nwords * 8);
