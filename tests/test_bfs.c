@@ -13,19 +13,26 @@ struct run {
     struct board goal;
 };
 
-static void run_bfs(struct run *x, int rows, int cols, int goal_blank,
-                    enum space_kind kind, int threads, int no_backward)
+static void run_bfs_windows(struct run *x, int rows, int cols, int goal_blank,
+                            enum space_kind kind, int threads, int no_backward,
+                            int windows)
 {
     slide_error err;
     assert_int_equal(board_alloc(&x->goal, rows, cols, &err), 0);
     goal_with_blank(rows * cols, goal_blank, x->goal.cells);
     assert_int_equal(space_init(&x->s, &x->goal, kind, &err), 0);
     assert_int_equal(store_alloc(&x->st, x->s.size, &err), 0);
-    struct bfs_options o = {threads, no_backward, NULL, NULL};
+    struct bfs_options o = {threads, no_backward, NULL, NULL, windows};
     int rc = bfs_run(&x->s, &x->st, &o, &x->r, &err);
     if (rc)
         fail_msg("bfs_run: %s", err.msg);
     assert_true(x->r.complete);
+}
+
+static void run_bfs(struct run *x, int rows, int cols, int goal_blank,
+                    enum space_kind kind, int threads, int no_backward)
+{
+    run_bfs_windows(x, rows, cols, goal_blank, kind, threads, no_backward, 0);
 }
 
 static void free_run(struct run *x)
@@ -38,11 +45,11 @@ static void free_run(struct run *x)
 /* The search with 2 and 3 threads leaves the same histogram, first boards
  * and store, byte for byte, as x (1 thread, checked board by board). */
 static void check_threads_same_store(const struct run *x, int rows, int cols,
-                                     int goal_blank, enum space_kind kind)
+                                     int goal_blank, enum space_kind kind, int windows)
 {
     for (int threads = 2; threads <= 3; threads++) {
         struct run y;
-        run_bfs(&y, rows, cols, goal_blank, kind, threads, 0);
+        run_bfs_windows(&y, rows, cols, goal_blank, kind, threads, 0, windows);
         assert_int_equal(y.r.radius, x->r.radius);
         assert_memory_equal(y.r.hist, x->r.hist, (size_t)(x->r.radius + 1) * 8);
         assert_int_equal(y.r.nfirst, x->r.nfirst);
@@ -55,13 +62,15 @@ static void check_threads_same_store(const struct run *x, int rows, int cols,
 }
 
 /* Histogram equals the naive BFS's, and every board's stored d mod 4 is
- * right, with 1 thread; 2 and 3 threads leave the same store. */
-static void check_against_naive(int rows, int cols, int goal_blank, enum space_kind kind)
+ * right, with 1 thread; 2 and 3 threads leave the same store.  windows as
+ * in bfs_options. */
+static void check_naive_windows(int rows, int cols, int goal_blank,
+                                enum space_kind kind, int windows)
 {
     struct run x;
     uint64_t hist[160];
     struct naive_set set;
-    run_bfs(&x, rows, cols, goal_blank, kind, 1, 0);
+    run_bfs_windows(&x, rows, cols, goal_blank, kind, 1, 0, windows);
     int radius = naive_bfs(rows, cols, x.goal.cells, hist, 160, &set);
     assert_int_equal(x.r.radius, radius);
     for (int d = 0; d <= radius; d++)
@@ -88,8 +97,13 @@ static void check_against_naive(int rows, int cols, int goal_blank, enum space_k
     }
     board_free(&b);
     naive_free(&set);
-    check_threads_same_store(&x, rows, cols, goal_blank, kind);
+    check_threads_same_store(&x, rows, cols, goal_blank, kind, windows);
     free_run(&x);
+}
+
+static void check_against_naive(int rows, int cols, int goal_blank, enum space_kind kind)
+{
+    check_naive_windows(rows, cols, goal_blank, kind, 0);
 }
 
 static void test_naive_small(void **state)
@@ -111,6 +125,25 @@ static void test_naive_3x3_2x5(void **state)
     check_against_naive(2, 5, 9, SPACE_COMPACT);
     check_against_naive(5, 2, 0, SPACE_COMPACT);
     check_against_naive(2, 5, 2, SPACE_COMPACT);
+}
+
+/* Both expansions of a forward layer, each in every layer (window tables
+ * of bfs.c; board by board), against the naive BFS: the shapes with at
+ * least 6 tiles, every goal blank of 2x4, 4x2 and 3x3, and 2x5 and 5x2
+ * with the blank in a corner and in the middle of a long side. */
+static void test_naive_windows(void **state)
+{
+    (void)state;
+    static const int shapes[][2] = {{2, 4}, {4, 2}, {3, 3}};
+    for (int windows = -1; windows <= 1; windows += 2) {
+        for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++)
+            for (int z = 0; z < shapes[k][0] * shapes[k][1]; z++)
+                check_naive_windows(shapes[k][0], shapes[k][1], z, SPACE_COMPACT,
+                                    windows);
+        check_naive_windows(2, 5, 9, SPACE_COMPACT, windows);
+        check_naive_windows(5, 2, 5, SPACE_COMPACT, windows);
+        check_naive_windows(2, 5, 2, SPACE_COMPACT, windows);
+    }
 }
 
 static void check_published(int rows, int cols, int goal_blank, const char *kind)
@@ -255,7 +288,7 @@ static void test_layer_visits(void **state)
     assert_int_equal(space_init(&x.s, &x.goal, SPACE_COMPACT, &err), 0);
     assert_int_equal(store_alloc(&x.st, x.s.size, &err), 0);
     struct layer_check c = {&x.s, &x.st, &set, 0, 0, 0, 0};
-    struct bfs_options o = {2, 0, on_layer, &c};
+    struct bfs_options o = {2, 0, on_layer, &c, 0};
     assert_int_equal(bfs_run(&x.s, &x.st, &o, &x.r, &err), 0);
     assert_int_equal(c.layers, 32);
     assert_true(c.visits == 181440);
@@ -280,7 +313,7 @@ static void test_stop_resume(void **state)
     assert_int_equal(board_goal(&x.goal, 2, 5, &err), 0);
     assert_int_equal(space_init(&x.s, &x.goal, SPACE_COMPACT, &err), 0);
     assert_int_equal(store_alloc(&x.st, x.s.size, &err), 0);
-    struct bfs_options o = {2, 0, stop_at_20, NULL};
+    struct bfs_options o = {2, 0, stop_at_20, NULL, 0};
     assert_int_equal(bfs_run(&x.s, &x.st, &o, &x.r, &err), SLIDE_EINTR);
     assert_int_equal(x.r.radius, 20);
     o.on_layer = NULL;
@@ -300,7 +333,7 @@ static void test_bad_store(void **state)
     assert_int_equal(board_goal(&x.goal, 2, 3, &err), 0);
     assert_int_equal(space_init(&x.s, &x.goal, SPACE_COMPACT, &err), 0);
     assert_int_equal(store_alloc(&x.st, x.s.size - 1, &err), 0);
-    struct bfs_options o = {1, 0, NULL, NULL};
+    struct bfs_options o = {1, 0, NULL, NULL, 0};
     assert_int_equal(bfs_run(&x.s, &x.st, &o, &x.r, &err), SLIDE_EINVAL);
     free_run(&x);
 }
@@ -309,6 +342,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_naive_small),  cmocka_unit_test(test_naive_3x3_2x5),
+        cmocka_unit_test(test_naive_windows),
         cmocka_unit_test(test_published),    cmocka_unit_test(test_published_2x6),
         cmocka_unit_test(test_antipodes),
         cmocka_unit_test(test_deterministic), cmocka_unit_test(test_layer_visits),

@@ -56,6 +56,13 @@ struct bfs_options {
     int no_backward;         /* 1: never switch to the backward scan */
     bfs_layer_fn on_layer;   /* may be NULL */
     void *ctx;
+    /* How a forward layer finds vertical neighbours: 0 by window tables in
+     * the layers dense enough for them to pay, board by board in the rest;
+     * 1 by window tables in every layer; -1 board by board in every layer.
+     * The result is the same, byte for byte; the choice is for tests and
+     * measurements.  Window tables need the compact space with at least 6
+     * tiles and 2 rows; elsewhere every choice goes board by board. */
+    int windows;
 };
 
 struct bfs_result {

@@ -105,6 +105,9 @@ struct worker {
     const struct masks *mk;
     const struct tail *tail;
     const struct vtab *vt;
+    const struct wtab *wt;
+    struct window *win;             /* tables of the window in use */
+    int windows;                    /* 1: vertical moves by window tables */
     const uint8_t *zq, *zr, *need;  /* from masks */
     uint64_t h;                     /* block in base; UINT64_MAX: none */
     int lex_shift;                  /* lex of block h's base is h << lex_shift */
@@ -341,12 +344,170 @@ vmove_lex(const struct vtab *v, const struct perm *p, int a, int dir, const int 
     return (uint64_t)((int64_t)p->lex + delta);
 }
 
+/*
+ * Window tables: the rank change of every vertical move of the boards of
+ * one window as two table reads, without their tiles or digits.  A window
+ * is the TAIL_MAX! lex ranks that share the first hb = m - TAIL_MAX
+ * entries of t (the head); a board of it is the head plus row
+ * rho = lex mod TAIL_MAX! of the tail table.  Of vmove_lex's
+ *     delta = sum_k d[a+k] * weight[a][k] + cmp[a][g]
+ * the digit terms split into head digits (fixed in a window) and tail
+ * digits (fixed by rho), and cmp is additive over the bits of g
+ * (cmp[g1 | g2] = cmp[g1] + cmp[g2] - cmp[0] for disjoint g1, g2), so the
+ * comparisons against head tiles split from those among tail tiles.  The
+ * segment a..a+C-1 of a move is
+ *   head     (a + C <= hb): all of delta depends on the head: one number
+ *            per window;
+ *   tail     (a >= hb): all of it depends on rho: one number per row, for
+ *            the whole search;
+ *   straddle (otherwise): up moves carry a head tile x past tail tiles:
+ *            the tail bits depend on rho and on q, the number of tail tiles
+ *            below x, so there is a row table per q and the window picks
+ *            one; down moves carry a tail tile x past head tiles: the head
+ *            bits depend on x's rank xr in the tail set (a row table gives
+ *            xr), so the window has one number per xr.
+ * In all cases delta = win[mv][xr] + row_w[mv][rho] (xr = 0 but for
+ * straddling down moves), where the window chooses the row tables.
+ */
+enum vclass { VC_HEAD, VC_STRADDLE, VC_TAIL };
+
+#define MOVES_MAX (2 * SPACE_MAX_CELLS) /* move mv = 2 * segment + dir */
+#define WINDOW_BLOCKS (TAIL_ROWS / 2)   /* blocks of a window (pairs) */
+#define WINDOW_NONE (1ULL << 63)        /* no block is that large */
+
+struct wtab {
+    int on;                       /* 0: this space does not use windows */
+    int hb;                       /* head length m - TAIL_MAX */
+    int nmv;                      /* moves: 2 * (m - C + 1) */
+    uint64_t vmask[2][SPACE_MAX_CELLS]; /* [dir][phase]: entries with that move */
+    uint8_t cls[MOVES_MAX];       /* class of each move */
+    uint8_t rowpar[TAIL_ROWS];    /* parity of row rho's tail digits */
+    /* row tables, TAIL_ROWS each: [0] zeros, then per move (tail: delta;
+     * straddle down: tail digits' share and tail bits), then per straddling
+     * up move and q = 0..TAIL_MAX (tail digits' share and tail bits) */
+    int64_t *rows;
+    uint8_t *xr;                  /* [0] zeros, then per move: straddling
+                                   * down: x's rank in the tail set by row */
+};
+
 /* Everything a pass reads besides the store, built once per search. */
 struct tables {
     struct masks mk;
     struct tail tail;
     struct vtab vt;
+    struct wtab wt;
 };
+
+static enum vclass vclass_of(int a, int c, int hb)
+{
+    return a >= hb ? VC_TAIL : a + c <= hb ? VC_HEAD : VC_STRADDLE;
+}
+
+/* Row table of move mv (tail or straddling down), or of straddling up
+ * move mv with q tail tiles below x. */
+static inline size_t wtab_row(int mv)
+{
+    return (size_t)(1 + mv) * TAIL_ROWS;
+}
+
+static inline size_t wtab_uprow(const struct wtab *wt, int mv, int q)
+{
+    return (size_t)(1 + wt->nmv + mv * (TAIL_MAX + 1) + q) * TAIL_ROWS;
+}
+
+/* The rank change of move mv of the board p minus the parts that depend
+ * on head tiles and digits only: tail digits and comparisons among tail
+ * tiles (and of tail tiles with x when x is a head tile with q tail tiles
+ * below it: up moves).  p has the identity head (lex = rho). */
+static int64_t wtab_tail_share(const struct vtab *v, const struct perm *p, int hb,
+                               int mv, int q)
+{
+    int a = mv >> 1, dir = mv & 1, c = v->c, m_pick;
+    const uint8_t *t = p->t;
+    int64_t sum = 0;
+    for (int k = hb - a; k < c; k++)
+        sum += (int64_t)p->d[a + k] * v->weight[dir][a * c + k];
+    unsigned g = 0;
+    if (dir) { /* x = t[a+c-1] passes t[a..a+c-2]: bit i for position a+i */
+        for (int pos = hb; pos < a + c - 1; pos++)
+            g |= (unsigned)(t[pos] < t[a + c - 1]) << (pos - a);
+    } else {   /* x = t[a] passes t[a+1..a+c-1]: bit i for position a+1+i */
+        m_pick = hb + q; /* identity head: tail tiles below x are hb..hb+q-1 */
+        for (int pos = hb; pos <= a + c - 1; pos++)
+            g |= (unsigned)(t[pos] < m_pick) << (pos - a - 1);
+    }
+    const int64_t *cmp = v->cmp[dir] + ((size_t)a << (c - 1));
+    return sum + cmp[g] - cmp[0];
+}
+
+/* Fill the row tables: row rho's board with the identity head has the
+ * tail digits and tile order of row rho of every window. */
+static void wtab_rows(struct wtab *wt, const struct space *s, const struct vtab *v)
+{
+    int c = v->c, m = s->m, hb = wt->hb;
+    for (unsigned rho = 0; rho < TAIL_ROWS; rho++) {
+        struct perm p = {.lex = rho};
+        perm_unrank(&p, m);
+        for (int mv = 0; mv < wt->nmv; mv++) {
+            int a = mv >> 1, dir = mv & 1;
+            if (wt->cls[mv] == VC_TAIL) {
+                wt->rows[wtab_row(mv) + rho] =
+                    (int64_t)(vmove_lex(v, &p, a, dir, c) - rho);
+            } else if (wt->cls[mv] == VC_STRADDLE && dir) {
+                wt->rows[wtab_row(mv) + rho] = wtab_tail_share(v, &p, hb, mv, 0);
+                wt->xr[wtab_row(mv) + rho] = (uint8_t)(p.t[a + c - 1] - hb);
+            } else if (wt->cls[mv] == VC_STRADDLE) {
+                for (int q = 0; q <= TAIL_MAX; q++)
+                    wt->rows[wtab_uprow(wt, mv, q) + rho] =
+                        wtab_tail_share(v, &p, hb, mv, q);
+            }
+        }
+    }
+}
+
+/* Returns -1 when out of memory; wt->on stays 0 for the spaces the window
+ * path does not cover (full space, no pairs, short t, one row). */
+static int wtab_init(struct wtab *wt, const struct space *s, const struct tail *tl,
+                     const struct vtab *v)
+{
+    memset(wt, 0, sizeof *wt);
+    if (s->kind != SPACE_COMPACT || s->path_graph || s->rows < 2 ||
+        tl->k != TAIL_MAX || s->m < TAIL_MAX)
+        return 0;
+    int c = s->cols, m = s->m, n = s->n, hb = m - TAIL_MAX;
+    wt->nmv = 2 * (m - c + 1);
+    wt->hb = hb;
+    size_t nrows = 1 + (size_t)wt->nmv * (TAIL_MAX + 2);
+    wt->rows = calloc(nrows * TAIL_ROWS, sizeof *wt->rows);
+    wt->xr = calloc((size_t)(1 + wt->nmv) * TAIL_ROWS, 1);
+    if (!wt->rows || !wt->xr) {
+        free(wt->rows);
+        free(wt->xr);
+        return -1;
+    }
+    for (int mv = 0; mv < wt->nmv; mv++)
+        wt->cls[mv] = (uint8_t)vclass_of(mv >> 1, c, hb);
+    for (unsigned r = 0; r < TAIL_ROWS; r++)
+        wt->rowpar[r] = tl->dsum[r] & 1u;
+    wtab_rows(wt, s, v);
+    for (int p = 0; p < n; p++)
+        for (int k = 0; k < STORE_ENTRIES_PER_WORD; k++) {
+            int z = (p + k) % n;
+            if (z >= c) /* up */
+                wt->vmask[0][p] |= 1ULL << (2 * k);
+            if (z + c < n) /* down */
+                wt->vmask[1][p] |= 1ULL << (2 * k);
+        }
+    wt->on = 1;
+    return 0;
+}
+
+static void wtab_free(struct wtab *wt)
+{
+    free(wt->rows);
+    free(wt->xr);
+    memset(wt, 0, sizeof *wt);
+}
 
 /* Re-read the tail of w->base after a move that was not by the table. */
 static void tail_load(struct worker *w)
@@ -441,6 +602,101 @@ static inline void worker_seek(struct worker *w, uint64_t h)
     w->h = h;
 }
 
+/* What the window path needs of the window of blocks [base, base +
+ * WINDOW_BLOCKS): see struct wtab.  delta of move mv at row rho is
+ * head[mv][xr[mv][rho]] + row[mv][rho]. */
+struct window {
+    uint64_t base;                   /* first block; WINDOW_NONE: none yet */
+    uint64_t lex;                    /* lex rank of its first board */
+    unsigned par;                    /* parity of the head digits */
+    const int64_t *row[MOVES_MAX];   /* row table of each move */
+    const uint8_t *xr[MOVES_MAX];    /* x's rank by row, or zeros */
+    int64_t head[MOVES_MAX][TAIL_MAX]; /* the head's share (by xr) */
+    /* the same by direction and blank cell, for the scan */
+    const int64_t *zrow[2][SPACE_MAX_CELLS];
+    const uint8_t *zxr[2][SPACE_MAX_CELLS];
+    const int64_t *zhead[2][SPACE_MAX_CELLS];
+};
+
+/* Bit i set when t[i] < x, for i = 0..15 (t has 16 readable bytes). */
+static inline unsigned below(const uint8_t *t, unsigned x)
+{
+#if defined(__SSE2__)
+    return (unsigned)_mm_movemask_epi8(_mm_cmpgt_epi8(
+        _mm_set1_epi8((char)x), _mm_loadu_si128((const __m128i *)t)));
+#else
+    unsigned lt = 0;
+    for (int i = 0; i < 16; i++)
+        lt |= (unsigned)(t[i] < x) << i;
+    return lt;
+#endif
+}
+
+/* The head's share of move mv's rank change in the window whose first
+ * board is p (its tail sorted: t[hb + i] is the i-th smallest tail tile),
+ * and the row table that goes with it. */
+static void window_move(struct window *wn, const struct wtab *wt,
+                        const struct vtab *v, const struct perm *p, int m, int mv)
+{
+    int a = mv >> 1, dir = mv & 1, c = v->c, hb = wt->hb;
+    const int64_t *cmp = v->cmp[dir] + ((size_t)a << (c - 1));
+    wn->row[mv] = wt->rows; /* the zero row */
+    wn->xr[mv] = wt->xr;    /* the zero row */
+    if (wt->cls[mv] == VC_HEAD) {
+        wn->head[mv][0] = (int64_t)(vmove_lex(v, p, a, dir, c) - p->lex);
+        return;
+    }
+    if (wt->cls[mv] == VC_TAIL) {
+        wn->head[mv][0] = 0;
+        wn->row[mv] = wt->rows + wtab_row(mv);
+        return;
+    }
+    int64_t sum = 0;
+    for (int k = 0; k < hb - a; k++)
+        sum += (int64_t)p->d[a + k] * v->weight[dir][a * c + k];
+    if (dir) { /* down: x, a tail tile, passes head tiles a..hb-1 */
+        for (int xr = 0; xr < TAIL_MAX; xr++)
+            wn->head[mv][xr] = sum + cmp[below(p->t + a, p->t[hb + xr]) &
+                                         ((1u << (hb - a)) - 1u)];
+        wn->row[mv] = wt->rows + wtab_row(mv);
+        wn->xr[mv] = wt->xr + wtab_row(mv);
+    } else {   /* up: x = t[a] passes head tiles a+1..hb-1, then tail tiles */
+        unsigned g = 0;
+        int q = 0;
+        for (int pos = a + 1; pos < hb; pos++)
+            g |= (unsigned)(p->t[pos] < p->t[a]) << (pos - a - 1);
+        for (int pos = hb; pos < m; pos++)
+            q += p->t[pos] < p->t[a];
+        wn->head[mv][0] = sum + cmp[g];
+        wn->row[mv] = wt->rows + wtab_uprow(wt, mv, q);
+    }
+}
+
+/* Fill w->win for the window of block h (the base is moved there). */
+static __attribute__((noinline)) void window_set(struct worker *w, uint64_t h)
+{
+    const struct wtab *wt = w->wt;
+    struct window *wn = w->win;
+    uint64_t base = h - h % WINDOW_BLOCKS;
+    worker_move(w, base);
+    const struct perm *p = &w->base;
+    wn->par = p->dsum & 1u; /* row 0's tail digits are all 0 */
+    int c = w->vt->c, n = w->s->n;
+    for (int mv = 0; mv < wt->nmv; mv++)
+        window_move(wn, wt, w->vt, p, w->s->m, mv);
+    for (int z = 0; z < n; z++)
+        for (int dir = 0; dir < 2; dir++) {
+            int mv = dir ? 2 * z + 1 : 2 * (z - c);
+            if (mv < 0 || mv >= wt->nmv)
+                continue; /* no such move */
+            wn->zrow[dir][z] = wn->row[mv];
+            wn->zxr[dir][z] = wn->xr[mv];
+            wn->zhead[dir][z] = wn->head[mv];
+        }
+    wn->base = base;
+    wn->lex = p->lex;
+}
+
 /* The board (t, digits) of entry (w->h, z): in the compact space t's parity
  * is fixed by z, which picks one of the pair.  Without pairs (full space,
  * m < 2: lex_shift 0) need[z] and base_parity are both 0. */
@@ -520,16 +776,32 @@ static inline int mark_target(struct store *st, uint64_t e)
     return (__atomic_fetch_and(p, ~bit, __ATOMIC_RELAXED) & bit) != 0;
 }
 
+/* The largest index worker_keep would still take. */
+static inline uint64_t keep_limit(const struct worker *w)
+{
+    return w->nfirst < BFS_KEEP ? UINT64_MAX : w->first[BFS_KEEP - 1] - 1;
+}
+
+/* Mark the pending targets (prefetched when pushed).  The loop keeps its
+ * counts in locals: the worker's fields would be reloaded after every
+ * atomic. */
 static void worker_flush(struct worker *w, struct store *st)
 {
-    for (int i = 0; i < w->npending; i++) {
+    uint64_t found = 0, limit = keep_limit(w);
+    uint8_t *flags = w->flags, bit = w->mark_flag;
+    const int np = w->npending;
+    for (int i = 0; i < np; i++) {
         uint64_t e = w->pending[i];
-        if (mark_target(st, e)) {
-            flag_set(w->flags, e >> CHUNK_SHIFT, w->mark_flag);
-            w->found++;
-            worker_keep(w, e);
+        if (!mark_target(st, e))
+            continue;
+        flag_set(flags, e >> CHUNK_SHIFT, bit);
+        found++;
+        if (e <= limit) {
+            keep_first(w->first, &w->nfirst, e);
+            limit = keep_limit(w);
         }
     }
+    w->found += found;
     w->npending = 0;
 }
 
@@ -586,6 +858,59 @@ vertical_c(struct worker *w, struct store *st, uint64_t fm, uint64_t h0, int z0,
 }
 
 /*
+ * Vertical neighbours of the frontier entries in fm (a word whose entries
+ * all lie in the worker's window), by the window tables: two reads per
+ * move.  Entry k of the word is block h0 + zq[z0 + k]; its row is twice the
+ * block's offset in the window, plus 1 when the odd member of the pair is
+ * the one whose parity (head and tail digits) is need[z].  What the loops
+ * read is copied to locals first: the pushes store through w, which would
+ * make the compiler reload everything read through pointers.
+ */
+static inline __attribute__((always_inline)) void
+vertical_window_c(struct worker *w, struct store *st, uint64_t fm, uint64_t h0,
+                  int z0, const int c)
+{
+    const struct window *wn = w->win;
+    const uint8_t *zq = w->zq + z0, *zr = w->zr + z0, *need = w->need;
+    const uint8_t *rowpar = w->wt->rowpar;
+    const uint64_t n = (uint64_t)w->s->n, lex0 = wn->lex;
+    const unsigned off = (unsigned)(h0 - wn->base) * 2u, par = wn->par;
+#define WINDOW_DIR(dir)                                                       \
+    for (uint64_t b = fm & w->wt->vmask[dir][z0]; b;) {                       \
+        int k = __builtin_ctzll(b) / 2, z = zr[k];                            \
+        b &= b - 1;                                                           \
+        unsigned r = off + 2u * zq[k], rho = r + (need[z] ^ par ^ rowpar[r]); \
+        int64_t delta = wn->zhead[dir][z][wn->zxr[dir][z][rho]] +             \
+                        wn->zrow[dir][z][rho];                                \
+        uint64_t lex = lex0 + rho + (uint64_t)delta;                          \
+        worker_push(w, st, (lex >> 1) * n + (uint64_t)((dir) ? z + c : z - c)); \
+    }
+    WINDOW_DIR(0)
+    WINDOW_DIR(1)
+#undef WINDOW_DIR
+}
+
+/* Vertical neighbours of the frontier entries fm of word wi: by the window
+ * tables when the word lies in one window, else board by board. */
+static inline __attribute__((always_inline)) void
+vertical_word_c(struct worker *w, struct store *st, uint64_t fm, uint64_t h0,
+                int z0, const int c)
+{
+    if (w->windows) {
+        uint64_t hl = h0 + w->zq[z0 + STORE_ENTRIES_PER_WORD - 1];
+        if (hl - w->win->base >= WINDOW_BLOCKS || h0 < w->win->base) {
+            if (hl - (h0 - h0 % WINDOW_BLOCKS) < WINDOW_BLOCKS)
+                window_set(w, h0);
+        }
+        if (h0 >= w->win->base && hl - w->win->base < WINDOW_BLOCKS) {
+            vertical_window_c(w, st, fm, h0, z0, c);
+            return;
+        }
+    }
+    vertical_c(w, st, fm, h0, z0, c);
+}
+
+/*
  * Horizontal moves inside word wi done on the whole word: targets are the
  * frontier entries shifted one entry left/right; those still unvisited
  * become frontier in the same compare-and-swap that closes the frontier
@@ -628,21 +953,22 @@ static inline __attribute__((always_inline)) void
 forward_words_c(struct worker *w, struct store *st, int colour, unsigned depth_bit,
                 uint64_t lo, uint64_t hi, const int c)
 {
-    const struct space *s = w->s;
-    for (uint64_t wi = lo; wi < hi; wi++) {
+    uint64_t h0;
+    int z0, k;
+    locate(w->s, lo, &h0, &z0);
+    /* word wi + 1 starts 32 entries after word wi: (h0, z0) by the tables */
+    for (uint64_t wi = lo; wi < hi;
+         wi++, k = z0 + STORE_ENTRIES_PER_WORD, h0 += w->zq[k], z0 = w->zr[k]) {
         uint64_t word = __atomic_load_n(&st->words[wi], __ATOMIC_RELAXED);
         uint64_t fm = (word >> 1) & ~word & STORE_LOW_BITS; /* entries == 10 */
         if (!fm)
             continue;
-        uint64_t h0;
-        int z0;
-        locate(s, wi, &h0, &z0);
         /* frontier entries of the other colour belong to the next layer */
         uint64_t c0 = w->mk->colour0[z0];
         fm &= colour ? ~c0 : c0;
         if (!fm)
             continue;
-        vertical_c(w, st, fm, h0, z0, c);
+        vertical_word_c(w, st, fm, h0, z0, c);
         /* 10 -> 0b: xor with 10 (bit 0) or 11 (bit 1) */
         uint64_t flip = (fm << 1) | (depth_bit ? fm : 0);
         forward_horizontal(w, st, wi, fm, z0, flip);
@@ -714,26 +1040,23 @@ static int backward_word(struct worker *w, struct store *st, uint64_t wi,
     return (remain & ~clear) != 0;
 }
 
-/* Close every frontier entry of one colour (second pass of a backward step). */
-static void close_word(const struct space *s, struct store *st, uint64_t wi,
+/* Close every frontier entry of one colour (second pass of a backward
+ * step), the whole word at once by the colour masks. */
+static void close_word(const struct worker *w, struct store *st, uint64_t wi,
                        int colour, unsigned depth_bit)
 {
     uint64_t word = __atomic_load_n(&st->words[wi], __ATOMIC_RELAXED);
-    uint64_t fm = (word >> 1) & ~word & STORE_LOW_BITS;
-    uint64_t flip = 0, h0, h;
-    int z0, z;
+    uint64_t fm = (word >> 1) & ~word & STORE_LOW_BITS, h0;
+    int z0;
     if (!fm)
         return;
-    locate(s, wi, &h0, &z0);
-    while (fm) {
-        int b = __builtin_ctzll(fm);
-        fm &= fm - 1;
-        offset(s, h0, z0, b / 2, &h, &z);
-        if (s->colour[z] == colour)
-            flip |= (uint64_t)(2u | depth_bit) << b;
-    }
-    if (flip)
-        __atomic_fetch_xor(&st->words[wi], flip, __ATOMIC_RELAXED);
+    locate(w->s, wi, &h0, &z0);
+    uint64_t c0 = w->mk->colour0[z0];
+    fm &= colour ? ~c0 : c0;
+    /* 10 -> 0b: xor with 10 (bit 0) or 11 (bit 1) */
+    if (fm)
+        __atomic_fetch_xor(&st->words[wi], (fm << 1) | (depth_bit ? fm : 0),
+                           __ATOMIC_RELAXED);
 }
 
 enum pass { PASS_FORWARD, PASS_BACKWARD, PASS_CLOSE };
@@ -759,7 +1082,7 @@ static int pass_chunk(struct worker *w, struct store *st, enum pass kind,
         if (kind == PASS_BACKWARD)
             keep |= backward_word(w, st, wi, 1 - colour);
         else
-            close_word(w->s, st, wi, colour, depth_bit);
+            close_word(w, st, wi, colour, depth_bit);
     }
     /* forward and close passes leave no frontier of this colour behind */
     return keep;
@@ -770,7 +1093,7 @@ static int pass_chunk(struct worker *w, struct store *st, enum pass kind,
 static uint64_t run_pass(const struct space *s, const struct tables *tb,
                          struct store *st, uint8_t *flags, int threads,
                          enum pass kind, int colour, unsigned depth_bit,
-                         struct bfs_result *r)
+                         int windows, struct bfs_result *r)
 {
     uint64_t found = 0;
     int64_t nchunks = (int64_t)((st->nwords + CHUNK_WORDS - 1) / CHUNK_WORDS);
@@ -779,12 +1102,15 @@ static uint64_t run_pass(const struct space *s, const struct tables *tb,
     uint8_t need = pass_needs(kind, colour);
 #pragma omp parallel num_threads(threads) reduction(+ : found)
     {
+        struct window win = {.base = WINDOW_NONE};
         struct worker w = {.s = s, .mk = &tb->mk, .tail = &tb->tail, .h = UINT64_MAX,
                            .zq = tb->mk.zq, .zr = tb->mk.zr, .need = tb->mk.need,
                            .lex_shift = s->kind == SPACE_COMPACT && s->m >= 2,
                            .tail_rows = tb->tail.k == TAIL_MAX ? tb->tail.rows : 0,
-                           .vt = &tb->vt, .flags = flags,
-                           .mark_flag = FLAG_FRONTIER(1 - colour)};
+                           .vt = &tb->vt, .wt = &tb->wt, .win = &win,
+                           .flags = flags,
+                           .mark_flag = FLAG_FRONTIER(1 - colour),
+                           .windows = windows};
 #pragma omp for schedule(dynamic, 2)
         for (int64_t ch = 0; ch < nchunks; ch++) {
             if (!(__atomic_load_n(&flags[ch], __ATOMIC_RELAXED) & need))
@@ -855,6 +1181,26 @@ int bfs_backward_pays(const struct space *s, const struct bfs_result *r, int d)
     return unvisited < r->hist[d];
 }
 
+/*
+ * Whether a forward layer with `frontier` boards should use the window
+ * tables: setting up a window costs about as much as a few dozen boards'
+ * rank changes, so it pays when a window holds that many frontier boards
+ * on average; sparser layers go board by board.  Either way gives the same
+ * marks.
+ */
+#define WINDOW_MIN_FRONTIER 32
+
+static int windows_pay(const struct space *s, const struct wtab *wt,
+                       const struct bfs_options *o, uint64_t frontier)
+{
+    if (!wt->on || o->windows < 0)
+        return 0;
+    if (o->windows > 0)
+        return 1;
+    uint64_t windows = s->blocks / WINDOW_BLOCKS;
+    return frontier >= (uint64_t)WINDOW_MIN_FRONTIER * (windows ? windows : 1);
+}
+
 static int bfs_layers(const struct space *s, struct store *st, uint8_t *flags,
                       const struct bfs_options *o, struct bfs_result *r,
                       slide_error *err)
@@ -866,6 +1212,10 @@ static int bfs_layers(const struct space *s, struct store *st, uint8_t *flags,
     tail_init(&tb.tail, s->m);
     if (vtab_init(&tb.vt, s))
         return slide_fail(err, SLIDE_ENOMEM, "out of memory for the move tables");
+    if (wtab_init(&tb.wt, s, &tb.tail, &tb.vt)) {
+        vtab_free(&tb.vt);
+        return slide_fail(err, SLIDE_ENOMEM, "out of memory for the move tables");
+    }
     r->threads = threads;
     int rc = SLIDE_OK;
     while (!r->complete) {
@@ -875,10 +1225,11 @@ static int bfs_layers(const struct space *s, struct store *st, uint8_t *flags,
         int back = !o->no_backward && bfs_backward_pays(s, r, d);
         uint64_t found;
         if (back) {
-            found = run_pass(s, &tb, st, flags, threads, PASS_BACKWARD, colour, bit, r);
-            run_pass(s, &tb, st, flags, threads, PASS_CLOSE, colour, bit, r);
+            found = run_pass(s, &tb, st, flags, threads, PASS_BACKWARD, colour, bit, 0, r);
+            run_pass(s, &tb, st, flags, threads, PASS_CLOSE, colour, bit, 0, r);
         } else {
-            found = run_pass(s, &tb, st, flags, threads, PASS_FORWARD, colour, bit, r);
+            found = run_pass(s, &tb, st, flags, threads, PASS_FORWARD, colour, bit,
+                             windows_pay(s, &tb.wt, o, r->hist[d]), r);
         }
         double t1 = omp_get_wtime();
         r->seconds = t1 - start;
@@ -897,6 +1248,7 @@ static int bfs_layers(const struct space *s, struct store *st, uint8_t *flags,
         }
     }
     vtab_free(&tb.vt);
+    wtab_free(&tb.wt);
     return rc;
 }
 
