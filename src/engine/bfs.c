@@ -388,6 +388,14 @@ struct wtab {
     int64_t *rows;
     uint8_t *xr;                  /* [0] zeros, then per move: straddling
                                    * down: x's rank in the tail set by row */
+    /* The same by block instead of row: a block j of a window holds rows 2j
+     * and 2j + 1, and an entry of blank z is the one of parity
+     * s = need[z] ^ (parity of the head digits), i.e. row
+     * rho = 2j + sel with sel = s ^ rowpar[2j].  pair[s][R][j] is row
+     * table R at that rho, plus sel, and pxr[s] likewise: so an entry's
+     * lex is the window's first plus 2j plus two table reads. */
+    int64_t *pair[2];             /* [s][R * WINDOW_BLOCKS + j] */
+    uint8_t *pxr[2];
 };
 
 /* Everything a pass reads besides the store, built once per search. */
@@ -465,6 +473,36 @@ static void wtab_rows(struct wtab *wt, const struct space *s, const struct vtab 
     }
 }
 
+static void wtab_free(struct wtab *wt)
+{
+    free(wt->rows);
+    free(wt->xr);
+    for (int s = 0; s < 2; s++) {
+        free(wt->pair[s]);
+        free(wt->pxr[s]);
+    }
+    memset(wt, 0, sizeof *wt);
+}
+
+/* The row tables by block (see struct wtab); -1 when out of memory. */
+static int wtab_pairs(struct wtab *wt, size_t nrows)
+{
+    for (int s = 0; s < 2; s++) {
+        wt->pair[s] = malloc(nrows * WINDOW_BLOCKS * sizeof *wt->pair[s]);
+        wt->pxr[s] = malloc((size_t)(1 + wt->nmv) * WINDOW_BLOCKS);
+        if (!wt->pair[s] || !wt->pxr[s])
+            return -1;
+        for (unsigned j = 0; j < WINDOW_BLOCKS; j++) {
+            unsigned sel = (unsigned)s ^ wt->rowpar[2 * j], rho = 2 * j + sel;
+            for (size_t R = 0; R < nrows; R++)
+                wt->pair[s][R * WINDOW_BLOCKS + j] = wt->rows[R * TAIL_ROWS + rho] + sel;
+            for (size_t R = 0; R <= (size_t)wt->nmv; R++)
+                wt->pxr[s][R * WINDOW_BLOCKS + j] = wt->xr[R * TAIL_ROWS + rho];
+        }
+    }
+    return 0;
+}
+
 /* Returns -1 when out of memory; wt->on stays 0 for the spaces the window
  * path does not cover (full space, no pairs, short t, one row). */
 static int wtab_init(struct wtab *wt, const struct space *s, const struct tail *tl,
@@ -481,8 +519,7 @@ static int wtab_init(struct wtab *wt, const struct space *s, const struct tail *
     wt->rows = calloc(nrows * TAIL_ROWS, sizeof *wt->rows);
     wt->xr = calloc((size_t)(1 + wt->nmv) * TAIL_ROWS, 1);
     if (!wt->rows || !wt->xr) {
-        free(wt->rows);
-        free(wt->xr);
+        wtab_free(wt);
         return -1;
     }
     for (int mv = 0; mv < wt->nmv; mv++)
@@ -490,6 +527,8 @@ static int wtab_init(struct wtab *wt, const struct space *s, const struct tail *
     for (unsigned r = 0; r < TAIL_ROWS; r++)
         wt->rowpar[r] = tl->dsum[r] & 1u;
     wtab_rows(wt, s, v);
+    if (wtab_pairs(wt, nrows))
+        return -1;
     for (int p = 0; p < n; p++)
         for (int k = 0; k < STORE_ENTRIES_PER_WORD; k++) {
             int z = (p + k) % n;
@@ -502,12 +541,6 @@ static int wtab_init(struct wtab *wt, const struct space *s, const struct tail *
     return 0;
 }
 
-static void wtab_free(struct wtab *wt)
-{
-    free(wt->rows);
-    free(wt->xr);
-    memset(wt, 0, sizeof *wt);
-}
 
 /* Re-read the tail of w->base after a move that was not by the table. */
 static void tail_load(struct worker *w)
@@ -609,10 +642,11 @@ struct window {
     uint64_t base;                   /* first block; WINDOW_NONE: none yet */
     uint64_t lex;                    /* lex rank of its first board */
     unsigned par;                    /* parity of the head digits */
-    const int64_t *row[MOVES_MAX];   /* row table of each move */
-    const uint8_t *xr[MOVES_MAX];    /* x's rank by row, or zeros */
+    size_t row[MOVES_MAX];           /* row table R of each move */
+    size_t xr[MOVES_MAX];            /* its table of x's ranks (0: zeros) */
     int64_t head[MOVES_MAX][TAIL_MAX]; /* the head's share (by xr) */
-    /* the same by direction and blank cell, for the scan */
+    /* by direction and blank cell, for the scan: the tables by block
+     * (wtab.pair, wtab.pxr) of the entry's parity */
     const int64_t *zrow[2][SPACE_MAX_CELLS];
     const uint8_t *zxr[2][SPACE_MAX_CELLS];
     const int64_t *zhead[2][SPACE_MAX_CELLS];
@@ -640,15 +674,15 @@ static void window_move(struct window *wn, const struct wtab *wt,
 {
     int a = mv >> 1, dir = mv & 1, c = v->c, hb = wt->hb;
     const int64_t *cmp = v->cmp[dir] + ((size_t)a << (c - 1));
-    wn->row[mv] = wt->rows; /* the zero row */
-    wn->xr[mv] = wt->xr;    /* the zero row */
+    wn->row[mv] = 0; /* the zero row */
+    wn->xr[mv] = 0;
     if (wt->cls[mv] == VC_HEAD) {
         wn->head[mv][0] = (int64_t)(vmove_lex(v, p, a, dir, c) - p->lex);
         return;
     }
     if (wt->cls[mv] == VC_TAIL) {
         wn->head[mv][0] = 0;
-        wn->row[mv] = wt->rows + wtab_row(mv);
+        wn->row[mv] = 1 + (size_t)mv;
         return;
     }
     int64_t sum = 0;
@@ -658,8 +692,8 @@ static void window_move(struct window *wn, const struct wtab *wt,
         for (int xr = 0; xr < TAIL_MAX; xr++)
             wn->head[mv][xr] = sum + cmp[below(p->t + a, p->t[hb + xr]) &
                                          ((1u << (hb - a)) - 1u)];
-        wn->row[mv] = wt->rows + wtab_row(mv);
-        wn->xr[mv] = wt->xr + wtab_row(mv);
+        wn->row[mv] = 1 + (size_t)mv;
+        wn->xr[mv] = 1 + (size_t)mv;
     } else {   /* up: x = t[a] passes head tiles a+1..hb-1, then tail tiles */
         unsigned g = 0;
         int q = 0;
@@ -668,7 +702,7 @@ static void window_move(struct window *wn, const struct wtab *wt,
         for (int pos = hb; pos < m; pos++)
             q += p->t[pos] < p->t[a];
         wn->head[mv][0] = sum + cmp[g];
-        wn->row[mv] = wt->rows + wtab_uprow(wt, mv, q);
+        wn->row[mv] = wtab_uprow(wt, mv, q) / TAIL_ROWS;
     }
 }
 
@@ -689,8 +723,9 @@ static __attribute__((noinline)) void window_set(struct worker *w, uint64_t h)
             int mv = dir ? 2 * z + 1 : 2 * (z - c);
             if (mv < 0 || mv >= wt->nmv)
                 continue; /* no such move */
-            wn->zrow[dir][z] = wn->row[mv];
-            wn->zxr[dir][z] = wn->xr[mv];
+            unsigned s = w->need[z] ^ wn->par;
+            wn->zrow[dir][z] = wt->pair[s] + wn->row[mv] * WINDOW_BLOCKS;
+            wn->zxr[dir][z] = wt->pxr[s] + wn->xr[mv] * WINDOW_BLOCKS;
             wn->zhead[dir][z] = wn->head[mv];
         }
     wn->base = base;
@@ -794,7 +829,8 @@ static void worker_flush(struct worker *w, struct store *st)
         uint64_t e = w->pending[i];
         if (!mark_target(st, e))
             continue;
-        flag_set(flags, e >> CHUNK_SHIFT, bit);
+        if (bit)
+            flag_set(flags, e >> CHUNK_SHIFT, bit);
         found++;
         if (e <= limit) {
             keep_first(w->first, &w->nfirst, e);
@@ -860,29 +896,28 @@ vertical_c(struct worker *w, struct store *st, uint64_t fm, uint64_t h0, int z0,
 /*
  * Vertical neighbours of the frontier entries in fm (a word whose entries
  * all lie in the worker's window), by the window tables: two reads per
- * move.  Entry k of the word is block h0 + zq[z0 + k]; its row is twice the
- * block's offset in the window, plus 1 when the odd member of the pair is
- * the one whose parity (head and tail digits) is need[z].  What the loops
- * read is copied to locals first: the pushes store through w, which would
- * make the compiler reload everything read through pointers.
+ * move, from the tables of the entry's direction and blank cell, by the
+ * block's offset j in the window (entry k of the word is block
+ * h0 + zq[z0 + k]).  What the loops read is copied to locals first: the
+ * pushes store through w, which would make the compiler reload everything
+ * read through pointers.
  */
 static inline __attribute__((always_inline)) void
 vertical_window_c(struct worker *w, struct store *st, uint64_t fm, uint64_t h0,
                   int z0, const int c)
 {
     const struct window *wn = w->win;
-    const uint8_t *zq = w->zq + z0, *zr = w->zr + z0, *need = w->need;
-    const uint8_t *rowpar = w->wt->rowpar;
+    const uint8_t *zq = w->zq + z0, *zr = w->zr + z0;
     const uint64_t n = (uint64_t)w->s->n, lex0 = wn->lex;
-    const unsigned off = (unsigned)(h0 - wn->base) * 2u, par = wn->par;
+    const unsigned off = (unsigned)(h0 - wn->base);
 #define WINDOW_DIR(dir)                                                       \
     for (uint64_t b = fm & w->wt->vmask[dir][z0]; b;) {                       \
         int k = __builtin_ctzll(b) / 2, z = zr[k];                            \
         b &= b - 1;                                                           \
-        unsigned r = off + 2u * zq[k], rho = r + (need[z] ^ par ^ rowpar[r]); \
-        int64_t delta = wn->zhead[dir][z][wn->zxr[dir][z][rho]] +             \
-                        wn->zrow[dir][z][rho];                                \
-        uint64_t lex = lex0 + rho + (uint64_t)delta;                          \
+        unsigned j = off + zq[k];                                             \
+        int64_t delta = wn->zhead[dir][z][wn->zxr[dir][z][j]] +               \
+                        wn->zrow[dir][z][j];                                  \
+        uint64_t lex = lex0 + 2u * j + (uint64_t)delta;                       \
         worker_push(w, st, (lex >> 1) * n + (uint64_t)((dir) ? z + c : z - c)); \
     }
     WINDOW_DIR(0)
@@ -935,7 +970,7 @@ forward_horizontal(struct worker *w, struct store *st, uint64_t wi,
     } while (!__atomic_compare_exchange_n(p, &old, nw, 1, __ATOMIC_RELAXED,
                                           __ATOMIC_RELAXED));
     w->found += (uint64_t)__builtin_popcountll(hit);
-    if (hit)
+    if (hit && w->mark_flag)
         flag_set(w->flags, e0 >> CHUNK_SHIFT, w->mark_flag);
     while (hit) {
         uint64_t e = e0 + (uint64_t)(__builtin_ctzll(hit) / 2);
@@ -1099,7 +1134,14 @@ static uint64_t run_pass(const struct space *s, const struct tables *tb,
     int64_t nchunks = (int64_t)((st->nwords + CHUNK_WORDS - 1) / CHUNK_WORDS);
     uint64_t first[BFS_KEEP] = {0};
     int nfirst = 0;
-    uint8_t need = pass_needs(kind, colour);
+    uint8_t need = pass_needs(kind, colour), mark_flag = FLAG_FRONTIER(1 - colour);
+    if (windows) {
+        /* a dense layer marks boards in nearly every chunk: flag them all
+         * now rather than at every mark (mark_flag 0: no flag per mark) */
+        for (int64_t ch = 0; ch < nchunks; ch++)
+            flags[ch] |= mark_flag;
+        mark_flag = 0;
+    }
 #pragma omp parallel num_threads(threads) reduction(+ : found)
     {
         struct window win = {.base = WINDOW_NONE};
@@ -1109,7 +1151,7 @@ static uint64_t run_pass(const struct space *s, const struct tables *tb,
                            .tail_rows = tb->tail.k == TAIL_MAX ? tb->tail.rows : 0,
                            .vt = &tb->vt, .wt = &tb->wt, .win = &win,
                            .flags = flags,
-                           .mark_flag = FLAG_FRONTIER(1 - colour),
+                           .mark_flag = mark_flag,
                            .windows = windows};
 #pragma omp for schedule(dynamic, 2)
         for (int64_t ch = 0; ch < nchunks; ch++) {
