@@ -1225,14 +1225,19 @@ int bfs_backward_pays(const struct space *s, const struct bfs_result *r, int d)
 
 /*
  * Whether a forward layer with `frontier` boards should use the window
- * tables: setting up a window (about 1,800 instructions on 3x4) costs as
- * much as the block steps of some dozens of boards, so windows pay when a
- * window holds several frontier boards on average; sparser layers go board
- * by board.  Either way gives the same marks.  callgrind on 2x5 (millions
- * of instructions for the whole run): 318 with windows in every layer, 300
- * with a minimum of 2, 298 with 8, 300 with 32, 314 with 128.
+ * tables: setting up a window (about 1,800 instructions on 3x4, more with
+ * more columns) costs as much as the block steps of some dozens of boards,
+ * so windows pay when a window holds a few dozen frontier boards on
+ * average; sparser layers go board by board.  Either way gives the same
+ * marks.  Measured per layer, windows in every layer against none: on 2x6
+ * (one thread) and 2x7 (two threads, 10.9 GB store) the windows were slower
+ * below about 20 frontier boards per window and faster above about 30
+ * (2x7's layer 50, 53 per window: 10.8-11.0 s against 12.5 s).  callgrind
+ * on 2x5, whose store fits in the caches (millions of instructions for the
+ * whole run): 318 with windows in every layer, 298-300 with a minimum of
+ * 2 to 32, 314 with 128.
  */
-#define WINDOW_MIN_FRONTIER 8
+#define WINDOW_MIN_FRONTIER 24
 
 static int windows_pay(const struct space *s, const struct wtab *wt,
                        const struct bfs_options *o, uint64_t frontier)
