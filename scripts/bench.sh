@@ -59,6 +59,11 @@ run() {
     }'
 }
 
+# build/slide-bfs-base: this CLI with the BFS expansion of commit BFS_BASE
+# (Makefile), the code before issue 18; "" when it cannot be built
+base=build/slide-bfs-base
+make -s "$base" >/dev/null 2>&1 || base=""
+base_commit=$(sed -n 's/^BFS_BASE ?= //p' Makefile)
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 mem=$(awk '/MemTotal/ { printf "%.0f GB", $2 / 1048576 }' /proc/meminfo)
 echo "Machine: $cpu, $cores cores, $mem; $($SLIDE --version | head -n 1)"
@@ -80,6 +85,12 @@ for b in $boards; do
         run hash-set-bfs "$b" 1 "$OUT/hashbfs" "$r" "$c"
         run byte-array-bfs "$b" 1 "$OUT/bytebfs" "$r" "$c" ;;
     3x4)
+        # the BFS expansion before issue 18 in the same CLI (the same work,
+        # the same histogram): the speed-up of the expansion itself
+        if [ -n "$base" ]; then
+            run "slide-bfs-base ($base_commit)" "$b" "$cores" "$base" bfs "$b" --format csv --threads "$cores"
+            run "slide-bfs-base ($base_commit)" "$b" 1 "$base" bfs "$b" --format csv --threads 1
+        fi
         if [ "${BENCH_BIG:-0}" = 1 ]; then run byte-array-bfs "$b" 1 "$OUT/bytebfs" "$r" "$c"; fi ;;
     esac
 done
@@ -90,8 +101,6 @@ done
 # BFS expansion of commit BFS_BASE, the code before issue 18) is the baseline.
 cg_boards=${BENCH_CALLGRIND-2x5 3x4}
 if [ -n "$cg_boards" ] && command -v valgrind >/dev/null 2>&1; then
-    base=build/slide-bfs-base
-    make -s "$base" >/dev/null 2>&1 || base=""
     echo
     echo "Instructions per board: callgrind, one thread, whole run (\`slide bfs B --threads 1\`);"
     echo "baseline: the BFS expansion of commit $(sed -n 's/^BFS_BASE ?= //p' Makefile) built into the same CLI."
