@@ -61,7 +61,8 @@ struct bfs_options {
      * 1 by window tables in every layer; -1 board by board in every layer.
      * The result is the same, byte for byte; the choice is for tests and
      * measurements.  Window tables need the compact space with at least 6
-     * tiles and 2 rows; elsewhere every choice goes board by board. */
+     * tiles, 2 rows and 2 columns; elsewhere every choice goes board by
+     * board. */
     int windows;
 };
 
