@@ -187,6 +187,30 @@ static void test_published_2x6(void **state)
     check_published(2, 6, 11, "corner");
 }
 
+/*
+ * Consistency (slide against slide, not an independent truth): on 2x6, the
+ * smallest board with 6 columns, where most vertical moves cross the
+ * window boundary, the window tables in every layer leave the same
+ * histogram, first boards and store, byte for byte, as board by board in
+ * every layer; test_published_2x6 checks the histogram against the
+ * published one.
+ */
+static void test_windows_consistency_2x6(void **state)
+{
+    (void)state;
+    struct run a, b;
+    run_bfs_windows(&a, 2, 6, 11, SPACE_COMPACT, 2, 0, 1);
+    run_bfs_windows(&b, 2, 6, 11, SPACE_COMPACT, 2, 0, -1);
+    assert_int_equal(a.r.radius, b.r.radius);
+    assert_memory_equal(a.r.hist, b.r.hist, (size_t)(a.r.radius + 1) * 8);
+    assert_int_equal(a.r.nfirst, b.r.nfirst);
+    assert_memory_equal(a.r.first, b.r.first, sizeof a.r.first);
+    if (memcmp(a.st.words, b.st.words, a.st.nwords * 8) != 0)
+        fail_msg("2x6: the store with window tables differs from board by board");
+    free_run(&a);
+    free_run(&b);
+}
+
 /* The published 3x3 antipodes for the standard goal. */
 static void test_antipodes(void **state)
 {
@@ -342,7 +366,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_naive_small),  cmocka_unit_test(test_naive_3x3_2x5),
-        cmocka_unit_test(test_naive_windows),
+        cmocka_unit_test(test_naive_windows), cmocka_unit_test(test_windows_consistency_2x6),
         cmocka_unit_test(test_published),    cmocka_unit_test(test_published_2x6),
         cmocka_unit_test(test_antipodes),
         cmocka_unit_test(test_deterministic), cmocka_unit_test(test_layer_visits),
