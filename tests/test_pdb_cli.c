@@ -233,6 +233,16 @@ static int build_and_stop(const char *args, int nth, int sig, char *tail, size_t
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
+/* build_and_stop with SIGINT at the nth cost-3 line of a build slowed by
+ * the pause hook (SLIDE_PDB_PAUSE_MS), so that the signal lands mid-build;
+ * the build must exit 130. */
+static void interrupt_paused_build(const char *args, int nth, char *tail, size_t len)
+{
+    setenv("SLIDE_PDB_PAUSE_MS", "100", 1);
+    assert_int_equal(build_and_stop(args, nth, SIGINT, tail, len), 130);
+    unsetenv("SLIDE_PDB_PAUSE_MS");
+}
+
 /* SIGINT or SIGTERM during a build: exit 130 or 143 with one line saying
  * what was not written and what is complete; no file, no temporary. */
 static void test_build_stopped(void **state)
@@ -295,9 +305,7 @@ static void test_checkpoint_resume(void **state)
     snprintf(b, sizeof b, "%s/whole.pdb", dir);
     snprintf(args, sizeof args, "3x4 --pattern 1,2,5,6,9 --progress --threads 1 "
              "--checkpoint %s -o %s", ck, a);
-    setenv("SLIDE_PDB_PAUSE_MS", "100", 1);
-    assert_int_equal(build_and_stop(args, 1, SIGINT, tail, sizeof tail), 130);
-    unsetenv("SLIDE_PDB_PAUSE_MS");
+    interrupt_paused_build(args, 1, tail, sizeof tail);
     snprintf(want, sizeof want, "checkpoint saved in %s (continue with --resume %s)\n", ck, ck);
     assert_non_null(strstr(tail, want));
     assert_int_equal(access(a, F_OK), -1);
@@ -344,9 +352,7 @@ static void test_partition_resume(void **state)
     snprintf(sub, sizeof sub, "%s/p555r", dir);
     snprintf(args, sizeof args, "4x4 --partition 5-5-5 --progress --threads 2 "
              "--checkpoint %s -o %s", ck, sub);
-    setenv("SLIDE_PDB_PAUSE_MS", "100", 1);
-    assert_int_equal(build_and_stop(args, 2, SIGINT, tail, sizeof tail), 130);
-    unsetenv("SLIDE_PDB_PAUSE_MS");
+    interrupt_paused_build(args, 2, tail, sizeof tail);
     assert_non_null(strstr(tail, "checkpoint saved in"));
     assert_int_equal(clitest_runf(&out, &err, "pdb build 4x4 --partition 6-6-3 --resume %s "
                                   "-o %s", ck, sub), 1);
