@@ -346,7 +346,7 @@ vmove_lex(const struct vtab *v, const struct perm *p, int a, int dir, const int 
 
 /*
  * Window tables: the rank change of every vertical move of the boards of
- * one window as two table reads, without their tiles or digits.  A window
+ * one window as three table reads, without their tiles or digits.  A window
  * is the TAIL_MAX! lex ranks that share the first hb = m - TAIL_MAX
  * entries of t (the head); a board of it is the head plus row
  * rho = lex mod TAIL_MAX! of the tail table.  Of vmove_lex's
@@ -393,7 +393,8 @@ struct wtab {
      * s = need[z] ^ (parity of the head digits), i.e. row
      * rho = 2j + sel with sel = s ^ rowpar[2j].  pair[s][R][j] is row
      * table R at that rho, plus sel, and pxr[s] likewise: so an entry's
-     * lex is the window's first plus 2j plus two table reads. */
+     * lex is the window's first plus 2j plus three table reads (xr, the
+     * window's share by xr, the row's share). */
     int64_t *pair[2];             /* [s][R * WINDOW_BLOCKS + j] */
     uint8_t *pxr[2];
 };
