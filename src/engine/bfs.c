@@ -384,7 +384,8 @@ struct wtab {
     uint8_t rowpar[TAIL_ROWS];    /* parity of row rho's tail digits */
     /* row tables, TAIL_ROWS each: [0] zeros, then per move (tail: delta;
      * straddle down: tail digits' share and tail bits), then per straddling
-     * up move and q = 0..TAIL_MAX (tail digits' share and tail bits) */
+     * up move and q = 0..TAIL_MAX (tail digits' share and tail bits);
+     * only while wtab_init builds the tables by block from them */
     int64_t *rows;
     uint8_t *xr;                  /* [0] zeros, then per move: straddling
                                    * down: x's rank in the tail set by row */
@@ -528,8 +529,16 @@ static int wtab_init(struct wtab *wt, const struct space *s, const struct tail *
     for (unsigned r = 0; r < TAIL_ROWS; r++)
         wt->rowpar[r] = tl->dsum[r] & 1u;
     wtab_rows(wt, s, v);
-    if (wtab_pairs(wt, nrows))
+    int fail = wtab_pairs(wt, nrows);
+    /* the scan reads only the tables by block: drop the ones by row */
+    free(wt->rows);
+    free(wt->xr);
+    wt->rows = NULL;
+    wt->xr = NULL;
+    if (fail) {
+        wtab_free(wt);
         return -1;
+    }
     for (int p = 0; p < n; p++)
         for (int k = 0; k < STORE_ENTRIES_PER_WORD; k++) {
             int z = (p + k) % n;
@@ -894,14 +903,25 @@ vertical_c(struct worker *w, struct store *st, uint64_t fm, uint64_t h0, int z0,
     }
 }
 
+/* Index of the vertical neighbour (dir 0: up, 1: down) of the entry of
+ * blank z in block base + j of the worker's window (whose first board has
+ * lex rank lex0), by three table reads: see struct wtab. */
+static inline __attribute__((always_inline)) uint64_t
+window_target(const struct window *wn, int dir, int z, unsigned j, uint64_t lex0,
+              uint64_t n, const int c)
+{
+    int64_t delta = wn->zhead[dir][z][wn->zxr[dir][z][j]] + wn->zrow[dir][z][j];
+    uint64_t lex = lex0 + 2u * j + (uint64_t)delta;
+    return (lex >> 1) * n + (uint64_t)(dir ? z + c : z - c);
+}
+
 /*
  * Vertical neighbours of the frontier entries in fm (a word whose entries
- * all lie in the worker's window), by the window tables: two reads per
- * move, from the tables of the entry's direction and blank cell, by the
- * block's offset j in the window (entry k of the word is block
- * h0 + zq[z0 + k]).  What the loops read is copied to locals first: the
- * pushes store through w, which would make the compiler reload everything
- * read through pointers.
+ * all lie in the worker's window), by the window tables, from the tables of
+ * the entry's direction and blank cell, by the block's offset j in the
+ * window (entry k of the word is block h0 + zq[z0 + k]).  What the loops
+ * read is copied to locals first: the pushes store through w, which would
+ * make the compiler reload everything read through pointers.
  */
 static inline __attribute__((always_inline)) void
 vertical_window_c(struct worker *w, struct store *st, uint64_t fm, uint64_t h0,
@@ -911,19 +931,27 @@ vertical_window_c(struct worker *w, struct store *st, uint64_t fm, uint64_t h0,
     const uint8_t *zq = w->zq + z0, *zr = w->zr + z0;
     const uint64_t n = (uint64_t)w->s->n, lex0 = wn->lex;
     const unsigned off = (unsigned)(h0 - wn->base);
-#define WINDOW_DIR(dir)                                                       \
-    for (uint64_t b = fm & w->wt->vmask[dir][z0]; b;) {                       \
-        int k = __builtin_ctzll(b) / 2, z = zr[k];                            \
-        b &= b - 1;                                                           \
-        unsigned j = off + zq[k];                                             \
-        int64_t delta = wn->zhead[dir][z][wn->zxr[dir][z][j]] +               \
-                        wn->zrow[dir][z][j];                                  \
-        uint64_t lex = lex0 + 2u * j + (uint64_t)delta;                       \
-        worker_push(w, st, (lex >> 1) * n + (uint64_t)((dir) ? z + c : z - c)); \
+    /* dir is a constant in each loop, so each loop picks its tables once */
+#pragma GCC unroll 2
+    for (int dir = 0; dir < 2; dir++)
+        for (uint64_t b = fm & w->wt->vmask[dir][z0]; b;) {
+            int k = __builtin_ctzll(b) / 2;
+            b &= b - 1;
+            worker_push(w, st, window_target(wn, dir, zr[k], off + zq[k], lex0, n, c));
+        }
+}
+
+/* Whether the window tables cover every entry of the word whose first entry
+ * is (h0, z0); the window is set up first when the word lies in one window
+ * that is not the current one. */
+static inline int window_covers(struct worker *w, uint64_t h0, int z0)
+{
+    uint64_t hl = h0 + w->zq[z0 + STORE_ENTRIES_PER_WORD - 1];
+    if (hl - w->win->base >= WINDOW_BLOCKS || h0 < w->win->base) {
+        if (hl - (h0 - h0 % WINDOW_BLOCKS) < WINDOW_BLOCKS)
+            window_set(w, h0);
     }
-    WINDOW_DIR(0)
-    WINDOW_DIR(1)
-#undef WINDOW_DIR
+    return h0 >= w->win->base && hl - w->win->base < WINDOW_BLOCKS;
 }
 
 /* Vertical neighbours of the frontier entries fm of word wi: by the window
@@ -932,16 +960,9 @@ static inline __attribute__((always_inline)) void
 vertical_word_c(struct worker *w, struct store *st, uint64_t fm, uint64_t h0,
                 int z0, const int c)
 {
-    if (w->windows) {
-        uint64_t hl = h0 + w->zq[z0 + STORE_ENTRIES_PER_WORD - 1];
-        if (hl - w->win->base >= WINDOW_BLOCKS || h0 < w->win->base) {
-            if (hl - (h0 - h0 % WINDOW_BLOCKS) < WINDOW_BLOCKS)
-                window_set(w, h0);
-        }
-        if (h0 >= w->win->base && hl - w->win->base < WINDOW_BLOCKS) {
-            vertical_window_c(w, st, fm, h0, z0, c);
-            return;
-        }
+    if (w->windows && window_covers(w, h0, z0)) {
+        vertical_window_c(w, st, fm, h0, z0, c);
+        return;
     }
     vertical_c(w, st, fm, h0, z0, c);
 }
@@ -1026,25 +1047,14 @@ static void forward_words(struct worker *w, struct store *st, int colour,
     }
 }
 
-/* Backward step of one word: unvisited entries with a frontier neighbour.
- * Returns 1 if unvisited entries of `colour` remain in the word. */
-static int backward_word(struct worker *w, struct store *st, uint64_t wi,
-                         int colour)
+/* The unvisited entries um (of one colour) of word wi with a frontier
+ * neighbour, board by board: every neighbour's index from the board's
+ * digits, the targets prefetched before they are read. */
+static uint64_t backward_boards(struct worker *w, const struct store *st,
+                                uint64_t wi, uint64_t um, uint64_t h0, int z0)
 {
     const struct space *s = w->s;
-    uint64_t word = __atomic_load_n(&st->words[wi], __ATOMIC_RELAXED);
-    uint64_t um = word & (word >> 1) & STORE_LOW_BITS; /* entries == 11 */
-    uint64_t clear = 0, h0;
-    int z0;
-    if (!um)
-        return 0;
-    locate(s, wi, &h0, &z0);
-    uint64_t c0 = w->mk->colour0[z0];
-    um &= colour ? ~c0 : c0;
-    if (!um)
-        return 0;
-    uint64_t remain = um;
-    uint64_t nb[STORE_ENTRIES_PER_WORD][MOVE_COUNT];
+    uint64_t nb[STORE_ENTRIES_PER_WORD][MOVE_COUNT], hit = 0;
     int cnt[STORE_ENTRIES_PER_WORD], bits[STORE_ENTRIES_PER_WORD], n = 0;
     while (um) {
         int b = __builtin_ctzll(um), z;
@@ -1062,18 +1072,102 @@ static int backward_word(struct worker *w, struct store *st, uint64_t wi,
     for (int j = 0; j < n; j++)
         for (int i = 0; i < cnt[j]; i++)
             if (store_get(st, nb[j][i]) == STORE_FRONTIER) {
-                uint64_t e = wi * STORE_ENTRIES_PER_WORD + (uint64_t)(bits[j] / 2);
-                clear |= 1ULL << bits[j]; /* 11 -> 10 */
-                w->found++;
-                worker_keep(w, e);
+                hit |= 1ULL << bits[j];
                 break;
             }
-    if (clear) {
-        __atomic_fetch_and(&st->words[wi], ~clear, __ATOMIC_RELAXED);
+    return hit;
+}
+
+/* The same by the window tables, for a word that lies in the worker's
+ * window: the neighbours in the same word by the word's masks (fm: its
+ * frontier entries), the others by their indexes (the vertical ones by
+ * window_target).  A neighbour has the frontier's colour, which no
+ * backward pass changes, so reading it races with nothing. */
+static inline __attribute__((always_inline)) uint64_t
+backward_window_c(struct worker *w, const struct store *st, uint64_t wi,
+                  uint64_t um, uint64_t fm, uint64_t h0, int z0, const int c)
+{
+    const struct masks *mk = w->mk;
+    const struct window *wn = w->win;
+    const uint8_t *zq = w->zq + z0, *zr = w->zr + z0;
+    const uint64_t n = (uint64_t)w->s->n, lex0 = wn->lex;
+    const unsigned off = (unsigned)(h0 - wn->base);
+    uint64_t e0 = wi * STORE_ENTRIES_PER_WORD;
+    uint64_t hit = um & ((mk->left[z0] & (fm << 2)) | (mk->right[z0] & (fm >> 2)));
+    /* the neighbours across the word's ends: e0 - 1 and e0 + 32 */
+    if (um & mk->left[z0] & 1 && store_get(st, e0 - 1) == STORE_FRONTIER)
+        hit |= 1;
+    if (um >> 62 & mk->right[z0] >> 62 && e0 + STORE_ENTRIES_PER_WORD < st->size &&
+        store_get(st, e0 + STORE_ENTRIES_PER_WORD) == STORE_FRONTIER)
+        hit |= 1ULL << 62;
+    uint64_t tgt[2 * STORE_ENTRIES_PER_WORD];
+    uint8_t bit[2 * STORE_ENTRIES_PER_WORD];
+    int nt = 0;
+#pragma GCC unroll 2
+    for (int dir = 0; dir < 2; dir++)
+        for (uint64_t b = um & ~hit & w->wt->vmask[dir][z0]; b;) {
+            int k = __builtin_ctzll(b) / 2;
+            b &= b - 1;
+            tgt[nt] = window_target(wn, dir, zr[k], off + zq[k], lex0, n, c);
+            __builtin_prefetch(&st->words[tgt[nt] >> 5], 0, 0);
+            bit[nt++] = (uint8_t)(2 * k);
+        }
+    for (int i = 0; i < nt; i++)
+        if (store_get(st, tgt[i]) == STORE_FRONTIER)
+            hit |= 1ULL << bit[i];
+    return hit;
+}
+
+static uint64_t backward_window(struct worker *w, const struct store *st,
+                                uint64_t wi, uint64_t um, uint64_t fm,
+                                uint64_t h0, int z0)
+{
+    switch (w->s->cols) {
+    case 2: return backward_window_c(w, st, wi, um, fm, h0, z0, 2);
+    case 3: return backward_window_c(w, st, wi, um, fm, h0, z0, 3);
+    case 4: return backward_window_c(w, st, wi, um, fm, h0, z0, 4);
+    case 5: return backward_window_c(w, st, wi, um, fm, h0, z0, 5);
+    case 6: return backward_window_c(w, st, wi, um, fm, h0, z0, 6);
+    case 7: return backward_window_c(w, st, wi, um, fm, h0, z0, 7);
+    default: return backward_window_c(w, st, wi, um, fm, h0, z0, w->s->cols);
+    }
+}
+
+/*
+ * Backward step of one word: its unvisited entries of `colour` with a
+ * frontier neighbour become frontier (11 -> 10).  Only the thread that
+ * owns the word writes it in a backward pass, so a plain (relaxed) store
+ * does.  Returns 1 if unvisited entries of `colour` remain in the word.
+ */
+static int backward_word(struct worker *w, struct store *st, uint64_t wi,
+                         int colour)
+{
+    uint64_t word = __atomic_load_n(&st->words[wi], __ATOMIC_RELAXED);
+    uint64_t um = word & (word >> 1) & STORE_LOW_BITS; /* entries == 11 */
+    uint64_t h0, hit;
+    int z0;
+    if (!um)
+        return 0;
+    locate(w->s, wi, &h0, &z0);
+    uint64_t c0 = w->mk->colour0[z0], mine = colour ? ~c0 : c0;
+    um &= mine;
+    if (!um)
+        return 0;
+    if (w->windows && window_covers(w, h0, z0)) {
+        uint64_t fm = (word >> 1) & ~word & STORE_LOW_BITS & ~mine;
+        hit = backward_window(w, st, wi, um, fm, h0, z0);
+    } else {
+        hit = backward_boards(w, st, wi, um, h0, z0);
+    }
+    if (hit) {
+        __atomic_store_n(&st->words[wi], word & ~hit, __ATOMIC_RELAXED);
         flag_set(w->flags, (wi * STORE_ENTRIES_PER_WORD) >> CHUNK_SHIFT,
                  FLAG_FRONTIER(colour));
+        w->found += (uint64_t)__builtin_popcountll(hit);
+        for (uint64_t b = hit; b; b &= b - 1)
+            worker_keep(w, wi * STORE_ENTRIES_PER_WORD + (uint64_t)(__builtin_ctzll(b) / 2));
     }
-    return (remain & ~clear) != 0;
+    return (um & ~hit) != 0;
 }
 
 /* Close every frontier entry of one colour (second pass of a backward
@@ -1089,10 +1183,11 @@ static void close_word(const struct worker *w, struct store *st, uint64_t wi,
     locate(w->s, wi, &h0, &z0);
     uint64_t c0 = w->mk->colour0[z0];
     fm &= colour ? ~c0 : c0;
-    /* 10 -> 0b: xor with 10 (bit 0) or 11 (bit 1) */
+    /* 10 -> 0b: xor with 10 (bit 0) or 11 (bit 1); only the thread that
+     * owns the word writes it in a close pass */
     if (fm)
-        __atomic_fetch_xor(&st->words[wi], (fm << 1) | (depth_bit ? fm : 0),
-                           __ATOMIC_RELAXED);
+        __atomic_store_n(&st->words[wi], word ^ ((fm << 1) | (depth_bit ? fm : 0)),
+                         __ATOMIC_RELAXED);
 }
 
 enum pass { PASS_FORWARD, PASS_BACKWARD, PASS_CLOSE };
@@ -1136,7 +1231,7 @@ static uint64_t run_pass(const struct space *s, const struct tables *tb,
     uint64_t first[BFS_KEEP] = {0};
     int nfirst = 0;
     uint8_t need = pass_needs(kind, colour), mark_flag = FLAG_FRONTIER(1 - colour);
-    if (windows) {
+    if (windows && kind == PASS_FORWARD) {
         /* a dense layer marks boards in nearly every chunk: flag them all
          * now rather than at every mark (mark_flag 0: no flag per mark) */
         for (int64_t ch = 0; ch < nchunks; ch++)
@@ -1211,17 +1306,25 @@ int bfs_result_push(struct bfs_result *r, int depth, uint64_t count,
     return SLIDE_OK;
 }
 
-int bfs_backward_pays(const struct space *s, const struct bfs_result *r, int d)
+/* Unvisited boards of the colour of distance d + 1 after layer d
+ * (compact space). */
+static uint64_t unvisited_next(const struct space *s, const struct bfs_result *r,
+                               int d)
 {
-    if (s->kind != SPACE_COMPACT || s->path_graph)
-        return 0;
     int next = (d + 1) & 1, cells = 0;
     for (int z = 0; z < s->n; z++)
         cells += s->colour[z] == next;
     uint64_t unvisited = (uint64_t)cells * s->blocks; /* entries of colour next */
     for (int k = next; k <= d; k += 2)
         unvisited -= r->hist[k];
-    return unvisited < r->hist[d];
+    return unvisited;
+}
+
+int bfs_backward_pays(const struct space *s, const struct bfs_result *r, int d)
+{
+    if (s->kind != SPACE_COMPACT || s->path_graph)
+        return 0;
+    return unvisited_next(s, r, d) < r->hist[d];
 }
 
 /*
@@ -1241,14 +1344,14 @@ int bfs_backward_pays(const struct space *s, const struct bfs_result *r, int d)
 #define WINDOW_MIN_FRONTIER 24
 
 static int windows_pay(const struct space *s, const struct wtab *wt,
-                       const struct bfs_options *o, uint64_t frontier)
+                       const struct bfs_options *o, uint64_t boards)
 {
     if (!wt->on || o->windows < 0)
         return 0;
     if (o->windows > 0)
         return 1;
     uint64_t windows = s->blocks / WINDOW_BLOCKS;
-    return frontier >= (uint64_t)WINDOW_MIN_FRONTIER * (windows ? windows : 1);
+    return boards >= (uint64_t)WINDOW_MIN_FRONTIER * (windows ? windows : 1);
 }
 
 static int bfs_layers(const struct space *s, struct store *st, uint8_t *flags,
@@ -1275,7 +1378,9 @@ static int bfs_layers(const struct space *s, struct store *st, uint8_t *flags,
         int back = !o->no_backward && bfs_backward_pays(s, r, d);
         uint64_t found;
         if (back) {
-            found = run_pass(s, &tb, st, flags, threads, PASS_BACKWARD, colour, bit, 0, r);
+            /* a backward layer expands the unvisited boards */
+            found = run_pass(s, &tb, st, flags, threads, PASS_BACKWARD, colour, bit,
+                             windows_pay(s, &tb.wt, o, unvisited_next(s, r, d)), r);
             run_pass(s, &tb, st, flags, threads, PASS_CLOSE, colour, bit, 0, r);
         } else {
             found = run_pass(s, &tb, st, flags, threads, PASS_FORWARD, colour, bit,
