@@ -1,14 +1,18 @@
 /*
  * bfs.c - the layered two-bit BFS (bfs.h).
  *
- * Each layer is one parallel pass over the store's words.  A thread keeps
- * the tile sequence t and Lehmer digits of the last block it decoded
- * (worker.base) and advances it to nearby blocks by mixed-radix addition
- * on the digits instead of unranking, because frontier entries are met in increasing index order
- * within a chunk.  Horizontal neighbours are e +- 1; vertical ones are found
- * by updating the C Lehmer digits a vertical move changes, in table form
- * (struct vtab: C multiply-adds and one read), then prefetched in batches
- * before the atomic marks.
+ * Each layer is one parallel pass over the store's words, forward (the
+ * frontier marks its unvisited neighbours) or backward (unvisited boards
+ * look for a frontier neighbour).  Horizontal neighbours are e +- 1, done
+ * on whole words by masks; vertical ones come from the move tables
+ * (move_tables.h).  In dense layers a thread reads a neighbour's index from
+ * the tables of the window it is in (window_set, window_target); in sparse
+ * ones it keeps the tile sequence t and Lehmer digits of the last block it
+ * decoded (worker.base), advances them to nearby blocks by the tail table
+ * or mixed-radix addition (frontier entries are met in increasing index
+ * order within a chunk), and updates the C digits a vertical move changes
+ * (vmove_lex).  Forward targets are prefetched in batches before the
+ * atomic marks.
  *
  * A byte of flags per chunk of the store says which chunks may hold
  * frontier entries of each colour and unvisited entries of each colour;
@@ -20,6 +24,8 @@
  * so the result cannot depend on them.
  */
 #include "slide/bfs.h"
+
+#include "move_tables.h"
 
 #include <omp.h>
 #include <stdlib.h>
@@ -42,25 +48,9 @@
  * parallelism: a locked fetch_and waits for its cache miss, a prefetch
  * does not, so the misses of a whole batch overlap). */
 #define BATCH 64
-/* Positions at the end of t whose arrangements are tabulated (struct tail). */
-#define TAIL_MAX 6
-#define TAIL_ROWS 720 /* TAIL_MAX! */
 /* Lex ranks to advance incrementally before unranking from scratch. */
 #define MAX_JUMP 5040
 
-static const int64_t fact[SPACE_MAX_CELLS] = {
-    1LL, 1LL, 2LL, 6LL, 24LL, 120LL, 720LL, 5040LL, 40320LL, 362880LL,
-    3628800LL, 39916800LL, 479001600LL, 6227020800LL, 87178291200LL,
-    1307674368000LL, 20922789888000LL, 355687428096000LL,
-    6402373705728000LL, 121645100408832000LL};
-
-/* A board of the block being expanded: tiles, Lehmer digits, lex rank. */
-struct perm {
-    uint8_t t[SPACE_MAX_CELLS + 16]; /* slack: vmove_lex reads 16 bytes */
-    uint8_t d[SPACE_MAX_CELLS + 4];  /* slack: worker_seek writes 8 bytes */
-    uint64_t lex;
-    unsigned dsum; /* sum of the digits: its parity is the permutation's */
-};
 
 /*
  * Per-word masks by phase = (index of the word's first entry) mod n: bit 2k
@@ -143,263 +133,6 @@ static void keep_first(uint64_t *first, int *nfirst, uint64_t e)
     *nfirst = k;
 }
 
-/* Set every digit and tile of p from its lex rank (digits by mixed radix). */
-static void perm_unrank(struct perm *p, int m)
-{
-    rank_unlex(p->lex, m, p->t);
-    uint32_t later = 0;
-    p->dsum = 0;
-    for (int i = m - 1; i >= 0; i--) {
-        unsigned v = p->t[i];
-        p->d[i] = (uint8_t)__builtin_popcount(later & ((1u << v) - 1u));
-        p->dsum += p->d[i];
-        later |= 1u << v;
-    }
-}
-
-/*
- * Advance p by `diff` lex ranks: add diff to the mixed-radix number of the
- * digits (radix m - i at position i), then rebuild the tiles from the first
- * changed position on, choosing from the tiles that were already there.
- * Nearby ranks differ only in the last few digits, so this costs far less
- * than unranking from scratch.  Precondition: p->lex + diff < m!.
- */
-static void perm_advance(struct perm *p, uint64_t diff, int m)
-{
-    int i = m - 2; /* the last digit has radix 1: it is always 0 */
-    uint64_t carry = diff;
-    while (carry) {
-        uint64_t radix = (uint64_t)(m - i), total = p->d[i] + carry, digit;
-        /* nearby ranks carry little: avoid the slow division when we can */
-        if (total < radix) {
-            digit = total;
-            carry = 0;
-        } else if (total < 2 * radix) {
-            digit = total - radix;
-            carry = 1;
-        } else {
-            digit = total % radix;
-            carry = total / radix;
-        }
-        p->dsum = p->dsum - p->d[i] + (unsigned)digit;
-        p->d[i] = (uint8_t)digit;
-        i--;
-    }
-    int from = i + 1 < m ? i + 1 : m;
-    uint32_t avail = 0;
-    for (int k = from; k < m; k++)
-        avail |= 1u << p->t[k];
-    for (int k = from; k < m; k++) {
-        uint32_t x = avail;
-        for (unsigned j = 0; j < p->d[k]; j++)
-            x &= x - 1; /* skip the d smallest remaining tiles */
-        unsigned v = (unsigned)__builtin_ctz(x);
-        avail &= ~(1u << v);
-        p->t[k] = (uint8_t)v;
-    }
-    p->lex += diff;
-}
-
-/*
- * The last TAIL_MAX positions of t in lex order: lex mod k! is the rank of
- * their arrangement among the k tiles there, so moving between ranks with
- * the same higher digits only permutes those k tiles.  Row r of the table
- * gives, for each of the k positions, which of the k tiles (in increasing
- * order) goes there and its Lehmer digit.  A dense layer moves between
- * nearby blocks nearly every time, so most moves become k table reads
- * instead of a mixed-radix carry and a rebuild.
- */
-struct tail {
-    int k;                           /* tail length, 0: table not used */
-    unsigned rows;                   /* k! */
-    uint8_t pick[TAIL_ROWS][TAIL_MAX];
-    uint8_t digit[TAIL_ROWS][TAIL_MAX];
-    uint64_t digit8[TAIL_ROWS];      /* digit[r] as bytes of one word */
-    uint64_t pick8[TAIL_ROWS];       /* pick[r] as bytes, 0x80 past k */
-    uint8_t dsum[TAIL_ROWS];
-};
-
-static void tail_init(struct tail *tl, int m)
-{
-    memset(tl, 0, sizeof *tl);
-    if (m < 3)
-        return; /* too short to matter */
-    tl->k = m < TAIL_MAX ? m : TAIL_MAX;
-    tl->rows = (unsigned)fact[tl->k];
-    for (unsigned r = 0; r < tl->rows; r++) {
-        struct perm p = {.lex = r};
-        perm_unrank(&p, tl->k);
-        for (int j = 0; j < tl->k; j++) {
-            tl->pick[r][j] = p.t[j];
-            tl->digit[r][j] = p.d[j];
-            tl->digit8[r] |= (uint64_t)p.d[j] << (8 * j);
-        }
-        tl->pick8[r] = ~0ULL << (8 * tl->k) & 0x8080808080808080ULL;
-        for (int j = 0; j < tl->k; j++)
-            tl->pick8[r] |= (uint64_t)p.t[j] << (8 * j);
-        tl->dsum[r] = (uint8_t)p.dsum;
-    }
-}
-
-/*
- * Rank change of a vertical move as a few multiply-adds.  A move rotates the
- * C entries of t at positions a..a+C-1 (a segment): down from z (a = z)
- * brings x = t[a+C-1] to the front, up from z (a = z - C) sends x = t[a] to
- * the back.  Only those C Lehmer digits change, each new digit is an old one
- * of the segment plus or minus a comparison with x, so with F[i] = (m-1-i)!
- *
- *     delta = sum_k d[a+k] * weight[a][k]  +  cmp[a][g]
- *
- * where g has bit j-1 set when the j-th tile x passes is smaller than x
- * (j = 1..C-1).  The weights are differences of factorials, the 2^(C-1)
- * comparison terms sums of factorials; both depend only on a and g.
- */
-struct vtab {
-    int c;                 /* columns, the segment length */
-    int64_t *weight[2];    /* [dir][a * c + k], dir 0 up, 1 down */
-    int64_t *cmp[2];       /* [dir][(a << (c - 1)) + g] */
-};
-
-static void vtab_free(struct vtab *v)
-{
-    for (int dir = 0; dir < 2; dir++) {
-        free(v->weight[dir]);
-        free(v->cmp[dir]);
-    }
-    memset(v, 0, sizeof *v);
-}
-
-/* Returns -1 when out of memory; a 1-row board has no segments (c = 0). */
-static int vtab_init(struct vtab *v, const struct space *s)
-{
-    memset(v, 0, sizeof *v);
-    if (s->rows < 2)
-        return 0;
-    int c = s->cols, m = s->m, nseg = m - c + 1;
-    size_t ng = (size_t)1 << (c - 1);
-    int64_t F[SPACE_MAX_CELLS];
-    for (int i = 0; i < m; i++)
-        F[i] = fact[m - 1 - i];
-    v->c = c;
-    for (int dir = 0; dir < 2; dir++) {
-        v->weight[dir] = calloc((size_t)nseg * (size_t)c, sizeof(int64_t));
-        v->cmp[dir] = calloc((size_t)nseg * ng, sizeof(int64_t));
-        if (!v->weight[dir] || !v->cmp[dir]) {
-            vtab_free(v);
-            return -1;
-        }
-    }
-    for (int a = 0; a < nseg; a++) {
-        int64_t *wu = v->weight[0] + (size_t)a * (size_t)c;
-        int64_t *wd = v->weight[1] + (size_t)a * (size_t)c;
-        /* up: x leaves a for a+c-1, tile j (at a+j) moves to a+j-1 */
-        wu[0] = F[a + c - 1] - F[a];
-        for (int j = 1; j < c; j++)
-            wu[j] = F[a + j - 1] - F[a + j];
-        /* down: x leaves a+c-1 for a, tile at a+k moves to a+k+1 */
-        for (int k = 0; k < c - 1; k++)
-            wd[k] = F[a + k + 1] - F[a + k];
-        wd[c - 1] += F[a] - F[a + c - 1];
-        for (size_t g = 0; g < ng; g++) {
-            int64_t up = 0, down = 0;
-            int less = __builtin_popcountll(g);
-            for (int j = 1; j < c; j++)
-                if (!(g >> (j - 1) & 1)) { /* x is smaller than tile j */
-                    up += F[a + j - 1];    /* tile j gains x as a later smaller */
-                    down -= F[a + j];      /* tile j loses x */
-                }
-            up -= (int64_t)less * F[a + c - 1];
-            down += (int64_t)less * F[a];
-            v->cmp[0][((size_t)a << (c - 1)) + g] = up;
-            v->cmp[1][((size_t)a << (c - 1)) + g] = down;
-        }
-    }
-    return 0;
-}
-
-/* Lex rank of p after the vertical move whose segment starts at a
- * (dir 1: down, x = t[a+c-1]; dir 0: up, x = t[a]).  c is a constant in
- * each inlined copy, so the loops unroll. */
-static inline __attribute__((always_inline)) uint64_t
-vmove_lex(const struct vtab *v, const struct perm *p, int a, int dir, const int c)
-{
-    const uint8_t *t = p->t + a, *d = p->d + a;
-    unsigned x = dir ? t[c - 1] : t[0], g = 0;
-#if defined(__SSE2__)
-    /* bit j: t[a+j] < x, for 16 positions at once (t has 16 bytes slack) */
-    unsigned lt = (unsigned)_mm_movemask_epi8(_mm_cmpgt_epi8(
-        _mm_set1_epi8((char)x), _mm_loadu_si128((const __m128i *)t)));
-    g = (dir ? lt : lt >> 1) & ((1u << (c - 1)) - 1u);
-#else
-    const uint8_t *y = dir ? t : t + 1; /* the tiles x passes, in order */
-#pragma GCC unroll 16
-    for (int j = 0; j < c - 1; j++)
-        g |= (unsigned)(y[j] < x) << j;
-#endif
-    const int64_t *w = v->weight[dir] + (size_t)a * (size_t)c;
-    int64_t delta = v->cmp[dir][((size_t)a << (c - 1)) + g];
-#pragma GCC unroll 16
-    for (int k = 0; k < c; k++)
-        delta += (int64_t)d[k] * w[k];
-    return (uint64_t)((int64_t)p->lex + delta);
-}
-
-/*
- * Window tables: the rank change of every vertical move of the boards of
- * one window as three table reads, without their tiles or digits.  A window
- * is the TAIL_MAX! lex ranks that share the first hb = m - TAIL_MAX
- * entries of t (the head); a board of it is the head plus row
- * rho = lex mod TAIL_MAX! of the tail table.  Of vmove_lex's
- *     delta = sum_k d[a+k] * weight[a][k] + cmp[a][g]
- * the digit terms split into head digits (fixed in a window) and tail
- * digits (fixed by rho), and cmp is additive over the bits of g
- * (cmp[g1 | g2] = cmp[g1] + cmp[g2] - cmp[0] for disjoint g1, g2), so the
- * comparisons against head tiles split from those among tail tiles.  The
- * segment a..a+C-1 of a move is
- *   head     (a + C <= hb): all of delta depends on the head: one number
- *            per window;
- *   tail     (a >= hb): all of it depends on rho: one number per row, for
- *            the whole search;
- *   straddle (otherwise): up moves carry a head tile x past tail tiles:
- *            the tail bits depend on rho and on q, the number of tail tiles
- *            below x, so there is a row table per q and the window picks
- *            one; down moves carry a tail tile x past head tiles: the head
- *            bits depend on x's rank xr in the tail set (a row table gives
- *            xr), so the window has one number per xr.
- * In all cases delta = win[mv][xr] + row_w[mv][rho] (xr = 0 but for
- * straddling down moves), where the window chooses the row tables.
- */
-enum vclass { VC_HEAD, VC_STRADDLE, VC_TAIL };
-
-#define MOVES_MAX (2 * SPACE_MAX_CELLS) /* move mv = 2 * segment + dir */
-#define WINDOW_BLOCKS (TAIL_ROWS / 2)   /* blocks of a window (pairs) */
-#define WINDOW_NONE (1ULL << 63)        /* no block is that large */
-
-struct wtab {
-    int on;                       /* 0: this space does not use windows */
-    int hb;                       /* head length m - TAIL_MAX */
-    int nmv;                      /* moves: 2 * (m - C + 1) */
-    uint64_t vmask[2][SPACE_MAX_CELLS]; /* [dir][phase]: entries with that move */
-    uint8_t cls[MOVES_MAX];       /* class of each move */
-    uint8_t rowpar[TAIL_ROWS];    /* parity of row rho's tail digits */
-    /* row tables, TAIL_ROWS each: [0] zeros, then per move (tail: delta;
-     * straddle down: tail digits' share and tail bits), then per straddling
-     * up move and q = 0..TAIL_MAX (tail digits' share and tail bits);
-     * only while wtab_init builds the tables by block from them */
-    int64_t *rows;
-    uint8_t *xr;                  /* [0] zeros, then per move: straddling
-                                   * down: x's rank in the tail set by row */
-    /* The same by block instead of row: a block j of a window holds rows 2j
-     * and 2j + 1, and an entry of blank z is the one of parity
-     * s = need[z] ^ (parity of the head digits), i.e. row
-     * rho = 2j + sel with sel = s ^ rowpar[2j].  pair[s][R][j] is row
-     * table R at that rho, plus sel, and pxr[s] likewise: so an entry's
-     * lex is the window's first plus 2j plus three table reads (xr, the
-     * window's share by xr, the row's share). */
-    int64_t *pair[2];             /* [s][R * WINDOW_BLOCKS + j] */
-    uint8_t *pxr[2];
-};
-
 /* Everything a pass reads besides the store, built once per search. */
 struct tables {
     struct masks mk;
@@ -407,149 +140,6 @@ struct tables {
     struct vtab vt;
     struct wtab wt;
 };
-
-static enum vclass vclass_of(int a, int c, int hb)
-{
-    return a >= hb ? VC_TAIL : a + c <= hb ? VC_HEAD : VC_STRADDLE;
-}
-
-/* Row table of move mv (tail or straddling down), or of straddling up
- * move mv with q tail tiles below x. */
-static inline size_t wtab_row(int mv)
-{
-    return (size_t)(1 + mv) * TAIL_ROWS;
-}
-
-static inline size_t wtab_uprow(const struct wtab *wt, int mv, int q)
-{
-    return (size_t)(1 + wt->nmv + mv * (TAIL_MAX + 1) + q) * TAIL_ROWS;
-}
-
-/* The rank change of move mv of the board p minus the parts that depend
- * on head tiles and digits only: tail digits and comparisons among tail
- * tiles (and of tail tiles with x when x is a head tile with q tail tiles
- * below it: up moves).  p has the identity head (lex = rho). */
-static int64_t wtab_tail_share(const struct vtab *v, const struct perm *p, int hb,
-                               int mv, int q)
-{
-    int a = mv >> 1, dir = mv & 1, c = v->c, m_pick;
-    const uint8_t *t = p->t;
-    int64_t sum = 0;
-    for (int k = hb - a; k < c; k++)
-        sum += (int64_t)p->d[a + k] * v->weight[dir][a * c + k];
-    unsigned g = 0;
-    if (dir) { /* x = t[a+c-1] passes t[a..a+c-2]: bit i for position a+i */
-        for (int pos = hb; pos < a + c - 1; pos++)
-            g |= (unsigned)(t[pos] < t[a + c - 1]) << (pos - a);
-    } else {   /* x = t[a] passes t[a+1..a+c-1]: bit i for position a+1+i */
-        m_pick = hb + q; /* identity head: tail tiles below x are hb..hb+q-1 */
-        for (int pos = hb; pos <= a + c - 1; pos++)
-            g |= (unsigned)(t[pos] < m_pick) << (pos - a - 1);
-    }
-    const int64_t *cmp = v->cmp[dir] + ((size_t)a << (c - 1));
-    return sum + cmp[g] - cmp[0];
-}
-
-/* Fill the row tables: row rho's board with the identity head has the
- * tail digits and tile order of row rho of every window. */
-static void wtab_rows(struct wtab *wt, const struct space *s, const struct vtab *v)
-{
-    int c = v->c, m = s->m, hb = wt->hb;
-    for (unsigned rho = 0; rho < TAIL_ROWS; rho++) {
-        struct perm p = {.lex = rho};
-        perm_unrank(&p, m);
-        for (int mv = 0; mv < wt->nmv; mv++) {
-            int a = mv >> 1, dir = mv & 1;
-            if (wt->cls[mv] == VC_TAIL) {
-                wt->rows[wtab_row(mv) + rho] =
-                    (int64_t)(vmove_lex(v, &p, a, dir, c) - rho);
-            } else if (wt->cls[mv] == VC_STRADDLE && dir) {
-                wt->rows[wtab_row(mv) + rho] = wtab_tail_share(v, &p, hb, mv, 0);
-                wt->xr[wtab_row(mv) + rho] = (uint8_t)(p.t[a + c - 1] - hb);
-            } else if (wt->cls[mv] == VC_STRADDLE) {
-                for (int q = 0; q <= TAIL_MAX; q++)
-                    wt->rows[wtab_uprow(wt, mv, q) + rho] =
-                        wtab_tail_share(v, &p, hb, mv, q);
-            }
-        }
-    }
-}
-
-static void wtab_free(struct wtab *wt)
-{
-    free(wt->rows);
-    free(wt->xr);
-    for (int s = 0; s < 2; s++) {
-        free(wt->pair[s]);
-        free(wt->pxr[s]);
-    }
-    memset(wt, 0, sizeof *wt);
-}
-
-/* The row tables by block (see struct wtab); -1 when out of memory. */
-static int wtab_pairs(struct wtab *wt, size_t nrows)
-{
-    for (int s = 0; s < 2; s++) {
-        wt->pair[s] = malloc(nrows * WINDOW_BLOCKS * sizeof *wt->pair[s]);
-        wt->pxr[s] = malloc((size_t)(1 + wt->nmv) * WINDOW_BLOCKS);
-        if (!wt->pair[s] || !wt->pxr[s])
-            return -1;
-        for (unsigned j = 0; j < WINDOW_BLOCKS; j++) {
-            unsigned sel = (unsigned)s ^ wt->rowpar[2 * j], rho = 2 * j + sel;
-            for (size_t R = 0; R < nrows; R++)
-                wt->pair[s][R * WINDOW_BLOCKS + j] = wt->rows[R * TAIL_ROWS + rho] + sel;
-            for (size_t R = 0; R <= (size_t)wt->nmv; R++)
-                wt->pxr[s][R * WINDOW_BLOCKS + j] = wt->xr[R * TAIL_ROWS + rho];
-        }
-    }
-    return 0;
-}
-
-/* Returns -1 when out of memory; wt->on stays 0 for the spaces the window
- * path does not cover (full space, no pairs, short t, one row). */
-static int wtab_init(struct wtab *wt, const struct space *s, const struct tail *tl,
-                     const struct vtab *v)
-{
-    memset(wt, 0, sizeof *wt);
-    if (s->kind != SPACE_COMPACT || s->path_graph || s->rows < 2 ||
-        tl->k != TAIL_MAX || s->m < TAIL_MAX)
-        return 0;
-    int c = s->cols, m = s->m, n = s->n, hb = m - TAIL_MAX;
-    wt->nmv = 2 * (m - c + 1);
-    wt->hb = hb;
-    size_t nrows = 1 + (size_t)wt->nmv * (TAIL_MAX + 2);
-    wt->rows = calloc(nrows * TAIL_ROWS, sizeof *wt->rows);
-    wt->xr = calloc((size_t)(1 + wt->nmv) * TAIL_ROWS, 1);
-    if (!wt->rows || !wt->xr) {
-        wtab_free(wt);
-        return -1;
-    }
-    for (int mv = 0; mv < wt->nmv; mv++)
-        wt->cls[mv] = (uint8_t)vclass_of(mv >> 1, c, hb);
-    for (unsigned r = 0; r < TAIL_ROWS; r++)
-        wt->rowpar[r] = tl->dsum[r] & 1u;
-    wtab_rows(wt, s, v);
-    int fail = wtab_pairs(wt, nrows);
-    /* the scan reads only the tables by block: drop the ones by row */
-    free(wt->rows);
-    free(wt->xr);
-    wt->rows = NULL;
-    wt->xr = NULL;
-    if (fail) {
-        wtab_free(wt);
-        return -1;
-    }
-    for (int p = 0; p < n; p++)
-        for (int k = 0; k < STORE_ENTRIES_PER_WORD; k++) {
-            int z = (p + k) % n;
-            if (z >= c) /* up */
-                wt->vmask[0][p] |= 1ULL << (2 * k);
-            if (z + c < n) /* down */
-                wt->vmask[1][p] |= 1ULL << (2 * k);
-        }
-    wt->on = 1;
-    return 0;
-}
 
 
 /* Re-read the tail of w->base after a move that was not by the table. */
@@ -645,76 +235,6 @@ static inline void worker_seek(struct worker *w, uint64_t h)
     w->h = h;
 }
 
-/* What the window path needs of the window of blocks [base, base +
- * WINDOW_BLOCKS): see struct wtab.  delta of move mv at row rho is
- * head[mv][xr[mv][rho]] + row[mv][rho]. */
-struct window {
-    uint64_t base;                   /* first block; WINDOW_NONE: none yet */
-    uint64_t lex;                    /* lex rank of its first board */
-    unsigned par;                    /* parity of the head digits */
-    size_t row[MOVES_MAX];           /* row table R of each move */
-    size_t xr[MOVES_MAX];            /* its table of x's ranks (0: zeros) */
-    int64_t head[MOVES_MAX][TAIL_MAX]; /* the head's share (by xr) */
-    /* by direction and blank cell, for the scan: the tables by block
-     * (wtab.pair, wtab.pxr) of the entry's parity */
-    const int64_t *zrow[2][SPACE_MAX_CELLS];
-    const uint8_t *zxr[2][SPACE_MAX_CELLS];
-    const int64_t *zhead[2][SPACE_MAX_CELLS];
-};
-
-/* Bit i set when t[i] < x, for i = 0..15 (t has 16 readable bytes). */
-static inline unsigned below(const uint8_t *t, unsigned x)
-{
-#if defined(__SSE2__)
-    return (unsigned)_mm_movemask_epi8(_mm_cmpgt_epi8(
-        _mm_set1_epi8((char)x), _mm_loadu_si128((const __m128i *)t)));
-#else
-    unsigned lt = 0;
-    for (int i = 0; i < 16; i++)
-        lt |= (unsigned)(t[i] < x) << i;
-    return lt;
-#endif
-}
-
-/* The head's share of move mv's rank change in the window whose first
- * board is p (its tail sorted: t[hb + i] is the i-th smallest tail tile),
- * and the row table that goes with it. */
-static void window_move(struct window *wn, const struct wtab *wt,
-                        const struct vtab *v, const struct perm *p, int m, int mv)
-{
-    int a = mv >> 1, dir = mv & 1, c = v->c, hb = wt->hb;
-    const int64_t *cmp = v->cmp[dir] + ((size_t)a << (c - 1));
-    wn->row[mv] = 0; /* the zero row */
-    wn->xr[mv] = 0;
-    if (wt->cls[mv] == VC_HEAD) {
-        wn->head[mv][0] = (int64_t)(vmove_lex(v, p, a, dir, c) - p->lex);
-        return;
-    }
-    if (wt->cls[mv] == VC_TAIL) {
-        wn->head[mv][0] = 0;
-        wn->row[mv] = 1 + (size_t)mv;
-        return;
-    }
-    int64_t sum = 0;
-    for (int k = 0; k < hb - a; k++)
-        sum += (int64_t)p->d[a + k] * v->weight[dir][a * c + k];
-    if (dir) { /* down: x, a tail tile, passes head tiles a..hb-1 */
-        for (int xr = 0; xr < TAIL_MAX; xr++)
-            wn->head[mv][xr] = sum + cmp[below(p->t + a, p->t[hb + xr]) &
-                                         ((1u << (hb - a)) - 1u)];
-        wn->row[mv] = 1 + (size_t)mv;
-        wn->xr[mv] = 1 + (size_t)mv;
-    } else {   /* up: x = t[a] passes head tiles a+1..hb-1, then tail tiles */
-        unsigned g = 0;
-        int q = 0;
-        for (int pos = a + 1; pos < hb; pos++)
-            g |= (unsigned)(p->t[pos] < p->t[a]) << (pos - a - 1);
-        for (int pos = hb; pos < m; pos++)
-            q += p->t[pos] < p->t[a];
-        wn->head[mv][0] = sum + cmp[g];
-        wn->row[mv] = wtab_uprow(wt, mv, q) / TAIL_ROWS;
-    }
-}
 
 /* Fill w->win for the window of block h (the base is moved there). */
 static __attribute__((noinline)) void window_set(struct worker *w, uint64_t h)
@@ -901,18 +421,6 @@ vertical_c(struct worker *w, struct store *st, uint64_t fm, uint64_t h0, int z0,
             worker_push(w, st, (vmove_lex(w->vt, p, z, 1, c) >> shift) *
                                    (uint64_t)n + (uint64_t)(z + c));
     }
-}
-
-/* Index of the vertical neighbour (dir 0: up, 1: down) of the entry of
- * blank z in block base + j of the worker's window (whose first board has
- * lex rank lex0), by three table reads: see struct wtab. */
-static inline __attribute__((always_inline)) uint64_t
-window_target(const struct window *wn, int dir, int z, unsigned j, uint64_t lex0,
-              uint64_t n, const int c)
-{
-    int64_t delta = wn->zhead[dir][z][wn->zxr[dir][z][j]] + wn->zrow[dir][z][j];
-    uint64_t lex = lex0 + 2u * j + (uint64_t)delta;
-    return (lex >> 1) * n + (uint64_t)(dir ? z + c : z - c);
 }
 
 /*

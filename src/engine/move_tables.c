@@ -1,0 +1,335 @@
+/*
+ * move_tables.c - building the move tables (move_tables.h): the tail
+ * table, the segment tables and the window tables, and a window's head
+ * parts.  The readers the search runs per move are inline in the header.
+ */
+#include "move_tables.h"
+
+#include "slide/store.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const int64_t fact[SPACE_MAX_CELLS] = {
+    1LL, 1LL, 2LL, 6LL, 24LL, 120LL, 720LL, 5040LL, 40320LL, 362880LL,
+    3628800LL, 39916800LL, 479001600LL, 6227020800LL, 87178291200LL,
+    1307674368000LL, 20922789888000LL, 355687428096000LL,
+    6402373705728000LL, 121645100408832000LL};
+
+/* Set every digit and tile of p from its lex rank (digits by mixed radix). */
+void perm_unrank(struct perm *p, int m)
+{
+    rank_unlex(p->lex, m, p->t);
+    uint32_t later = 0;
+    p->dsum = 0;
+    for (int i = m - 1; i >= 0; i--) {
+        unsigned v = p->t[i];
+        p->d[i] = (uint8_t)__builtin_popcount(later & ((1u << v) - 1u));
+        p->dsum += p->d[i];
+        later |= 1u << v;
+    }
+}
+
+/*
+ * Advance p by `diff` lex ranks: add diff to the mixed-radix number of the
+ * digits (radix m - i at position i), then rebuild the tiles from the first
+ * changed position on, choosing from the tiles that were already there.
+ * Nearby ranks differ only in the last few digits, so this costs far less
+ * than unranking from scratch.  Precondition: p->lex + diff < m!.
+ */
+void perm_advance(struct perm *p, uint64_t diff, int m)
+{
+    int i = m - 2; /* the last digit has radix 1: it is always 0 */
+    uint64_t carry = diff;
+    while (carry) {
+        uint64_t radix = (uint64_t)(m - i), total = p->d[i] + carry, digit;
+        /* nearby ranks carry little: avoid the slow division when we can */
+        if (total < radix) {
+            digit = total;
+            carry = 0;
+        } else if (total < 2 * radix) {
+            digit = total - radix;
+            carry = 1;
+        } else {
+            digit = total % radix;
+            carry = total / radix;
+        }
+        p->dsum = p->dsum - p->d[i] + (unsigned)digit;
+        p->d[i] = (uint8_t)digit;
+        i--;
+    }
+    int from = i + 1 < m ? i + 1 : m;
+    uint32_t avail = 0;
+    for (int k = from; k < m; k++)
+        avail |= 1u << p->t[k];
+    for (int k = from; k < m; k++) {
+        uint32_t x = avail;
+        for (unsigned j = 0; j < p->d[k]; j++)
+            x &= x - 1; /* skip the d smallest remaining tiles */
+        unsigned v = (unsigned)__builtin_ctz(x);
+        avail &= ~(1u << v);
+        p->t[k] = (uint8_t)v;
+    }
+    p->lex += diff;
+}
+
+void tail_init(struct tail *tl, int m)
+{
+    memset(tl, 0, sizeof *tl);
+    if (m < 3)
+        return; /* too short to matter */
+    tl->k = m < TAIL_MAX ? m : TAIL_MAX;
+    tl->rows = (unsigned)fact[tl->k];
+    for (unsigned r = 0; r < tl->rows; r++) {
+        struct perm p = {.lex = r};
+        perm_unrank(&p, tl->k);
+        for (int j = 0; j < tl->k; j++) {
+            tl->pick[r][j] = p.t[j];
+            tl->digit[r][j] = p.d[j];
+            tl->digit8[r] |= (uint64_t)p.d[j] << (8 * j);
+        }
+        tl->pick8[r] = ~0ULL << (8 * tl->k) & 0x8080808080808080ULL;
+        for (int j = 0; j < tl->k; j++)
+            tl->pick8[r] |= (uint64_t)p.t[j] << (8 * j);
+        tl->dsum[r] = (uint8_t)p.dsum;
+    }
+}
+
+void vtab_free(struct vtab *v)
+{
+    for (int dir = 0; dir < 2; dir++) {
+        free(v->weight[dir]);
+        free(v->cmp[dir]);
+    }
+    memset(v, 0, sizeof *v);
+}
+
+/* Returns -1 when out of memory; a 1-row board has no segments (c = 0). */
+int vtab_init(struct vtab *v, const struct space *s)
+{
+    memset(v, 0, sizeof *v);
+    if (s->rows < 2)
+        return 0;
+    int c = s->cols, m = s->m, nseg = m - c + 1;
+    size_t ng = (size_t)1 << (c - 1);
+    int64_t F[SPACE_MAX_CELLS];
+    for (int i = 0; i < m; i++)
+        F[i] = fact[m - 1 - i];
+    v->c = c;
+    for (int dir = 0; dir < 2; dir++) {
+        v->weight[dir] = calloc((size_t)nseg * (size_t)c, sizeof(int64_t));
+        v->cmp[dir] = calloc((size_t)nseg * ng, sizeof(int64_t));
+        if (!v->weight[dir] || !v->cmp[dir]) {
+            vtab_free(v);
+            return -1;
+        }
+    }
+    for (int a = 0; a < nseg; a++) {
+        int64_t *wu = v->weight[0] + (size_t)a * (size_t)c;
+        int64_t *wd = v->weight[1] + (size_t)a * (size_t)c;
+        /* up: x leaves a for a+c-1, tile j (at a+j) moves to a+j-1 */
+        wu[0] = F[a + c - 1] - F[a];
+        for (int j = 1; j < c; j++)
+            wu[j] = F[a + j - 1] - F[a + j];
+        /* down: x leaves a+c-1 for a, tile at a+k moves to a+k+1 */
+        for (int k = 0; k < c - 1; k++)
+            wd[k] = F[a + k + 1] - F[a + k];
+        wd[c - 1] += F[a] - F[a + c - 1];
+        for (size_t g = 0; g < ng; g++) {
+            int64_t up = 0, down = 0;
+            int less = __builtin_popcountll(g);
+            for (int j = 1; j < c; j++)
+                if (!(g >> (j - 1) & 1)) { /* x is smaller than tile j */
+                    up += F[a + j - 1];    /* tile j gains x as a later smaller */
+                    down -= F[a + j];      /* tile j loses x */
+                }
+            up -= (int64_t)less * F[a + c - 1];
+            down += (int64_t)less * F[a];
+            v->cmp[0][((size_t)a << (c - 1)) + g] = up;
+            v->cmp[1][((size_t)a << (c - 1)) + g] = down;
+        }
+    }
+    return 0;
+}
+
+static enum vclass vclass_of(int a, int c, int hb)
+{
+    return a >= hb ? VC_TAIL : a + c <= hb ? VC_HEAD : VC_STRADDLE;
+}
+
+/* Row table of move mv (tail or straddling down), or of straddling up
+ * move mv with q tail tiles below x. */
+static inline size_t wtab_row(int mv)
+{
+    return (size_t)(1 + mv) * TAIL_ROWS;
+}
+
+static inline size_t wtab_uprow(const struct wtab *wt, int mv, int q)
+{
+    return (size_t)(1 + wt->nmv + mv * (TAIL_MAX + 1) + q) * TAIL_ROWS;
+}
+
+/* The rank change of move mv of the board p minus the parts that depend
+ * on head tiles and digits only: tail digits and comparisons among tail
+ * tiles (and of tail tiles with x when x is a head tile with q tail tiles
+ * below it: up moves).  p has the identity head (lex = rho). */
+static int64_t wtab_tail_share(const struct vtab *v, const struct perm *p, int hb,
+                               int mv, int q)
+{
+    int a = mv >> 1, dir = mv & 1, c = v->c, m_pick;
+    const uint8_t *t = p->t;
+    int64_t sum = 0;
+    for (int k = hb - a; k < c; k++)
+        sum += (int64_t)p->d[a + k] * v->weight[dir][a * c + k];
+    unsigned g = 0;
+    if (dir) { /* x = t[a+c-1] passes t[a..a+c-2]: bit i for position a+i */
+        for (int pos = hb; pos < a + c - 1; pos++)
+            g |= (unsigned)(t[pos] < t[a + c - 1]) << (pos - a);
+    } else {   /* x = t[a] passes t[a+1..a+c-1]: bit i for position a+1+i */
+        m_pick = hb + q; /* identity head: tail tiles below x are hb..hb+q-1 */
+        for (int pos = hb; pos <= a + c - 1; pos++)
+            g |= (unsigned)(t[pos] < m_pick) << (pos - a - 1);
+    }
+    const int64_t *cmp = v->cmp[dir] + ((size_t)a << (c - 1));
+    return sum + cmp[g] - cmp[0];
+}
+
+/* Fill the row tables: row rho's board with the identity head has the
+ * tail digits and tile order of row rho of every window. */
+static void wtab_rows(struct wtab *wt, const struct space *s, const struct vtab *v)
+{
+    int c = v->c, m = s->m, hb = wt->hb;
+    for (unsigned rho = 0; rho < TAIL_ROWS; rho++) {
+        struct perm p = {.lex = rho};
+        perm_unrank(&p, m);
+        for (int mv = 0; mv < wt->nmv; mv++) {
+            int a = mv >> 1, dir = mv & 1;
+            if (wt->cls[mv] == VC_TAIL) {
+                wt->rows[wtab_row(mv) + rho] =
+                    (int64_t)(vmove_lex(v, &p, a, dir, c) - rho);
+            } else if (wt->cls[mv] == VC_STRADDLE && dir) {
+                wt->rows[wtab_row(mv) + rho] = wtab_tail_share(v, &p, hb, mv, 0);
+                wt->xr[wtab_row(mv) + rho] = (uint8_t)(p.t[a + c - 1] - hb);
+            } else if (wt->cls[mv] == VC_STRADDLE) {
+                for (int q = 0; q <= TAIL_MAX; q++)
+                    wt->rows[wtab_uprow(wt, mv, q) + rho] =
+                        wtab_tail_share(v, &p, hb, mv, q);
+            }
+        }
+    }
+}
+
+void wtab_free(struct wtab *wt)
+{
+    free(wt->rows);
+    free(wt->xr);
+    for (int s = 0; s < 2; s++) {
+        free(wt->pair[s]);
+        free(wt->pxr[s]);
+    }
+    memset(wt, 0, sizeof *wt);
+}
+
+/* The row tables by block (see struct wtab); -1 when out of memory. */
+static int wtab_pairs(struct wtab *wt, size_t nrows)
+{
+    for (int s = 0; s < 2; s++) {
+        wt->pair[s] = malloc(nrows * WINDOW_BLOCKS * sizeof *wt->pair[s]);
+        wt->pxr[s] = malloc((size_t)(1 + wt->nmv) * WINDOW_BLOCKS);
+        if (!wt->pair[s] || !wt->pxr[s])
+            return -1;
+        for (unsigned j = 0; j < WINDOW_BLOCKS; j++) {
+            unsigned sel = (unsigned)s ^ wt->rowpar[2 * j], rho = 2 * j + sel;
+            for (size_t R = 0; R < nrows; R++)
+                wt->pair[s][R * WINDOW_BLOCKS + j] = wt->rows[R * TAIL_ROWS + rho] + sel;
+            for (size_t R = 0; R <= (size_t)wt->nmv; R++)
+                wt->pxr[s][R * WINDOW_BLOCKS + j] = wt->xr[R * TAIL_ROWS + rho];
+        }
+    }
+    return 0;
+}
+
+/* Returns -1 when out of memory; wt->on stays 0 for the spaces the window
+ * path does not cover (full space, no pairs, short t, one row). */
+int wtab_init(struct wtab *wt, const struct space *s, const struct tail *tl,
+                     const struct vtab *v)
+{
+    memset(wt, 0, sizeof *wt);
+    if (s->kind != SPACE_COMPACT || s->path_graph || s->rows < 2 ||
+        tl->k != TAIL_MAX || s->m < TAIL_MAX)
+        return 0;
+    int c = s->cols, m = s->m, n = s->n, hb = m - TAIL_MAX;
+    wt->nmv = 2 * (m - c + 1);
+    wt->hb = hb;
+    size_t nrows = 1 + (size_t)wt->nmv * (TAIL_MAX + 2);
+    wt->rows = calloc(nrows * TAIL_ROWS, sizeof *wt->rows);
+    wt->xr = calloc((size_t)(1 + wt->nmv) * TAIL_ROWS, 1);
+    if (!wt->rows || !wt->xr) {
+        wtab_free(wt);
+        return -1;
+    }
+    for (int mv = 0; mv < wt->nmv; mv++)
+        wt->cls[mv] = (uint8_t)vclass_of(mv >> 1, c, hb);
+    for (unsigned r = 0; r < TAIL_ROWS; r++)
+        wt->rowpar[r] = tl->dsum[r] & 1u;
+    wtab_rows(wt, s, v);
+    int fail = wtab_pairs(wt, nrows);
+    /* the scan reads only the tables by block: drop the ones by row */
+    free(wt->rows);
+    free(wt->xr);
+    wt->rows = NULL;
+    wt->xr = NULL;
+    if (fail) {
+        wtab_free(wt);
+        return -1;
+    }
+    for (int p = 0; p < n; p++)
+        for (int k = 0; k < STORE_ENTRIES_PER_WORD; k++) {
+            int z = (p + k) % n;
+            if (z >= c) /* up */
+                wt->vmask[0][p] |= 1ULL << (2 * k);
+            if (z + c < n) /* down */
+                wt->vmask[1][p] |= 1ULL << (2 * k);
+        }
+    wt->on = 1;
+    return 0;
+}
+/* The head's share of move mv's rank change in the window whose first
+ * board is p (its tail sorted: t[hb + i] is the i-th smallest tail tile),
+ * and the row table that goes with it. */
+void window_move(struct window *wn, const struct wtab *wt,
+                        const struct vtab *v, const struct perm *p, int m, int mv)
+{
+    int a = mv >> 1, dir = mv & 1, c = v->c, hb = wt->hb;
+    const int64_t *cmp = v->cmp[dir] + ((size_t)a << (c - 1));
+    wn->row[mv] = 0; /* the zero row */
+    wn->xr[mv] = 0;
+    if (wt->cls[mv] == VC_HEAD) {
+        wn->head[mv][0] = (int64_t)(vmove_lex(v, p, a, dir, c) - p->lex);
+        return;
+    }
+    if (wt->cls[mv] == VC_TAIL) {
+        wn->head[mv][0] = 0;
+        wn->row[mv] = 1 + (size_t)mv;
+        return;
+    }
+    int64_t sum = 0;
+    for (int k = 0; k < hb - a; k++)
+        sum += (int64_t)p->d[a + k] * v->weight[dir][a * c + k];
+    if (dir) { /* down: x, a tail tile, passes head tiles a..hb-1 */
+        for (int xr = 0; xr < TAIL_MAX; xr++)
+            wn->head[mv][xr] = sum + cmp[below(p->t + a, p->t[hb + xr]) &
+                                         ((1u << (hb - a)) - 1u)];
+        wn->row[mv] = 1 + (size_t)mv;
+        wn->xr[mv] = 1 + (size_t)mv;
+    } else {   /* up: x = t[a] passes head tiles a+1..hb-1, then tail tiles */
+        unsigned g = 0;
+        int q = 0;
+        for (int pos = a + 1; pos < hb; pos++)
+            g |= (unsigned)(p->t[pos] < p->t[a]) << (pos - a - 1);
+        for (int pos = hb; pos < m; pos++)
+            q += p->t[pos] < p->t[a];
+        wn->head[mv][0] = sum + cmp[g];
+        wn->row[mv] = wtab_uprow(wt, mv, q) / TAIL_ROWS;
+    }
+}
