@@ -19,7 +19,7 @@
 # Functions that changed but that the search never reaches (refactored
 # helpers of other commands) are listed and allowed.  Exit 0 with a line
 # naming OLD, NEW and what differed; exit 1 naming the first difference that
-# matters; exit 2 on bad arguments or a missing file.
+# matters; exit 2 on bad arguments.
 set -eu
 cd "$(dirname "$0")/.."
 old=${1:?usage: check-search-code.sh OLD [NEW]}
@@ -109,13 +109,12 @@ mkdir -p "$tmp/old" "$tmp/new"
 same_files="" changed_files=""
 for f in $FILES; do
     po=$(locate "$old" "$f"); pn=$(locate "$new" "$f")
-    if [ -z "$po" ] || [ -z "$pn" ]; then
-        echo "check-search-code: $f not found at ${po:+$new}${pn:+$old}${po:-$old}" >&2
-        exit 2
-    fi
     key=$(echo "$f" | tr / _)
-    git show "$old:$po" > "$tmp/old/$key"
-    git show "$new:$pn" > "$tmp/new/$key"
+    # a file of the list absent at a commit (move_tables.c before it was
+    # split out of bfs.c) counts as empty there: absent at both, it is the
+    # same; at one, its text outside functions differs and the check fails
+    if [ -n "$po" ]; then git show "$old:$po" > "$tmp/old/$key"; else : > "$tmp/old/$key"; fi
+    if [ -n "$pn" ]; then git show "$new:$pn" > "$tmp/new/$key"; else : > "$tmp/new/$key"; fi
     if cmp -s "$tmp/old/$key" "$tmp/new/$key"; then
         same_files="$same_files ${f##*/}"
         continue
