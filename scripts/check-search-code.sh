@@ -55,7 +55,7 @@ locate() {
 # split FILE (C text) into DIR/f.NAME (each function's text), DIR/top
 # (everything else without comments and prototypes), DIR/names (appended)
 split_c() {
-    awk -v dir="$2" '
+    awk -v dir="$2" -v file="$3" '
         function flush_top() { if (stmt != "") { if (stmt !~ /\)[ \t]*;[ \t]*$/ || stmt ~ /=/) print stmt > (dir "/top"); stmt = "" } }
         BEGIN { infn = 0; incomment = 0 }
         {
@@ -72,7 +72,15 @@ split_c() {
             if (line ~ /^[ \t]*\/\*/) { if (line !~ /\*\//) incomment = 1; next }
             if (line ~ /^[ \t]*\/\//) next
             if (line == "{" && sig != "") {
-                s = sig; sub(/\(.*/, "", s); n = split(s, w, /[ \t*]+/); name = w[n]
+                # the name is the last word before the parameter list, once
+                # attributes (whose parentheses come first) are taken out
+                s = sig; gsub(/__attribute__[ \t]*\(\([^()]*(\([^()]*\))?[^()]*\)\)/, "", s)
+                sub(/\(.*/, "", s); n = split(s, w, /[ \t*]+/); name = w[n]
+                if (name in seen) {
+                    printf "check-search-code: two functions named %s in %s\n", name, file > "/dev/stderr"
+                    exit 2
+                }
+                seen[name] = 1
                 infn = 1; body = sig "\n{\n"; stmt = ""; next
             }
             if (line ~ /^[A-Za-z_].*\(/ && line !~ /;[ \t]*$/ && line !~ /^#/) { sig = line; stmt = line; next }
@@ -122,7 +130,7 @@ for f in $FILES; do
     changed_files="$changed_files ${f##*/}"
     for side in old new; do
         mkdir -p "$tmp/$side.$key"
-        split_c "$tmp/$side/$key" "$tmp/$side.$key"
+        split_c "$tmp/$side/$key" "$tmp/$side.$key" "$f at $side"
     done
     # outside functions, only added conditional-compilation lines are
     # allowed (they guard new functions, e.g. a BMI2 variant; a guard around
@@ -140,7 +148,7 @@ mkdir -p "$tmp/fn"
 for f in $FILES; do
     key=$(echo "$f" | tr / _)
     mkdir -p "$tmp/all.$key"
-    split_c "$tmp/new/$key" "$tmp/all.$key"
+    split_c "$tmp/new/$key" "$tmp/all.$key" "$f at new"
     for n in $(cat "$tmp/all.$key/names"); do cp "$tmp/all.$key/f.$n" "$tmp/fn/$n"; done
 done
 # reachable from the roots: a breadth-first walk over the names of

@@ -127,8 +127,9 @@ static void test_naive_3x3_2x5(void **state)
     check_against_naive(2, 5, 2, SPACE_COMPACT);
 }
 
-/* Both expansions of a forward layer, each in every layer (window tables
- * of bfs.c; board by board), against the naive BFS: the shapes with at
+/* Both ways of finding vertical neighbours, each in every layer, forward
+ * and backward (window tables of move_tables.h; board by board), against
+ * the naive BFS (the last layers of each go backward): the shapes with at
  * least 6 tiles, every goal blank of 2x4, 4x2 and 3x3, and 2x5 and 5x2
  * with the blank in a corner and in the middle of a long side. */
 static void test_naive_windows(void **state)

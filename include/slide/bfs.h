@@ -19,9 +19,10 @@
  * (colour, bit) = (d mod 2, floor(d/2) mod 2) = d mod 4: an exact distance
  * oracle when combined with a neighbour one step closer (db.h).
  *
- * Counts come from the atomic mark (11 -> 10) that reports its first
- * writer, so every layer count is exact for any number of threads, and the
- * result does not depend on the thread count.
+ * Counts are exact for any number of threads: a forward mark (11 -> 10)
+ * is an atomic operation that reports its first writer, and in a backward
+ * pass only the thread that scans a word changes it, so the result does not
+ * depend on the thread count.
  */
 #ifndef SLIDE_BFS_H
 #define SLIDE_BFS_H
@@ -56,8 +57,10 @@ struct bfs_options {
     int no_backward;         /* 1: never switch to the backward scan */
     bfs_layer_fn on_layer;   /* may be NULL */
     void *ctx;
-    /* How a forward layer finds vertical neighbours: 0 by window tables in
-     * the layers dense enough for them to pay, board by board in the rest;
+    /* How a layer, forward or backward, finds vertical neighbours: 0 by
+     * window tables in the layers dense enough for them to pay (frontier
+     * boards per window forward, unvisited ones backward), board by board
+     * in the rest;
      * 1 by window tables in every layer; -1 board by board in every layer.
      * The result is the same, byte for byte; the choice is for tests and
      * measurements.  Window tables need the compact space with at least 6

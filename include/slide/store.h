@@ -7,9 +7,10 @@
  *                                    01 closed, floor(d/2) odd
  * (d = distance).  Padding entries past `size` in the last word are 11 and
  * are never scanned.  Concurrent updates use atomic word operations: marking
- * (11 -> 10) clears one bit with fetch_and, closing (10 -> 0b) flips bits
- * with fetch_xor, so writers to different entries of one word never lose
- * each other's updates.
+ * (11 -> 10) clears one bit with fetch_and (store_mark), closing (10 -> 0b)
+ * flips bits with fetch_xor, so writers to different entries of one word
+ * never lose each other's updates.  (The BFS's backward and closing passes,
+ * in which only the thread scanning a word writes it, store whole words.)
  */
 #ifndef SLIDE_STORE_H
 #define SLIDE_STORE_H

@@ -22,8 +22,9 @@
  *                 in the window: struct window holds a window's head
  *                 parts, window_target reads a neighbour's index.
  *
- * Invariants: every table is built once per search and only read while
- * it runs; a window's tables are valid for blocks [base, base +
+ * Invariants: the tail, segment and window tables are built once per
+ * search and only read while it runs; a struct window is rebuilt by its
+ * thread for each window it enters, and its tables are valid for blocks [base, base +
  * WINDOW_BLOCKS), and m!/2 is a multiple of WINDOW_BLOCKS whenever the
  * window tables are on (m >= TAIL_MAX), so a window never runs past the
  * last block.
