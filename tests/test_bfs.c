@@ -329,18 +329,21 @@ static int stop_at_20(const struct bfs_layer *L, void *ctx)
     return L->depth == 20;
 }
 
-static void test_stop_resume(void **state)
+/* Stop 2x5 (blank 9) by o.on_layer after distance `stop`, resume it with
+ * `threads` threads (all chunk flags set again), and compare the store and
+ * histogram with a search that was never stopped.  Consistency: both are
+ * slide's; the uninterrupted histogram's truth is test_published. */
+static void check_stop_resume(struct bfs_options o, int stop, int threads)
 {
-    (void)state;
     struct run a, x;
     slide_error err;
     run_bfs(&a, 2, 5, 9, SPACE_COMPACT, 2, 0);
     assert_int_equal(board_goal(&x.goal, 2, 5, &err), 0);
     assert_int_equal(space_init(&x.s, &x.goal, SPACE_COMPACT, &err), 0);
     assert_int_equal(store_alloc(&x.st, x.s.size, &err), 0);
-    struct bfs_options o = {2, 0, stop_at_20, NULL, 0};
     assert_int_equal(bfs_run(&x.s, &x.st, &o, &x.r, &err), SLIDE_EINTR);
-    assert_int_equal(x.r.radius, 20);
+    assert_int_equal(x.r.radius, stop);
+    o.threads = threads;
     o.on_layer = NULL;
     assert_int_equal(bfs_resume(&x.s, &x.st, &o, &x.r, &err), 0);
     assert_int_equal(x.r.radius, a.r.radius);
@@ -348,6 +351,32 @@ static void test_stop_resume(void **state)
     assert_memory_equal(x.st.words, a.st.words, a.st.nwords * 8);
     free_run(&a);
     free_run(&x);
+}
+
+static void test_stop_resume(void **state)
+{
+    (void)state;
+    check_stop_resume((struct bfs_options){2, 0, stop_at_20, NULL, 0}, 20, 2);
+}
+
+/* Stops after distance 48 of 2x5, which a backward layer found (ctx: set
+ * to 1 when it was). */
+static int stop_at_48_backward(const struct bfs_layer *L, void *ctx)
+{
+    if (L->depth != 48)
+        return 0;
+    *(int *)ctx = L->backward;
+    return 1;
+}
+
+/* With the window tables in every layer, stopped among the backward layers
+ * with 2 threads and resumed with 3. */
+static void test_stop_resume_backward(void **state)
+{
+    (void)state;
+    int backward = 0;
+    check_stop_resume((struct bfs_options){2, 0, stop_at_48_backward, &backward, 1}, 48, 3);
+    assert_int_equal(backward, 1);
 }
 
 static void test_bad_store(void **state)
@@ -371,7 +400,8 @@ int main(void)
         cmocka_unit_test(test_published),    cmocka_unit_test(test_published_2x6),
         cmocka_unit_test(test_antipodes),
         cmocka_unit_test(test_deterministic), cmocka_unit_test(test_layer_visits),
-        cmocka_unit_test(test_stop_resume),  cmocka_unit_test(test_bad_store),
+        cmocka_unit_test(test_stop_resume),  cmocka_unit_test(test_stop_resume_backward),
+        cmocka_unit_test(test_bad_store),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
