@@ -27,9 +27,9 @@ new=${2:-HEAD}
 # Checkpoint files are not part of it: saving reads the store and the result
 # (const) and cannot change the search, and results.sh keeps only searches
 # that were never resumed from one (no --resume in their command).
-FILES="engine/bfs.c engine/move_tables.c engine/space.c engine/store.c core/rank.c
-       core/parity.c core/board.c core/error.c
-       bfs.h move_tables.h space.h store.h rank.h parity.h board.h error.h"
+FILES="engine/bfs.c engine/move_tables.c engine/buckets.c engine/space.c engine/store.c
+       core/rank.c core/parity.c core/board.c core/error.c
+       bfs.h move_tables.h buckets.h space.h store.h rank.h parity.h board.h error.h"
 ROOTS="bfs_run bfs_resume space_init space_unrank store_alloc store_free
        store_check_memory store_bytes_needed board_goal board_parse board_format"
 # Input checks: reached, but they only decide whether a search may start

@@ -11,22 +11,39 @@ struct run {
     struct store st;
     struct bfs_result r;
     struct board goal;
+    int forward; /* layers found by a forward pass */
 };
 
-static void run_bfs_windows(struct run *x, int rows, int cols, int goal_blank,
+static int count_forward(const struct bfs_layer *L, void *ctx)
+{
+    *(int *)ctx += !L->backward;
+    return 0;
+}
+
+static void run_bfs_buckets(struct run *x, int rows, int cols, int goal_blank,
                             enum space_kind kind, int threads, int no_backward,
-                            int windows)
+                            int windows, int small_buckets)
 {
     slide_error err;
     assert_int_equal(board_alloc(&x->goal, rows, cols, &err), 0);
     goal_with_blank(rows * cols, goal_blank, x->goal.cells);
     assert_int_equal(space_init(&x->s, &x->goal, kind, &err), 0);
     assert_int_equal(store_alloc(&x->st, x->s.size, &err), 0);
-    struct bfs_options o = {threads, no_backward, NULL, NULL, windows};
+    x->forward = 0;
+    struct bfs_options o = {.threads = threads, .no_backward = no_backward,
+                            .on_layer = count_forward, .ctx = &x->forward,
+                            .windows = windows, .small_buckets = small_buckets};
     int rc = bfs_run(&x->s, &x->st, &o, &x->r, &err);
     if (rc)
         fail_msg("bfs_run: %s", err.msg);
     assert_true(x->r.complete);
+}
+
+static void run_bfs_windows(struct run *x, int rows, int cols, int goal_blank,
+                            enum space_kind kind, int threads, int no_backward,
+                            int windows)
+{
+    run_bfs_buckets(x, rows, cols, goal_blank, kind, threads, no_backward, windows, 0);
 }
 
 static void run_bfs(struct run *x, int rows, int cols, int goal_blank,
@@ -263,6 +280,47 @@ static void test_deterministic(void **state)
     }
 }
 
+/*
+ * A forward pass of several threads puts the targets outside the word being
+ * scanned in buckets by the owner of their chunk, which marks them in apply
+ * phases (buckets.h); with the smallest buckets those come many times a
+ * layer.  So run, 2, 3 and 4 threads leave the same histogram, first boards
+ * and store as 1 thread (whose search test_naive_3x3_2x5 checks board by
+ * board against the naive BFS: this is a consistency test), and there were
+ * more apply phases than forward passes, so some came in the middle of a
+ * pass (one ends each forward pass: the layers found forward, and perhaps
+ * the last pass, which finds nothing).  2x5 and 5x2 (2 and 5 columns,
+ * window tables in the dense layers), and 2x5 board by board.
+ */
+static void test_small_buckets(void **state)
+{
+    (void)state;
+    static const int shapes[][4] = {{2, 5, 9, 0}, {5, 2, 0, 0}, {2, 5, 9, -1}};
+    for (int k = 0; k < 3; k++) {
+        const int *sh = shapes[k];
+        struct run a;
+        run_bfs_windows(&a, sh[0], sh[1], sh[2], SPACE_COMPACT, 1, 0, sh[3]);
+        assert_true(a.r.applies == 0); /* one thread marks every target itself */
+        for (int threads = 2; threads <= 4; threads++) {
+            struct run b;
+            run_bfs_buckets(&b, sh[0], sh[1], sh[2], SPACE_COMPACT, threads, 0, sh[3], 1);
+            assert_int_equal(b.r.radius, a.r.radius);
+            assert_memory_equal(b.r.hist, a.r.hist, (size_t)(a.r.radius + 1) * 8);
+            assert_int_equal(b.r.nfirst, a.r.nfirst);
+            assert_memory_equal(b.r.first, a.r.first, sizeof a.r.first);
+            if (memcmp(b.st.words, a.st.words, a.st.nwords * 8) != 0)
+                fail_msg("%dx%d, %d threads, small buckets: the store differs from 1 thread's",
+                         sh[0], sh[1], threads);
+            if (b.r.threads == threads && b.r.applies <= (uint64_t)b.forward + 1)
+                fail_msg("%dx%d, %d threads: %llu apply phases, %d forward passes",
+                         sh[0], sh[1], threads, (unsigned long long)b.r.applies,
+                         b.forward + 1);
+            free_run(&b);
+        }
+        free_run(&a);
+    }
+}
+
 /* on_layer sees every layer; bfs_visit_frontier visits exactly that layer. */
 struct layer_check {
     const struct space *s;
@@ -313,7 +371,7 @@ static void test_layer_visits(void **state)
     assert_int_equal(space_init(&x.s, &x.goal, SPACE_COMPACT, &err), 0);
     assert_int_equal(store_alloc(&x.st, x.s.size, &err), 0);
     struct layer_check c = {&x.s, &x.st, &set, 0, 0, 0, 0};
-    struct bfs_options o = {2, 0, on_layer, &c, 0};
+    struct bfs_options o = {.threads = 2, .on_layer = on_layer, .ctx = &c};
     assert_int_equal(bfs_run(&x.s, &x.st, &o, &x.r, &err), 0);
     assert_int_equal(c.layers, 32);
     assert_true(c.visits == 181440);
@@ -356,7 +414,7 @@ static void check_stop_resume(struct bfs_options o, int stop, int threads)
 static void test_stop_resume(void **state)
 {
     (void)state;
-    check_stop_resume((struct bfs_options){2, 0, stop_at_20, NULL, 0}, 20, 2);
+    check_stop_resume((struct bfs_options){.threads = 2, .on_layer = stop_at_20}, 20, 2);
 }
 
 /* Stops after distance 48 of 2x5, which a backward layer found (ctx: set
@@ -375,7 +433,9 @@ static void test_stop_resume_backward(void **state)
 {
     (void)state;
     int backward = 0;
-    check_stop_resume((struct bfs_options){2, 0, stop_at_48_backward, &backward, 1}, 48, 3);
+    check_stop_resume((struct bfs_options){.threads = 2, .on_layer = stop_at_48_backward,
+                                         .ctx = &backward, .windows = 1},
+                      48, 3);
     assert_int_equal(backward, 1);
 }
 
@@ -387,7 +447,7 @@ static void test_bad_store(void **state)
     assert_int_equal(board_goal(&x.goal, 2, 3, &err), 0);
     assert_int_equal(space_init(&x.s, &x.goal, SPACE_COMPACT, &err), 0);
     assert_int_equal(store_alloc(&x.st, x.s.size - 1, &err), 0);
-    struct bfs_options o = {1, 0, NULL, NULL, 0};
+    struct bfs_options o = {.threads = 1};
     assert_int_equal(bfs_run(&x.s, &x.st, &o, &x.r, &err), SLIDE_EINVAL);
     free_run(&x);
 }
@@ -399,7 +459,8 @@ int main(void)
         cmocka_unit_test(test_naive_windows), cmocka_unit_test(test_windows_consistency_2x6),
         cmocka_unit_test(test_published),    cmocka_unit_test(test_published_2x6),
         cmocka_unit_test(test_antipodes),
-        cmocka_unit_test(test_deterministic), cmocka_unit_test(test_layer_visits),
+        cmocka_unit_test(test_deterministic), cmocka_unit_test(test_small_buckets),
+        cmocka_unit_test(test_layer_visits),
         cmocka_unit_test(test_stop_resume),  cmocka_unit_test(test_stop_resume_backward),
         cmocka_unit_test(test_bad_store),
     };

@@ -60,7 +60,7 @@ static void search_start(struct search *x, int rows, int cols, int stop, int thr
     space_for(&x->s, rows, cols, NULL, SPACE_COMPACT);
     assert_int_equal(store_alloc(&x->st, x->s.size, &err), 0);
     stop_depth = stop;
-    struct bfs_options o = {threads, 0, stop_at, NULL, 0};
+    struct bfs_options o = {.threads = threads, .on_layer = stop_at};
     int rc = bfs_run(&x->s, &x->st, &o, &x->r, &err);
     assert_int_equal(rc, stop >= 0 ? SLIDE_EINTR : SLIDE_OK);
 }
@@ -69,7 +69,7 @@ static void search_continue(struct search *x, int stop, int threads)
 {
     slide_error err;
     stop_depth = stop;
-    struct bfs_options o = {threads, 0, stop_at, NULL, 0};
+    struct bfs_options o = {.threads = threads, .on_layer = stop_at};
     int rc = bfs_resume(&x->s, &x->st, &o, &x->r, &err);
     assert_int_equal(rc, stop >= 0 ? SLIDE_EINTR : SLIDE_OK);
 }

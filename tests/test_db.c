@@ -33,7 +33,7 @@ static void search_run(struct search *x, int rows, int cols, const char *goal,
                        enum space_kind kind)
 {
     slide_error err;
-    struct bfs_options o = {0, 0, NULL, NULL, 0};
+    struct bfs_options o = {.threads = 0};
     if (goal)
         assert_int_equal(board_parse(goal, rows, cols, &x->goal, &err), 0);
     else

@@ -325,7 +325,7 @@ static void check_against_bfs(int rows, int cols, int blank, const struct fopts 
     struct bfs_result r;
     assert_int_equal(space_init(&s, &g, SPACE_COMPACT, &err), 0);
     assert_int_equal(store_alloc(&st, s.size, &err), 0);
-    struct bfs_options bo = {1, 0, NULL, NULL, 0}; /* its thread tests are in test_bfs */
+    struct bfs_options bo = {.threads = 1}; /* its thread tests are in test_bfs */
     assert_int_equal(bfs_run(&s, &st, &bo, &r, &err), 0);
     struct frontier_search f;
     run_frontier(&f, &g, -1, o);

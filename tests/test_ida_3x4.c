@@ -60,7 +60,7 @@ static void test_3x4_lc_random_200(void **state)
         t.index[i] = rng_below(&g, s.size); /* every compact index is solvable */
         t.dist[i] = -1;
     }
-    struct bfs_options o = {0, 0, read_layer, &t, 0};
+    struct bfs_options o = {.on_layer = read_layer, .ctx = &t};
     assert_int_equal(bfs_run(&s, &st, &o, &res, &err), 0);
     uint64_t published[64];
     int layers = published_histogram(3, 4, "corner", published, 64);

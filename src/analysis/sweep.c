@@ -398,7 +398,7 @@ static int result_init(struct sweep_result *r, const struct board *goal,
 static int sweep_search(struct sweep_state *S, struct store *st, slide_error *err)
 {
     struct bfs_result br;
-    struct bfs_options bo = {S->threads, 0, on_layer, S, 0};
+    struct bfs_options bo = {.threads = S->threads, .on_layer = on_layer, .ctx = S};
     int rc = bfs_run(S->s, st, &bo, &br, err);
     if (rc == SLIDE_EINTR && S->rc) {
         rc = S->rc;

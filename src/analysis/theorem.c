@@ -179,7 +179,7 @@ int theorem_parity(const struct board *goal, theorem_criterion_fn fn, void *ctx,
         (rc = store_alloc(&st, s.size, err)))
         return rc;
     r->threads = threads > 0 ? threads : omp_get_max_threads();
-    struct bfs_options o = {r->threads, 1, NULL, NULL, 0};
+    struct bfs_options o = {.threads = r->threads, .no_backward = 1};
     rc = bfs_run(&s, &st, &o, &br, err);
     r->bfs_seconds = br.seconds;
     bfs_result_free(&br);

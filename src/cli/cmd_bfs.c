@@ -568,7 +568,7 @@ static int search(struct run_ctx *c, const struct bfs_args *a, struct store *st,
                   struct bfs_result *r)
 {
     slide_error err;
-    struct bfs_options o = {a->threads, 0, on_layer, c, 0};
+    struct bfs_options o = {.threads = a->threads, .on_layer = on_layer, .ctx = c};
     int fresh = r->hist == NULL, done = r->complete;
     c->last_save = omp_get_wtime();
     /* a resumed search whose frontier is already the last layer */

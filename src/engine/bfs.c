@@ -11,8 +11,16 @@
  * decoded (worker.base), advances them to nearby blocks by the tail table
  * or mixed-radix addition (frontier entries are met in increasing index
  * order within a chunk), and updates the C digits a vertical move changes
- * (vmove_lex).  Forward targets are prefetched in batches before the
- * atomic marks.
+ * (vmove_lex).
+ *
+ * No store of a pass is locked.  Backward and close passes write only the
+ * word being scanned.  A forward pass of one thread marks its targets
+ * itself, prefetched in batches of BATCH; a forward pass of several puts
+ * every target outside the word being scanned in a bucket for the owner of
+ * the target's chunk, and the owners mark them in apply phases between
+ * barriers (buckets.h), reading ahead of the marks.  Empty words are
+ * skipped without stepping (block, blank) along: word_first finds a word's
+ * first entry by a multiply-high.
  *
  * A byte of flags per chunk of the store says which chunks may hold
  * frontier entries of each colour and unvisited entries of each colour;
@@ -25,9 +33,11 @@
  */
 #include "slide/bfs.h"
 
+#include "buckets.h"
 #include "move_tables.h"
 
 #include <omp.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #if defined(__SSSE3__)
@@ -65,6 +75,7 @@ struct masks {
     uint8_t zq[SPACE_MAX_CELLS + STORE_ENTRIES_PER_WORD];
     uint8_t zr[SPACE_MAX_CELLS + STORE_ENTRIES_PER_WORD];
     uint8_t need[SPACE_MAX_CELLS]; /* parity of t at z, 0 without pairs */
+    uint64_t ninv; /* ceil(2^64 / 2n), for word_first */
 };
 
 static void masks_init(struct masks *mk, const struct space *s)
@@ -77,6 +88,7 @@ static void masks_init(struct masks *mk, const struct space *s)
     }
     for (int z = 0; z < s->n; z++)
         mk->need[z] = pair ? s->need_parity[z] : 0;
+    mk->ninv = UINT64_MAX / (2 * (uint64_t)s->n) + 1;
     for (int p = 0; p < s->n; p++)
         for (int k = 0; k < STORE_ENTRIES_PER_WORD; k++) {
             int z = (p + k) % s->n, col = z % s->cols;
@@ -111,6 +123,12 @@ struct worker {
     uint8_t mark_flag;              /* flag set on a chunk gaining frontier */
     uint64_t pending[BATCH];        /* neighbours prefetched, not yet marked */
     int npending;
+    int me, team;                   /* thread number; team > 1: buckets */
+    uint64_t tinv;                  /* ceil(2^64 / 2 team), for chunk_owner */
+    struct buckets *bk;
+    uint64_t *bucket;               /* this thread's buckets: o's at o * cap */
+    size_t *bfill;                  /* their fill */
+    size_t bcap;
     uint64_t found;                 /* boards this thread marked first */
     uint64_t first[BFS_KEEP];       /* smallest indexes it marked, sorted */
     int nfirst;
@@ -139,6 +157,7 @@ struct tables {
     struct tail tail;
     struct vtab vt;
     struct wtab wt;
+    struct buckets bk; /* the forward passes' targets, by owner */
 };
 
 
@@ -244,22 +263,14 @@ static __attribute__((noinline)) void window_set(struct worker *w, uint64_t h)
     uint64_t base = h - h % WINDOW_BLOCKS;
     worker_move(w, base);
     const struct perm *p = &w->base;
-    wn->par = p->dsum & 1u; /* row 0's tail digits are all 0 */
-    int c = w->vt->c, n = w->s->n;
+    unsigned par = p->dsum & 1u; /* row 0's tail digits are all 0 */
     for (int mv = 0; mv < wt->nmv; mv++)
         window_move(wn, wt, w->vt, p, w->s->m, mv);
-    for (int z = 0; z < n; z++)
-        for (int dir = 0; dir < 2; dir++) {
-            int mv = dir ? 2 * z + 1 : 2 * (z - c);
-            if (mv < 0 || mv >= wt->nmv)
-                continue; /* no such move */
-            unsigned s = w->need[z] ^ wn->par;
-            wn->zrow[dir][z] = wt->pair[s] + wn->row[mv] * WINDOW_BLOCKS;
-            wn->zxr[dir][z] = wt->pxr[s] + wn->xr[mv] * WINDOW_BLOCKS;
-            wn->zhead[dir][z] = wn->head[mv];
-        }
+    for (int i = 0; i < wt->nzm; i++) {
+        const struct zmove *q = &wt->zm[i];
+        wn->zrow[q->dir][q->z] = wt->pair[q->need ^ par] + wn->row[q->mv] * WINDOW_BLOCKS;
+    }
     wn->base = base;
-    wn->lex = p->lex;
 }
 
 /* The board (t, digits) of entry (w->h, z): in the compact space t's parity
@@ -310,12 +321,15 @@ static int neighbours(const struct space *s, const struct vtab *v,
     }
 }
 
-/* Say that chunk ch may now hold what `bit` stands for.  Checked first so
- * that a chunk's flag byte, once set, is only read (no cache-line writes). */
+/* Say that chunk ch may now hold what `bit` stands for.  In any phase of a
+ * pass one thread alone writes a chunk's flag byte (the one scanning it,
+ * or in an apply phase its owner: buckets.h), so a plain store does;
+ * checked first so that a flag byte, once set, is only read. */
 static inline void flag_set(uint8_t *flags, uint64_t ch, uint8_t bit)
 {
-    if (!(__atomic_load_n(&flags[ch], __ATOMIC_RELAXED) & bit))
-        __atomic_fetch_or(&flags[ch], bit, __ATOMIC_RELAXED);
+    uint8_t f = __atomic_load_n(&flags[ch], __ATOMIC_RELAXED);
+    if (!(f & bit))
+        __atomic_store_n(&flags[ch], (uint8_t)(f | bit), __ATOMIC_RELAXED);
 }
 
 /* Keep e among the BFS_KEEP smallest marked indexes: most marks fail the
@@ -327,18 +341,19 @@ static inline void worker_keep(struct worker *w, uint64_t e)
 }
 
 /*
- * store_mark for a forward target: a target has the next layer's colour,
- * which no pass closes while it runs, so once it was seen 11 its high bit
- * stays set and the low bit alone tells who cleared it - a single locked
- * bit reset (lock btr) instead of a compare-and-swap loop.
+ * store_mark for a forward target: unvisited (11) becomes frontier (10).
+ * The thread marking it is the only one writing its word in this phase
+ * (one thread, or the owner in an apply phase: buckets.h), so a plain
+ * store does: no locked instruction.
  */
-static inline int mark_target(struct store *st, uint64_t e)
+static inline int mark_target(uint64_t *words, uint64_t e)
 {
     unsigned sh = (unsigned)(e & 31) * 2;
-    uint64_t *p = &st->words[e >> 5], bit = 1ULL << sh;
-    if (((__atomic_load_n(p, __ATOMIC_RELAXED) >> sh) & 3u) != STORE_UNVISITED)
+    uint64_t *p = &words[e >> 5], v = __atomic_load_n(p, __ATOMIC_RELAXED);
+    if (((v >> sh) & 3u) != STORE_UNVISITED)
         return 0;
-    return (__atomic_fetch_and(p, ~bit, __ATOMIC_RELAXED) & bit) != 0;
+    __atomic_store_n(p, v ^ (1ULL << sh), __ATOMIC_RELAXED); /* 11 -> 10 */
+    return 1;
 }
 
 /* The largest index worker_keep would still take. */
@@ -349,15 +364,19 @@ static inline uint64_t keep_limit(const struct worker *w)
 
 /* Mark the pending targets (prefetched when pushed).  The loop keeps its
  * counts in locals: the worker's fields would be reloaded after every
- * atomic. */
-static void worker_flush(struct worker *w, struct store *st)
+ * store. */
+static inline __attribute__((always_inline)) void
+mark_list(struct worker *w, struct store *st, const uint64_t *list, size_t len,
+          const size_t ahead)
 {
     uint64_t found = 0, limit = keep_limit(w);
     uint8_t *flags = w->flags, bit = w->mark_flag;
-    const int np = w->npending;
-    for (int i = 0; i < np; i++) {
-        uint64_t e = w->pending[i];
-        if (!mark_target(st, e))
+    uint64_t *words = st->words; /* a local: the stores make st->words reload */
+    for (size_t i = 0; i < len; i++) {
+        uint64_t e = list[i];
+        if (ahead && i + ahead < len)
+            __builtin_prefetch(&words[list[i + ahead] >> 5], 1, 0);
+        if (!mark_target(words, e))
             continue;
         if (bit)
             flag_set(flags, e >> CHUNK_SHIFT, bit);
@@ -368,15 +387,96 @@ static void worker_flush(struct worker *w, struct store *st)
         }
     }
     w->found += found;
+}
+
+static void worker_flush(struct worker *w, struct store *st)
+{
+    mark_list(w, st, w->pending, (size_t)w->npending, 0);
     w->npending = 0;
 }
 
-static void worker_push(struct worker *w, struct store *st, uint64_t e)
+/* Targets read ahead of the mark in an apply phase (its loop does little
+ * else, so the cache misses need a long start). */
+#define APPLY_AHEAD 48
+
+/* Mark the len targets of list (not prefetched). */
+static void worker_mark(struct worker *w, struct store *st, const uint64_t *list,
+                        size_t len)
+{
+    mark_list(w, st, list, len, APPLY_AHEAD);
+}
+
+/* Queue target e for marking by this thread.  *np is the caller's copy of
+ * w->npending: a local keeps the count in a register (a field of w would
+ * be reloaded after every store to w->pending), and it is written back
+ * before a flush and at the end of the words the caller scans. */
+static inline void push_own(struct worker *w, struct store *st, uint64_t e,
+                            int *np)
 {
     __builtin_prefetch(&st->words[e >> 5], 1, 0);
-    w->pending[w->npending++] = e;
-    if (w->npending == BATCH)
+    w->pending[(*np)++] = e;
+    if (*np == BATCH) {
+        w->npending = BATCH;
         worker_flush(w, st);
+        *np = 0;
+    }
+}
+
+/* Owner of chunk ch: ch mod team, by a multiply-high as in word_first. */
+static inline int chunk_owner(const struct worker *w, uint64_t ch)
+{
+    uint64_t q = (uint64_t)(((unsigned __int128)(2 * ch) * w->tinv) >> 64);
+    return (int)(ch - q * (uint64_t)w->team);
+}
+
+/* Target e of a forward pass: marked by this thread when it is alone, else
+ * (shared: a constant, w->team > 1) put in the bucket of the owner of e's
+ * chunk (see push_own for np). */
+static inline __attribute__((always_inline)) void
+worker_push(struct worker *w, struct store *st, uint64_t e, int *np, const int shared)
+{
+    if (shared) {
+        int o = chunk_owner(w, e >> CHUNK_SHIFT);
+        size_t k = w->bfill[o];
+        w->bucket[(size_t)o * w->bcap + k] = e;
+        w->bfill[o] = k + 1;
+        return;
+    }
+    push_own(w, st, e, np);
+}
+
+/* An apply phase (buckets.h): every thread of the team calls it, the same
+ * number of times in a pass.  Between the barriers no one scans, and this
+ * thread marks the targets every thread put in its buckets, all in chunks
+ * it owns. */
+static __attribute__((noinline)) void worker_apply(struct worker *w, struct store *st)
+{
+    struct buckets *bk = w->bk;
+#pragma omp barrier
+    if (w->me == 0) { /* every thread has seen the request: it is served */
+        __atomic_store_n(&bk->apply, 0, __ATOMIC_RELAXED);
+        bk->applies++;
+    }
+    worker_flush(w, st);
+    for (int t = 0; t < w->team; t++) {
+        size_t *fill = &bk->fill[(size_t)t * bk->stride + (size_t)w->me];
+        worker_mark(w, st, buckets_at(bk, t, w->me), *fill);
+        *fill = 0;
+    }
+#pragma omp barrier
+}
+
+/* Before scanning BUCKETS_WORDS more words: join an apply phase if one was
+ * asked for, or ask for one if a bucket of this thread may not have room
+ * for what those words send. */
+static __attribute__((noinline)) void worker_check(struct worker *w, struct store *st)
+{
+    struct buckets *bk = w->bk;
+    if (__atomic_load_n(&bk->apply, __ATOMIC_RELAXED) ||
+        buckets_full(bk, w->me, w->team)) {
+        __atomic_store_n(&bk->apply, 1, __ATOMIC_RELAXED);
+        worker_apply(w, st);
+    }
 }
 
 /* Block and blank cell of the first entry of word wi. */
@@ -406,7 +506,7 @@ static inline void offset(const struct space *s, uint64_t h0, int z0, int k,
  * word is (h0 + zq[z0 + k], zr[z0 + k]) by the worker's small tables. */
 static inline __attribute__((always_inline)) void
 vertical_c(struct worker *w, struct store *st, uint64_t fm, uint64_t h0, int z0,
-           const int c)
+           int *np, const int c, const int shared)
 {
     const int n = w->s->n, shift = w->lex_shift;
     while (fm) {
@@ -416,10 +516,10 @@ vertical_c(struct worker *w, struct store *st, uint64_t fm, uint64_t h0, int z0,
         const struct perm *p = worker_perm(w, z);
         if (z >= c)
             worker_push(w, st, (vmove_lex(w->vt, p, z - c, 0, c) >> shift) *
-                                   (uint64_t)n + (uint64_t)(z - c));
+                                   (uint64_t)n + (uint64_t)(z - c), np, shared);
         if (z + c < n)
             worker_push(w, st, (vmove_lex(w->vt, p, z, 1, c) >> shift) *
-                                   (uint64_t)n + (uint64_t)(z + c));
+                                   (uint64_t)n + (uint64_t)(z + c), np, shared);
     }
 }
 
@@ -433,11 +533,11 @@ vertical_c(struct worker *w, struct store *st, uint64_t fm, uint64_t h0, int z0,
  */
 static inline __attribute__((always_inline)) void
 vertical_window_c(struct worker *w, struct store *st, uint64_t fm, uint64_t h0,
-                  int z0, const int c)
+                  int z0, int *np, const int c, const int shared)
 {
     const struct window *wn = w->win;
     const uint8_t *zq = w->zq + z0, *zr = w->zr + z0;
-    const uint64_t n = (uint64_t)w->s->n, lex0 = wn->lex;
+    const uint64_t n = (uint64_t)w->s->n;
     const unsigned off = (unsigned)(h0 - wn->base);
     /* dir is a constant in each loop, so each loop picks its tables once */
 #pragma GCC unroll 2
@@ -445,7 +545,7 @@ vertical_window_c(struct worker *w, struct store *st, uint64_t fm, uint64_t h0,
         for (uint64_t b = fm & w->wt->vmask[dir][z0]; b;) {
             int k = __builtin_ctzll(b) / 2;
             b &= b - 1;
-            worker_push(w, st, window_target(wn, dir, zr[k], off + zq[k], lex0, n, c));
+            worker_push(w, st, window_target(wn, dir, zr[k], off + zq[k], n, c), np, shared);
         }
 }
 
@@ -466,39 +566,37 @@ static inline int window_covers(struct worker *w, uint64_t h0, int z0)
  * tables when the word lies in one window, else board by board. */
 static inline __attribute__((always_inline)) void
 vertical_word_c(struct worker *w, struct store *st, uint64_t fm, uint64_t h0,
-                int z0, const int c)
+                int z0, int *np, const int c, const int shared)
 {
     if (w->windows && window_covers(w, h0, z0)) {
-        vertical_window_c(w, st, fm, h0, z0, c);
+        vertical_window_c(w, st, fm, h0, z0, np, c, shared);
         return;
     }
-    vertical_c(w, st, fm, h0, z0, c);
+    vertical_c(w, st, fm, h0, z0, np, c, shared);
 }
 
 /*
  * Horizontal moves inside word wi done on the whole word: targets are the
  * frontier entries shifted one entry left/right; those still unvisited
- * become frontier in the same compare-and-swap that closes the frontier
- * (flip).  Targets across the word boundary go through worker_push.
+ * become frontier in the same store that closes the frontier (flip).
+ * Targets across the word boundary go through worker_push.
  */
 static inline __attribute__((always_inline)) void
 forward_horizontal(struct worker *w, struct store *st, uint64_t wi,
-                               uint64_t fm, int phase, uint64_t flip)
+                   uint64_t fm, int phase, uint64_t flip, int *np, const int shared)
 {
     const struct masks *mk = w->mk;
     uint64_t lm = fm & mk->left[phase], rm = fm & mk->right[phase];
     uint64_t tgt = (lm >> 2) | (rm << 2);
     uint64_t e0 = wi * STORE_ENTRIES_PER_WORD;
     if (lm & 1)
-        worker_push(w, st, e0 - 1);
+        worker_push(w, st, e0 - 1, np, shared);
     if (rm >> 62)
-        worker_push(w, st, e0 + STORE_ENTRIES_PER_WORD);
-    uint64_t *p = &st->words[wi], old = __atomic_load_n(p, __ATOMIC_RELAXED), hit, nw;
-    do {
-        hit = tgt & old & (old >> 1); /* targets that are 11 */
-        nw = (old ^ flip) & ~hit;
-    } while (!__atomic_compare_exchange_n(p, &old, nw, 1, __ATOMIC_RELAXED,
-                                          __ATOMIC_RELAXED));
+        worker_push(w, st, e0 + STORE_ENTRIES_PER_WORD, np, shared);
+    /* only this thread writes the word in this phase: a plain store */
+    uint64_t *p = &st->words[wi], old = __atomic_load_n(p, __ATOMIC_RELAXED);
+    uint64_t hit = tgt & old & (old >> 1); /* targets that are 11 */
+    __atomic_store_n(p, (old ^ flip) & ~hit, __ATOMIC_RELAXED);
     w->found += (uint64_t)__builtin_popcountll(hit);
     if (hit && w->mark_flag)
         flag_set(w->flags, e0 >> CHUNK_SHIFT, w->mark_flag);
@@ -511,48 +609,89 @@ forward_horizontal(struct worker *w, struct store *st, uint64_t wi,
     }
 }
 
+/*
+ * Block and blank cell of the first entry of word wi, e = 32 wi:
+ * e / n = 2e / 2n by a multiply-high with mk->ninv = ceil(2^64 / 2n) (2n,
+ * not n, so that it fits 64 bits for n = 1 too).  Exact for 2e < 2^64 / 2n
+ * (Granlund and Montgomery, "Division by invariant integers using
+ * multiplication", PLDI 1994: the error 2e (ninv - 2^64 / 2n) / 2^64 is
+ * below 2e / 2^64 < 1 / 2n, too small to reach the next multiple of
+ * 1 / 2n); indexes stay below 2^46 (16! / 2 boards), so that holds.
+ * Without a division, a pass can skip empty words without stepping (h0, z0)
+ * word by word.
+ */
+static inline void word_first(const struct masks *mk, uint64_t n, uint64_t wi,
+                              uint64_t *h, int *z)
+{
+    uint64_t e = wi * STORE_ENTRIES_PER_WORD;
+    uint64_t q = (uint64_t)(((unsigned __int128)(2 * e) * mk->ninv) >> 64);
+    *h = q;
+    *z = (int)(e - q * n);
+}
+
 /* Forward expansion of the words [lo, hi): mark the neighbours of the
  * frontier entries of `colour`, close those entries.  Inlined per column
- * count c, so the switch on c is made once per chunk. */
+ * count c, so the switch on c is made once per chunk.  What every word
+ * reads is kept in locals (the pushes store through w and st). */
 static inline __attribute__((always_inline)) void
 forward_words_c(struct worker *w, struct store *st, int colour, unsigned depth_bit,
-                uint64_t lo, uint64_t hi, const int c)
+                uint64_t lo, uint64_t hi, const int c, const int shared)
 {
-    uint64_t h0;
-    int z0, k;
-    locate(w->s, lo, &h0, &z0);
-    /* word wi + 1 starts 32 entries after word wi: (h0, z0) by the tables */
-    for (uint64_t wi = lo; wi < hi;
-         wi++, k = z0 + STORE_ENTRIES_PER_WORD, h0 += w->zq[k], z0 = w->zr[k]) {
-        uint64_t word = __atomic_load_n(&st->words[wi], __ATOMIC_RELAXED);
+    const struct masks *mk = w->mk;
+    uint64_t *words = st->words, n = (uint64_t)w->s->n;
+    /* fm & (c0 ^ other): entries of `colour`; fm & deep: the depth bit */
+    const uint64_t other = colour ? ~0ULL : 0, deep = depth_bit ? ~0ULL : 0;
+    int np = w->npending;
+    for (uint64_t wi = lo; wi < hi; wi++) {
+        if (shared && (wi - lo) % BUCKETS_WORDS == 0) {
+            w->npending = np;
+            worker_check(w, st);
+            np = w->npending;
+        }
+        uint64_t word = __atomic_load_n(&words[wi], __ATOMIC_RELAXED);
         uint64_t fm = (word >> 1) & ~word & STORE_LOW_BITS; /* entries == 10 */
         if (!fm)
             continue;
+        uint64_t h0;
+        int z0;
+        word_first(mk, n, wi, &h0, &z0);
         /* frontier entries of the other colour belong to the next layer */
-        uint64_t c0 = w->mk->colour0[z0];
-        fm &= colour ? ~c0 : c0;
+        fm &= mk->colour0[z0] ^ other;
         if (!fm)
             continue;
-        vertical_word_c(w, st, fm, h0, z0, c);
+        vertical_word_c(w, st, fm, h0, z0, &np, c, shared);
         /* 10 -> 0b: xor with 10 (bit 0) or 11 (bit 1) */
-        uint64_t flip = (fm << 1) | (depth_bit ? fm : 0);
-        forward_horizontal(w, st, wi, fm, z0, flip);
+        uint64_t flip = (fm << 1) | (fm & deep);
+        forward_horizontal(w, st, wi, fm, z0, flip, &np, shared);
+    }
+    w->npending = np;
+}
+
+/* Forward expansion of words [lo, hi) by a thread alone (shared 0) or in
+ * a team (1), for c columns: all of it inlined, once per case. */
+static inline __attribute__((always_inline)) void
+forward_words_s(struct worker *w, struct store *st, int colour, unsigned depth_bit,
+                uint64_t lo, uint64_t hi, const int shared)
+{
+    switch (w->s->cols) {
+    case 1: forward_words_c(w, st, colour, depth_bit, lo, hi, 1, shared); break;
+    case 2: forward_words_c(w, st, colour, depth_bit, lo, hi, 2, shared); break;
+    case 3: forward_words_c(w, st, colour, depth_bit, lo, hi, 3, shared); break;
+    case 4: forward_words_c(w, st, colour, depth_bit, lo, hi, 4, shared); break;
+    case 5: forward_words_c(w, st, colour, depth_bit, lo, hi, 5, shared); break;
+    case 6: forward_words_c(w, st, colour, depth_bit, lo, hi, 6, shared); break;
+    case 7: forward_words_c(w, st, colour, depth_bit, lo, hi, 7, shared); break;
+    default: forward_words_c(w, st, colour, depth_bit, lo, hi, w->s->cols, shared); break;
     }
 }
 
 static void forward_words(struct worker *w, struct store *st, int colour,
                           unsigned depth_bit, uint64_t lo, uint64_t hi)
 {
-    switch (w->s->cols) {
-    case 1: forward_words_c(w, st, colour, depth_bit, lo, hi, 1); break;
-    case 2: forward_words_c(w, st, colour, depth_bit, lo, hi, 2); break;
-    case 3: forward_words_c(w, st, colour, depth_bit, lo, hi, 3); break;
-    case 4: forward_words_c(w, st, colour, depth_bit, lo, hi, 4); break;
-    case 5: forward_words_c(w, st, colour, depth_bit, lo, hi, 5); break;
-    case 6: forward_words_c(w, st, colour, depth_bit, lo, hi, 6); break;
-    case 7: forward_words_c(w, st, colour, depth_bit, lo, hi, 7); break;
-    default: forward_words_c(w, st, colour, depth_bit, lo, hi, w->s->cols); break;
-    }
+    if (w->team > 1)
+        forward_words_s(w, st, colour, depth_bit, lo, hi, 1);
+    else
+        forward_words_s(w, st, colour, depth_bit, lo, hi, 0);
 }
 
 /* The unvisited entries um (of one colour) of word wi with a frontier
@@ -600,7 +739,7 @@ backward_window_c(struct worker *w, const struct store *st, uint64_t wi,
     const struct masks *mk = w->mk;
     const struct window *wn = w->win;
     const uint8_t *zq = w->zq + z0, *zr = w->zr + z0;
-    const uint64_t n = (uint64_t)w->s->n, lex0 = wn->lex;
+    const uint64_t n = (uint64_t)w->s->n;
     const unsigned off = (unsigned)(h0 - wn->base);
     uint64_t e0 = wi * STORE_ENTRIES_PER_WORD;
     uint64_t hit = um & ((mk->left[z0] & (fm << 2)) | (mk->right[z0] & (fm >> 2)));
@@ -618,7 +757,7 @@ backward_window_c(struct worker *w, const struct store *st, uint64_t wi,
         for (uint64_t b = um & ~hit & w->wt->vmask[dir][z0]; b;) {
             int k = __builtin_ctzll(b) / 2;
             b &= b - 1;
-            tgt[nt] = window_target(wn, dir, zr[k], off + zq[k], lex0, n, c);
+            tgt[nt] = window_target(wn, dir, zr[k], off + zq[k], n, c);
             __builtin_prefetch(&st->words[tgt[nt] >> 5], 0, 0);
             bit[nt++] = (uint8_t)(2 * k);
         }
@@ -731,9 +870,67 @@ static int pass_chunk(struct worker *w, struct store *st, enum pass kind,
     return keep;
 }
 
-/* One parallel pass over the flagged chunks; returns the boards newly
- * marked. */
-static uint64_t run_pass(const struct space *s, const struct tables *tb,
+/* A chunk's flags no longer need what `need` stands for (the thread that
+ * processed the chunk, alone writing its flag byte in this phase). */
+static inline void flag_clear(uint8_t *flags, int64_t ch, uint8_t need)
+{
+    uint8_t f = __atomic_load_n(&flags[ch], __ATOMIC_RELAXED);
+    __atomic_store_n(&flags[ch], (uint8_t)(f & ~need), __ATOMIC_RELAXED);
+}
+
+/* One chunk of a pass, if its flags say the pass has work there. */
+static inline void pass_one(struct worker *w, struct store *st, uint8_t *flags,
+                            enum pass kind, int colour, unsigned depth_bit,
+                            uint8_t need, int64_t ch)
+{
+    if (!(__atomic_load_n(&flags[ch], __ATOMIC_RELAXED) & need))
+        return;
+    uint64_t lo = (uint64_t)ch * CHUNK_WORDS;
+    uint64_t hi = lo + CHUNK_WORDS < st->nwords ? lo + CHUNK_WORDS : st->nwords;
+    if (!pass_chunk(w, st, kind, colour, depth_bit, lo, hi))
+        flag_clear(flags, ch, need);
+}
+
+/* The scan of a forward pass of a team of more than one thread (buckets.h):
+ * chunks taken two at a time from a shared counter (one locked add per two
+ * chunks, not per board), apply phases when asked for, and a last one when
+ * every thread has scanned its last chunk. */
+static void forward_team(struct worker *w, struct store *st, uint8_t *flags,
+                         int colour, unsigned depth_bit, uint8_t need,
+                         int64_t nchunks)
+{
+    struct buckets *bk = w->bk;
+    for (;;) {
+        if (__atomic_load_n(&bk->apply, __ATOMIC_RELAXED))
+            worker_apply(w, st);
+        int64_t ch = __atomic_fetch_add(&bk->next, 2, __ATOMIC_RELAXED);
+        if (ch >= nchunks)
+            break;
+        for (int64_t c = ch; c < ch + 2 && c < nchunks; c++)
+            pass_one(w, st, flags, PASS_FORWARD, colour, depth_bit, need, c);
+    }
+    __atomic_fetch_add(&bk->finished, 1, __ATOMIC_RELAXED);
+    /* a thread that asks for an apply phase has not finished: so while
+     * some thread scans, the finished ones see the request */
+    for (;;) {
+        if (__atomic_load_n(&bk->apply, __ATOMIC_RELAXED))
+            worker_apply(w, st);
+        else if (__atomic_load_n(&bk->finished, __ATOMIC_RELAXED) == w->team)
+            break;
+        else
+            sched_yield();
+    }
+    worker_apply(w, st);
+}
+
+/*
+ * One parallel pass over the flagged chunks; returns the boards newly
+ * marked.  No store of a pass is locked: a backward or close pass writes
+ * only the words it scans (and their chunks' flags), and a forward pass of
+ * several threads sends its targets outside the word it scans to their
+ * chunks' owners (buckets.h).
+ */
+static uint64_t run_pass(const struct space *s, struct tables *tb,
                          struct store *st, uint8_t *flags, int threads,
                          enum pass kind, int colour, unsigned depth_bit,
                          int windows, struct bfs_result *r)
@@ -750,9 +947,17 @@ static uint64_t run_pass(const struct space *s, const struct tables *tb,
             flags[ch] |= mark_flag;
         mark_flag = 0;
     }
+    struct buckets *bk = &tb->bk;
+    bk->next = 0;
+    bk->finished = 0;
+    bk->apply = 0;
 #pragma omp parallel num_threads(threads) reduction(+ : found)
     {
-        struct window win = {.base = WINDOW_NONE};
+        struct window win;
+        window_init(&win, &tb->wt);
+        /* OpenMP may give fewer threads than asked, never more */
+        int me = omp_get_thread_num(), team = omp_get_num_threads();
+        int buckets = kind == PASS_FORWARD && team > 1;
         struct worker w = {.s = s, .mk = &tb->mk, .tail = &tb->tail, .h = UINT64_MAX,
                            .zq = tb->mk.zq, .zr = tb->mk.zr, .need = tb->mk.need,
                            .lex_shift = s->kind == SPACE_COMPACT && s->m >= 2,
@@ -760,15 +965,19 @@ static uint64_t run_pass(const struct space *s, const struct tables *tb,
                            .vt = &tb->vt, .wt = &tb->wt, .win = &win,
                            .flags = flags,
                            .mark_flag = mark_flag,
-                           .windows = windows};
+                           .windows = windows,
+                           .me = me, .team = buckets ? team : 1,
+                           .tinv = UINT64_MAX / (2 * (uint64_t)team) + 1,
+                           .bk = bk,
+                           .bucket = buckets ? buckets_at(bk, me, 0) : NULL,
+                           .bfill = buckets ? bk->fill + (size_t)me * bk->stride : NULL,
+                           .bcap = bk->cap};
+        if (buckets) {
+            forward_team(&w, st, flags, colour, depth_bit, need, nchunks);
+        } else {
 #pragma omp for schedule(dynamic, 2)
-        for (int64_t ch = 0; ch < nchunks; ch++) {
-            if (!(__atomic_load_n(&flags[ch], __ATOMIC_RELAXED) & need))
-                continue;
-            uint64_t lo = (uint64_t)ch * CHUNK_WORDS;
-            uint64_t hi = lo + CHUNK_WORDS < st->nwords ? lo + CHUNK_WORDS : st->nwords;
-            if (!pass_chunk(&w, st, kind, colour, depth_bit, lo, hi))
-                __atomic_fetch_and(&flags[ch], (uint8_t)~need, __ATOMIC_RELAXED);
+            for (int64_t ch = 0; ch < nchunks; ch++)
+                pass_one(&w, st, flags, kind, colour, depth_bit, need, ch);
         }
         worker_flush(&w, st);
         found += w.found;
@@ -886,6 +1095,11 @@ static int bfs_layers(const struct space *s, struct store *st, uint8_t *flags,
         vtab_free(&tb.vt);
         return slide_fail(err, SLIDE_ENOMEM, "out of memory for the move tables");
     }
+    if (buckets_init(&tb.bk, threads, o->small_buckets)) {
+        vtab_free(&tb.vt);
+        wtab_free(&tb.wt);
+        return slide_fail(err, SLIDE_ENOMEM, "out of memory for the target buckets");
+    }
     r->threads = threads;
     int rc = SLIDE_OK;
     while (!r->complete) {
@@ -919,8 +1133,10 @@ static int bfs_layers(const struct space *s, struct store *st, uint8_t *flags,
             break;
         }
     }
+    r->applies += tb.bk.applies;
     vtab_free(&tb.vt);
     wtab_free(&tb.wt);
+    buckets_free(&tb.bk);
     return rc;
 }
 

@@ -223,10 +223,8 @@ void wtab_free(struct wtab *wt)
 {
     free(wt->rows);
     free(wt->xr);
-    for (int s = 0; s < 2; s++) {
+    for (int s = 0; s < 2; s++)
         free(wt->pair[s]);
-        free(wt->pxr[s]);
-    }
     memset(wt, 0, sizeof *wt);
 }
 
@@ -235,15 +233,17 @@ static int wtab_pairs(struct wtab *wt, size_t nrows)
 {
     for (int s = 0; s < 2; s++) {
         wt->pair[s] = malloc(nrows * WINDOW_BLOCKS * sizeof *wt->pair[s]);
-        wt->pxr[s] = malloc((size_t)(1 + wt->nmv) * WINDOW_BLOCKS);
-        if (!wt->pair[s] || !wt->pxr[s])
+        if (!wt->pair[s])
             return -1;
         for (unsigned j = 0; j < WINDOW_BLOCKS; j++) {
             unsigned sel = (unsigned)s ^ wt->rowpar[2 * j], rho = 2 * j + sel;
-            for (size_t R = 0; R < nrows; R++)
-                wt->pair[s][R * WINDOW_BLOCKS + j] = wt->rows[R * TAIL_ROWS + rho] + sel;
-            for (size_t R = 0; R <= (size_t)wt->nmv; R++)
-                wt->pxr[s][R * WINDOW_BLOCKS + j] = wt->xr[R * TAIL_ROWS + rho];
+            for (size_t R = 0; R < nrows; R++) {
+                /* xr tables exist for R <= nmv (zeros but for straddling
+                 * down moves, whose row and xr tables share R) */
+                unsigned xr = R <= (size_t)wt->nmv ? wt->xr[R * TAIL_ROWS + rho] : 0;
+                int64_t lex = wt->rows[R * TAIL_ROWS + rho] + sel + 2 * (int64_t)j;
+                wt->pair[s][R * WINDOW_BLOCKS + j] = lex * 8 + (int64_t)xr;
+            }
         }
     }
     return 0;
@@ -291,37 +291,50 @@ int wtab_init(struct wtab *wt, const struct space *s, const struct tail *tl,
             if (z + c < n) /* down */
                 wt->vmask[1][p] |= 1ULL << (2 * k);
         }
+    for (int z = 0; z < n; z++)
+        for (int dir = 0; dir < 2; dir++) {
+            int mv = dir ? 2 * z + 1 : 2 * (z - c); /* segment z or z - c */
+            if (mv >= 0 && mv < wt->nmv)
+                wt->zm[wt->nzm++] = (struct zmove){(uint8_t)dir, (uint8_t)z,
+                                                   (uint8_t)mv,
+                                                   (uint8_t)s->need_parity[z]};
+        }
     wt->on = 1;
     return 0;
 }
 /* The head's share of move mv's rank change in the window whose first
  * board is p (its tail sorted: t[hb + i] is the i-th smallest tail tile),
  * and the row table that goes with it. */
+void window_init(struct window *wn, const struct wtab *wt)
+{
+    wn->base = WINDOW_NONE;
+    for (int i = 0; i < wt->nzm; i++)
+        wn->zhead[wt->zm[i].dir][wt->zm[i].z] = wn->head[wt->zm[i].mv];
+}
+
 void window_move(struct window *wn, const struct wtab *wt,
-                        const struct vtab *v, const struct perm *p, int m, int mv)
+                 const struct vtab *v, const struct perm *p, int m, int mv)
 {
     int a = mv >> 1, dir = mv & 1, c = v->c, hb = wt->hb;
     const int64_t *cmp = v->cmp[dir] + ((size_t)a << (c - 1));
     wn->row[mv] = 0; /* the zero row */
-    wn->xr[mv] = 0;
     if (wt->cls[mv] == VC_HEAD) {
-        wn->head[mv][0] = (int64_t)(vmove_lex(v, p, a, dir, c) - p->lex);
+        wn->head[mv][0] = (int64_t)vmove_lex(v, p, a, dir, c);
         return;
     }
     if (wt->cls[mv] == VC_TAIL) {
-        wn->head[mv][0] = 0;
+        wn->head[mv][0] = (int64_t)p->lex;
         wn->row[mv] = 1 + (size_t)mv;
         return;
     }
-    int64_t sum = 0;
+    int64_t sum = (int64_t)p->lex;
     for (int k = 0; k < hb - a; k++)
         sum += (int64_t)p->d[a + k] * v->weight[dir][a * c + k];
     if (dir) { /* down: x, a tail tile, passes head tiles a..hb-1 */
         for (int xr = 0; xr < TAIL_MAX; xr++)
             wn->head[mv][xr] = sum + cmp[below(p->t + a, p->t[hb + xr]) &
                                          ((1u << (hb - a)) - 1u)];
-        wn->row[mv] = 1 + (size_t)mv;
-        wn->xr[mv] = 1 + (size_t)mv;
+        wn->row[mv] = 1 + (size_t)mv; /* its xr table is R's too */
     } else {   /* up: x = t[a] passes head tiles a+1..hb-1, then tail tiles */
         unsigned g = 0;
         int q = 0;

@@ -161,11 +161,19 @@ enum vclass { VC_HEAD, VC_STRADDLE, VC_TAIL };
 #define WINDOW_BLOCKS (TAIL_ROWS / 2)   /* blocks of a window (pairs) */
 #define WINDOW_NONE (1ULL << 63)        /* no block is that large */
 
+/* A vertical move of the blank from cell z: the scan's tables of a window
+ * by (dir, z) are those of move mv and of parity need ^ (window's par). */
+struct zmove {
+    uint8_t dir, z, mv, need;
+};
+
 struct wtab {
     int on;                       /* 0: this space does not use windows */
     int hb;                       /* head length m - TAIL_MAX */
     int nmv;                      /* moves: 2 * (m - C + 1) */
     uint64_t vmask[2][SPACE_MAX_CELLS]; /* [dir][phase]: entries with that move */
+    int nzm;                      /* the (dir, z) that have a move */
+    struct zmove zm[2 * SPACE_MAX_CELLS];
     uint8_t cls[MOVES_MAX];       /* class of each move */
     uint8_t rowpar[TAIL_ROWS];    /* parity of row rho's tail digits */
     /* row tables, TAIL_ROWS each: [0] zeros, then per move (tail: delta;
@@ -178,28 +186,27 @@ struct wtab {
     /* The same by block instead of row: a block j of a window holds rows 2j
      * and 2j + 1, and an entry of blank z is the one of parity
      * s = need[z] ^ (parity of the head digits), i.e. row
-     * rho = 2j + sel with sel = s ^ rowpar[2j].  pair[s][R][j] is row
-     * table R at that rho, plus sel, and pxr[s] likewise: so an entry's
-     * lex is the window's first plus 2j plus three table reads (xr, the
-     * window's share by xr, the row's share). */
+     * rho = 2j + sel with sel = s ^ rowpar[2j].  pair[s][R][j] packs
+     * two numbers: 8 * (row table R at that rho, plus sel, plus 2j) + xr
+     * (x's rank at that rho: the xr table of the straddling down move
+     * whose row table R is, else 0; xr < TAIL_MAX <= 8).  So an entry's lex
+     * is two table reads: the packed number, then the window's share by
+     * its xr (struct window), which holds the window's first lex. */
     int64_t *pair[2];             /* [s][R * WINDOW_BLOCKS + j] */
-    uint8_t *pxr[2];
 };
 
 /* What the window path needs of the window of blocks [base, base +
- * WINDOW_BLOCKS): see struct wtab.  delta of move mv at row rho is
- * head[mv][xr[mv][rho]] + row[mv][rho]. */
+ * WINDOW_BLOCKS): see struct wtab.  The lex rank of move mv's target from
+ * row rho is head[mv][xr[mv][rho]] + row[mv][rho]: head includes the lex
+ * rank of the window's first board. */
 struct window {
     uint64_t base;                   /* first block; WINDOW_NONE: none yet */
-    uint64_t lex;                    /* lex rank of its first board */
-    unsigned par;                    /* parity of the head digits */
     size_t row[MOVES_MAX];           /* row table R of each move */
-    size_t xr[MOVES_MAX];            /* its table of x's ranks (0: zeros) */
     int64_t head[MOVES_MAX][TAIL_MAX]; /* the head's share (by xr) */
-    /* by direction and blank cell, for the scan: the tables by block
-     * (wtab.pair, wtab.pxr) of the entry's parity */
+    /* by direction and blank cell, for the scan: the table by block
+     * (wtab.pair) of the entry's parity, and the head's share (pointers
+     * into this struct's head, set once by window_init) */
     const int64_t *zrow[2][SPACE_MAX_CELLS];
-    const uint8_t *zxr[2][SPACE_MAX_CELLS];
     const int64_t *zhead[2][SPACE_MAX_CELLS];
 };
 
@@ -225,20 +232,25 @@ int wtab_init(struct wtab *wt, const struct space *s, const struct tail *tl,
               const struct vtab *v);
 void wtab_free(struct wtab *wt);
 
+/* An empty window (base WINDOW_NONE) whose zhead point into its head. */
+void window_init(struct window *wn, const struct wtab *wt);
+
 /* The head's share of move mv in the window whose first board is p (its
- * tail sorted), and the row tables that go with it, into wn. */
+ * tail sorted), plus p's lex rank, and the row tables that go with it,
+ * into wn. */
 void window_move(struct window *wn, const struct wtab *wt, const struct vtab *v,
                  const struct perm *p, int m, int mv);
 
 /* Index of the vertical neighbour (dir 0: up, 1: down) of the entry of
- * blank z in block base + j of the worker's window (whose first board has
- * lex rank lex0), by three table reads: see struct wtab. */
+ * blank z in block base + j of the worker's window, by two table reads:
+ * see struct wtab.  (>> of a negative int64_t is arithmetic in GCC and
+ * Clang, the compilers the Makefile takes.) */
 static inline __attribute__((always_inline)) uint64_t
-window_target(const struct window *wn, int dir, int z, unsigned j, uint64_t lex0,
-              uint64_t n, const int c)
+window_target(const struct window *wn, int dir, int z, unsigned j, uint64_t n,
+              const int c)
 {
-    int64_t delta = wn->zhead[dir][z][wn->zxr[dir][z][j]] + wn->zrow[dir][z][j];
-    uint64_t lex = lex0 + 2u * j + (uint64_t)delta;
+    int64_t packed = wn->zrow[dir][z][j];
+    uint64_t lex = (uint64_t)wn->zhead[dir][z][packed & 7] + (uint64_t)(packed >> 3);
     return (lex >> 1) * n + (uint64_t)(dir ? z + c : z - c);
 }
 

@@ -37,7 +37,7 @@ static void make_bases(void)
         struct space s;
         struct store st;
         struct bfs_result r;
-        struct bfs_options o = {1, 0, NULL, NULL, 0};
+        struct bfs_options o = {.threads = 1};
         struct db_save_options so = {enc[k % 3], 1, 1, 0};
         slide_error err;
         char path[64];

@@ -1,0 +1,47 @@
+/*
+ * buckets.c - targets bucketed by the thread that marks them (buckets.h).
+ */
+#include "buckets.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int buckets_init(struct buckets *bk, int threads, int small)
+{
+    memset(bk, 0, sizeof *bk);
+    bk->threads = threads;
+    if (threads < 2)
+        return 0; /* one thread marks every target itself */
+    size_t T = (size_t)threads, n = T * T;
+    size_t cap = BUCKETS_BYTES / (n * sizeof *bk->mem);
+    if (small || cap < 4 * (size_t)BUCKETS_MARGIN)
+        cap = 4 * (size_t)BUCKETS_MARGIN;
+    bk->cap = cap;
+    bk->stride = (T + 7) & ~(size_t)7;
+    bk->mem = malloc(n * cap * sizeof *bk->mem);
+    /* each thread's row of fill counts on cache lines of its own: a row is
+     * written at every target its thread sends */
+    bk->fill = aligned_alloc(64, T * bk->stride * sizeof *bk->fill);
+    if (!bk->mem || !bk->fill) {
+        buckets_free(bk);
+        return -1;
+    }
+    memset(bk->fill, 0, T * bk->stride * sizeof *bk->fill);
+    return 0;
+}
+
+void buckets_free(struct buckets *bk)
+{
+    free(bk->mem);
+    free(bk->fill);
+    memset(bk, 0, sizeof *bk);
+}
+
+int buckets_full(const struct buckets *bk, int t, int team)
+{
+    const size_t *f = bk->fill + (size_t)t * bk->stride;
+    for (int o = 0; o < team; o++)
+        if (bk->cap - f[o] < BUCKETS_MARGIN)
+            return 1;
+    return 0;
+}
