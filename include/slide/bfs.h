@@ -67,10 +67,11 @@ struct bfs_options {
      * tiles, 2 rows and 2 columns; elsewhere every choice goes board by
      * board. */
     int windows;
-    /* 1: the smallest buckets for the targets a forward pass of several
-     * threads sends to other threads' chunks, so that its apply phases
-     * (when the threads stop scanning and mark them) come often; for
-     * tests.  0: buckets of 16 MiB in all.  Same result either way. */
+    /* 1: small buckets (16,896 targets each) for the targets a forward
+     * pass of several threads sends to the owners of their chunks, so
+     * that its apply phases (when the threads stop scanning and mark
+     * them) come often; for tests.  0: buckets of 16 MiB in all (more from 127 threads on:
+     * src/engine/buckets.h).  Same result either way. */
     int small_buckets;
 };
 
@@ -83,7 +84,8 @@ struct bfs_result {
     int nfirst;
     int complete;            /* 1 when no new board remains */
     double seconds;          /* wall time */
-    int threads;             /* threads used */
+    int threads;             /* threads used (the team OpenMP gave the last
+                                pass: at most the threads asked for) */
     uint64_t applies;        /* apply phases of the forward passes of several
                                 threads (one ends each such pass) */
 };

@@ -466,7 +466,7 @@ static __attribute__((noinline)) void worker_apply(struct worker *w, struct stor
 #pragma omp barrier
 }
 
-/* Before scanning BUCKETS_WORDS more words: join an apply phase if one was
+/* Before scanning bk->words more words: join an apply phase if one was
  * asked for, or ask for one if a bucket of this thread may not have room
  * for what those words send. */
 static __attribute__((noinline)) void worker_check(struct worker *w, struct store *st)
@@ -642,11 +642,13 @@ forward_words_c(struct worker *w, struct store *st, int colour, unsigned depth_b
     /* fm & (c0 ^ other): entries of `colour`; fm & deep: the depth bit */
     const uint64_t other = colour ? ~0ULL : 0, deep = depth_bit ? ~0ULL : 0;
     int np = w->npending;
+    unsigned until = 1; /* words to scan before the next check for room */
     for (uint64_t wi = lo; wi < hi; wi++) {
-        if (shared && (wi - lo) % BUCKETS_WORDS == 0) {
+        if (shared && --until == 0) {
             w->npending = np;
             worker_check(w, st);
             np = w->npending;
+            until = w->bk->words;
         }
         uint64_t word = __atomic_load_n(&words[wi], __ATOMIC_RELAXED);
         uint64_t fm = (word >> 1) & ~word & STORE_LOW_BITS; /* entries == 10 */
@@ -951,6 +953,7 @@ static uint64_t run_pass(const struct space *s, struct tables *tb,
     bk->next = 0;
     bk->finished = 0;
     bk->apply = 0;
+    int used = threads;
 #pragma omp parallel num_threads(threads) reduction(+ : found)
     {
         struct window win;
@@ -958,6 +961,8 @@ static uint64_t run_pass(const struct space *s, struct tables *tb,
         /* OpenMP may give fewer threads than asked, never more */
         int me = omp_get_thread_num(), team = omp_get_num_threads();
         int buckets = kind == PASS_FORWARD && team > 1;
+        if (me == 0)
+            used = team;
         struct worker w = {.s = s, .mk = &tb->mk, .tail = &tb->tail, .h = UINT64_MAX,
                            .zq = tb->mk.zq, .zr = tb->mk.zr, .need = tb->mk.need,
                            .lex_shift = s->kind == SPACE_COMPACT && s->m >= 2,
@@ -989,6 +994,7 @@ static uint64_t run_pass(const struct space *s, struct tables *tb,
         memcpy(r->first, first, sizeof first);
         r->nfirst = nfirst;
     }
+    r->threads = used;
     return found;
 }
 

@@ -14,8 +14,13 @@ int buckets_init(struct buckets *bk, int threads, int small)
         return 0; /* one thread marks every target itself */
     size_t T = (size_t)threads, n = T * T;
     size_t cap = BUCKETS_BYTES / (n * sizeof *bk->mem);
-    if (small || cap < 4 * (size_t)BUCKETS_MARGIN)
-        cap = 4 * (size_t)BUCKETS_MARGIN;
+    if (small)
+        cap = 4 * (size_t)BUCKETS_WORDS * BUCKETS_PER_WORD;
+    if (cap < 2 * (size_t)BUCKETS_PER_WORD)
+        cap = 2 * (size_t)BUCKETS_PER_WORD;
+    size_t words = cap / (2 * (size_t)BUCKETS_PER_WORD);
+    bk->words = words < BUCKETS_WORDS ? (unsigned)words : BUCKETS_WORDS;
+    bk->margin = (size_t)bk->words * BUCKETS_PER_WORD;
     bk->cap = cap;
     bk->stride = (T + 7) & ~(size_t)7;
     bk->mem = malloc(n * cap * sizeof *bk->mem);
@@ -41,7 +46,7 @@ int buckets_full(const struct buckets *bk, int t, int team)
 {
     const size_t *f = bk->fill + (size_t)t * bk->stride;
     for (int o = 0; o < team; o++)
-        if (bk->cap - f[o] < BUCKETS_MARGIN)
+        if (bk->cap - f[o] < bk->margin)
             return 1;
     return 0;
 }

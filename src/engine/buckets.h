@@ -14,13 +14,18 @@
  * So no word is ever written by two threads in one phase, and every store
  * is plain: no locked instruction per board.  A scanning thread asks for
  * an apply phase (apply = 1) when one of its buckets has less than
- * BUCKETS_MARGIN entries of room, checked before each run of
- * BUCKETS_WORDS words, which cannot produce more than that; every thread
- * joins at its next check, and at the end of the pass.
+ * margin = words * BUCKETS_PER_WORD entries of room, checked before each
+ * run of `words` words, which cannot send more than that to one bucket;
+ * every thread joins at its next check, and at the end of the pass.
+ *
+ * Size: BUCKETS_BYTES in all, in T^2 buckets of cap entries, and words as
+ * large as cap >= 2 margin allows, up to BUCKETS_WORDS (64 up to T = 11,
+ * 62 at T = 16, 1 from T = 127 on); cap is at least 2 BUCKETS_PER_WORD,
+ * so from T = 127 on the buckets take T^2 * 1056 bytes (69 MB at 256).
  *
  * Invariants: bucket (t, o) is written by t in scan phases and read and
  * emptied by o in apply phases; fill[t][o] <= cap always; the barriers
- * order the two.  cap >= 4 BUCKETS_MARGIN.
+ * order the two.  cap >= 2 margin.
  */
 #ifndef SLIDE_ENGINE_BUCKETS_H
 #define SLIDE_ENGINE_BUCKETS_H
@@ -28,17 +33,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Words scanned between two checks for room, and the most targets they can
- * send to one bucket: two vertical moves per entry and two neighbours
- * across a word's ends per word. */
+/* The most targets one word sends to one bucket: two vertical moves per
+ * entry and two neighbours across the word's ends. */
+#define BUCKETS_PER_WORD (2 * 32 + 2)
+/* The most words scanned between two checks for room. */
 #define BUCKETS_WORDS 64
-#define BUCKETS_MARGIN (BUCKETS_WORDS * (2 * 32 + 2))
-/* All buckets together, unless that leaves less than 4 margins each. */
+/* All buckets together (but see Size above). */
 #define BUCKETS_BYTES (16u << 20)
 
 struct buckets {
     int threads;            /* T the buckets were made for */
     size_t cap;             /* entries per bucket */
+    unsigned words;         /* words scanned between two checks for room */
+    size_t margin;          /* words * BUCKETS_PER_WORD */
     size_t stride;          /* T rounded up to 8: a row of fill per line */
     uint64_t *mem;          /* bucket (t, o) at mem[(t * T + o) * cap] */
     size_t *fill;           /* [t * stride + o] */
@@ -48,9 +55,10 @@ struct buckets {
     int64_t next;           /* next chunk to scan (atomic) */
 };
 
-/* Buckets for `threads` threads (1: none needed): BUCKETS_BYTES in all, or
- * with small = 1 the smallest allowed (4 BUCKETS_MARGIN entries each), for
- * tests.  Returns 0, or -1 when out of memory (nothing held then). */
+/* Buckets for `threads` threads (1: none needed), sized as above, or with
+ * small = 1 of 4 margins of BUCKETS_WORDS words each (16,896 entries), so
+ * that apply phases come often, for tests.  Returns 0, or -1 when out of
+ * memory (nothing held then). */
 int buckets_init(struct buckets *bk, int threads, int small);
 void buckets_free(struct buckets *bk);
 
@@ -61,7 +69,7 @@ static inline uint64_t *buckets_at(const struct buckets *bk, int t, int o)
 }
 
 /* Whether one of thread t's buckets (of a team of `team`) has less than
- * BUCKETS_MARGIN entries of room. */
+ * margin entries of room. */
 int buckets_full(const struct buckets *bk, int t, int team);
 
 #endif

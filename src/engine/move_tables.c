@@ -302,9 +302,7 @@ int wtab_init(struct wtab *wt, const struct space *s, const struct tail *tl,
     wt->on = 1;
     return 0;
 }
-/* The head's share of move mv's rank change in the window whose first
- * board is p (its tail sorted: t[hb + i] is the i-th smallest tail tile),
- * and the row table that goes with it. */
+
 void window_init(struct window *wn, const struct wtab *wt)
 {
     wn->base = WINDOW_NONE;
@@ -312,6 +310,9 @@ void window_init(struct window *wn, const struct wtab *wt)
         wn->zhead[wt->zm[i].dir][wt->zm[i].z] = wn->head[wt->zm[i].mv];
 }
 
+/* The head's share of move mv's rank change in the window whose first
+ * board is p (its tail sorted: t[hb + i] is the i-th smallest tail tile),
+ * plus p's lex rank, and the row table that goes with it. */
 void window_move(struct window *wn, const struct wtab *wt,
                  const struct vtab *v, const struct perm *p, int m, int mv)
 {

@@ -132,7 +132,7 @@ vmove_lex(const struct vtab *v, const struct perm *p, int a, int dir, const int 
 
 /*
  * Window tables: the rank change of every vertical move of the boards of
- * one window as three table reads, without their tiles or digits.  A window
+ * one window as a few table reads, without their tiles or digits.  A window
  * is the TAIL_MAX! lex ranks that share the first hb = m - TAIL_MAX
  * entries of t (the head); a board of it is the head plus row
  * rho = lex mod TAIL_MAX! of the tail table.  Of vmove_lex's
@@ -205,7 +205,8 @@ struct window {
     int64_t head[MOVES_MAX][TAIL_MAX]; /* the head's share (by xr) */
     /* by direction and blank cell, for the scan: the table by block
      * (wtab.pair) of the entry's parity, and the head's share (pointers
-     * into this struct's head, set once by window_init) */
+     * into this struct's own head, set once by window_init: a copy of the
+     * struct would still point into the original) */
     const int64_t *zrow[2][SPACE_MAX_CELLS];
     const int64_t *zhead[2][SPACE_MAX_CELLS];
 };
