@@ -34,6 +34,7 @@ done
 
 for p in 5-5-5 6-6-3 7-8; do
     if [ ! -f "$PDB_DIR/$p/$p.1.pdb" ]; then
+        mkdir -p "$PDB_DIR" # a fresh checkout has no build/pdb
         echo "kre-results: building the $p tables into $PDB_DIR/$p" >&2
         "$SLIDE" pdb build 4x4 --partition "$p" -o "$PDB_DIR/$p" ${THREADS:+--threads "$THREADS"} >&2
     fi
