@@ -479,14 +479,6 @@ static __attribute__((noinline)) void worker_check(struct worker *w, struct stor
     }
 }
 
-/* Block and blank cell of the first entry of word wi. */
-static inline void locate(const struct space *s, uint64_t wi, uint64_t *h, int *z)
-{
-    uint64_t e = wi * STORE_ENTRIES_PER_WORD;
-    *h = e / (uint64_t)s->n;
-    *z = (int)(e - *h * (uint64_t)s->n);
-}
-
 /* Entry k of a word whose first entry is (h0, z0). */
 static inline void offset(const struct space *s, uint64_t h0, int z0, int k,
                           uint64_t *h, int *z)
@@ -539,11 +531,12 @@ vertical_window_c(struct worker *w, struct store *st, uint64_t fm, uint64_t h0,
     const uint8_t *zq = w->zq + z0, *zr = w->zr + z0;
     const uint64_t n = (uint64_t)w->s->n;
     const unsigned off = (unsigned)(h0 - wn->base);
-    /* dir is a constant in each loop, so each loop picks its tables once */
+    /* dir is a constant in each loop, so each loop picks its tables once;
+     * k and z unsigned and 64-bit: no sign extension per target */
 #pragma GCC unroll 2
     for (int dir = 0; dir < 2; dir++)
         for (uint64_t b = fm & w->wt->vmask[dir][z0]; b;) {
-            int k = __builtin_ctzll(b) / 2;
+            uint64_t k = (uint64_t)__builtin_ctzll(b) >> 1;
             b &= b - 1;
             worker_push(w, st, window_target(wn, dir, zr[k], off + zq[k], n, c), np, shared);
         }
@@ -757,7 +750,7 @@ backward_window_c(struct worker *w, const struct store *st, uint64_t wi,
 #pragma GCC unroll 2
     for (int dir = 0; dir < 2; dir++)
         for (uint64_t b = um & ~hit & w->wt->vmask[dir][z0]; b;) {
-            int k = __builtin_ctzll(b) / 2;
+            uint64_t k = (uint64_t)__builtin_ctzll(b) >> 1;
             b &= b - 1;
             tgt[nt] = window_target(wn, dir, zr[k], off + zq[k], n, c);
             __builtin_prefetch(&st->words[tgt[nt] >> 5], 0, 0);
@@ -801,7 +794,7 @@ backward_word(struct worker *w, struct store *st, uint64_t wi, int colour)
     int z0;
     if (!um)
         return 0;
-    locate(w->s, wi, &h0, &z0);
+    word_first(w->mk, (uint64_t)w->s->n, wi, &h0, &z0);
     uint64_t c0 = w->mk->colour0[z0], mine = colour ? ~c0 : c0;
     um &= mine;
     if (!um)
@@ -833,7 +826,7 @@ static void close_word(const struct worker *w, struct store *st, uint64_t wi,
     int z0;
     if (!fm)
         return;
-    locate(w->s, wi, &h0, &z0);
+    word_first(w->mk, (uint64_t)w->s->n, wi, &h0, &z0);
     uint64_t c0 = w->mk->colour0[z0];
     fm &= colour ? ~c0 : c0;
     /* 10 -> 0b: xor with 10 (bit 0) or 11 (bit 1); only the thread that

@@ -247,12 +247,12 @@ void window_move(struct window *wn, const struct wtab *wt, const struct vtab *v,
  * see struct wtab.  (>> of a negative int64_t is arithmetic in GCC and
  * Clang, the compilers the Makefile takes.) */
 static inline __attribute__((always_inline)) uint64_t
-window_target(const struct window *wn, int dir, int z, unsigned j, uint64_t n,
+window_target(const struct window *wn, int dir, size_t z, unsigned j, uint64_t n,
               const int c)
 {
     int64_t packed = wn->zrow[dir][z][j];
     uint64_t lex = (uint64_t)wn->zhead[dir][z][packed & 7] + (uint64_t)(packed >> 3);
-    return (lex >> 1) * n + (uint64_t)(dir ? z + c : z - c);
+    return (lex >> 1) * n + (dir ? z + (uint64_t)c : z - (uint64_t)c);
 }
 
 #endif
