@@ -536,7 +536,7 @@ vertical_window_c(struct worker *w, struct store *st, uint64_t fm, uint64_t h0,
 #pragma GCC unroll 2
     for (int dir = 0; dir < 2; dir++)
         for (uint64_t b = fm & w->wt->vmask[dir][z0]; b;) {
-            uint64_t k = (uint64_t)__builtin_ctzll(b) >> 1;
+            unsigned k = (unsigned)__builtin_ctzll(b) >> 1;
             b &= b - 1;
             worker_push(w, st, window_target(wn, dir, zr[k], off + zq[k], n, c), np, shared);
         }
@@ -750,7 +750,7 @@ backward_window_c(struct worker *w, const struct store *st, uint64_t wi,
 #pragma GCC unroll 2
     for (int dir = 0; dir < 2; dir++)
         for (uint64_t b = um & ~hit & w->wt->vmask[dir][z0]; b;) {
-            uint64_t k = (uint64_t)__builtin_ctzll(b) >> 1;
+            unsigned k = (unsigned)__builtin_ctzll(b) >> 1;
             b &= b - 1;
             tgt[nt] = window_target(wn, dir, zr[k], off + zq[k], n, c);
             __builtin_prefetch(&st->words[tgt[nt] >> 5], 0, 0);
