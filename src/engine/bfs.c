@@ -58,6 +58,9 @@
  * parallelism: a locked fetch_and waits for its cache miss, a prefetch
  * does not, so the misses of a whole batch overlap). */
 #define BATCH 64
+/* Most targets one word pushes: two vertical moves per entry, and the two
+ * horizontal neighbours across its ends. */
+#define PUSH_MAX (2 * STORE_ENTRIES_PER_WORD + 2)
 /* Lex ranks to advance incrementally before unranking from scratch. */
 #define MAX_JUMP 5040
 
@@ -121,7 +124,9 @@ struct worker {
     unsigned tail_r;                /* base.lex mod tail->rows */
     uint8_t *flags;                 /* chunk flags (one byte per chunk) */
     uint8_t mark_flag;              /* flag set on a chunk gaining frontier */
-    uint64_t pending[BATCH];        /* neighbours prefetched, not yet marked */
+    /* neighbours prefetched, not yet marked: flushed when BATCH or more
+     * before a word, so a word's targets (PUSH_MAX) always fit */
+    uint64_t pending[BATCH + PUSH_MAX];
     int npending;
     int me, team;                   /* thread number; team > 1: buckets */
     uint64_t tinv;                  /* ceil(2^64 / 2 team), for chunk_owner */
@@ -409,14 +414,23 @@ static void worker_mark(struct worker *w, struct store *st, const uint64_t *list
 /* Queue target e for marking by this thread.  *np is the caller's copy of
  * w->npending: a local keeps the count in a register (a field of w would
  * be reloaded after every store to w->pending), and it is written back
- * before a flush and at the end of the words the caller scans. */
+ * before a flush and at the end of the words the caller scans.  There is
+ * room: the scan flushes before a word when BATCH or more are pending
+ * (own_room), and a word pushes at most PUSH_MAX. */
 static inline void push_own(struct worker *w, struct store *st, uint64_t e,
                             int *np)
 {
     __builtin_prefetch(&st->words[e >> 5], 1, 0);
     w->pending[(*np)++] = e;
-    if (*np == BATCH) {
-        w->npending = BATCH;
+}
+
+/* Before the targets of a word of a thread alone: mark the pending ones
+ * when there are BATCH or more, so the word's fit (one test per word, not
+ * one per target). */
+static inline void own_room(struct worker *w, struct store *st, int *np)
+{
+    if (*np >= BATCH) {
+        w->npending = *np;
         worker_flush(w, st);
         *np = 0;
     }
@@ -654,6 +668,8 @@ forward_words_c(struct worker *w, struct store *st, int colour, unsigned depth_b
         fm &= mk->colour0[z0] ^ other;
         if (!fm)
             continue;
+        if (!shared)
+            own_room(w, st, &np);
         vertical_word_c(w, st, fm, h0, z0, &np, c, shared);
         /* 10 -> 0b: xor with 10 (bit 0) or 11 (bit 1) */
         uint64_t flip = (fm << 1) | (fm & deep);
