@@ -604,9 +604,13 @@ forward_horizontal(struct worker *w, struct store *st, uint64_t wi,
     uint64_t *p = &st->words[wi], old = __atomic_load_n(p, __ATOMIC_RELAXED);
     uint64_t hit = tgt & old & (old >> 1); /* targets that are 11 */
     __atomic_store_n(p, (old ^ flip) & ~hit, __ATOMIC_RELAXED);
+    if (!hit)
+        return;
     w->found += (uint64_t)__builtin_popcountll(hit);
-    if (hit && w->mark_flag)
+    if (w->mark_flag)
         flag_set(w->flags, e0 >> CHUNK_SHIFT, w->mark_flag);
+    if (e0 > keep_limit(w))
+        return; /* every hit is e0 or more: none is kept */
     while (hit) {
         uint64_t e = e0 + (uint64_t)(__builtin_ctzll(hit) / 2);
         if (w->nfirst == BFS_KEEP && e >= w->first[BFS_KEEP - 1])
