@@ -113,6 +113,7 @@ struct worker {
     const struct wtab *wt;
     struct window *win;             /* tables of the window in use */
     int windows;                    /* 1: vertical moves by window tables */
+    uint64_t win_w0, win_nw;        /* words [win_w0, + win_nw) lie in win */
     const uint8_t *zq, *zr, *need;  /* from masks */
     uint64_t h;                     /* block in base; UINT64_MAX: none */
     int lex_shift;                  /* lex of block h's base is h << lex_shift */
@@ -276,6 +277,14 @@ static __attribute__((noinline)) void window_set(struct worker *w, uint64_t h)
         wn->zrow[q->dir][q->z] = wt->pair[q->need ^ par] + wn->row[q->mv] * WINDOW_BLOCKS;
     }
     wn->base = base;
+    /* the words whose 32 entries all lie in the window's entries
+     * [base n, (base + WINDOW_BLOCKS) n): one test per word in
+     * window_covers */
+    uint64_t n = (uint64_t)w->s->n;
+    uint64_t first = (base * n + STORE_ENTRIES_PER_WORD - 1) / STORE_ENTRIES_PER_WORD;
+    uint64_t end = (base + WINDOW_BLOCKS) * n / STORE_ENTRIES_PER_WORD;
+    w->win_w0 = first;
+    w->win_nw = end > first ? end - first : 0;
 }
 
 /* The board (t, digits) of entry (w->h, z): in the compact space t's parity
@@ -556,11 +565,13 @@ vertical_window_c(struct worker *w, struct store *st, uint64_t fm, uint64_t h0,
         }
 }
 
-/* Whether the window tables cover every entry of the word whose first entry
+/* Whether the window tables cover every entry of word wi, whose first entry
  * is (h0, z0); the window is set up first when the word lies in one window
  * that is not the current one. */
-static inline int window_covers(struct worker *w, uint64_t h0, int z0)
+static inline int window_covers(struct worker *w, uint64_t wi, uint64_t h0, int z0)
 {
+    if (wi - w->win_w0 < w->win_nw)
+        return 1; /* in the current window: the common case */
     uint64_t hl = h0 + w->zq[z0 + STORE_ENTRIES_PER_WORD - 1];
     if (hl - w->win->base >= WINDOW_BLOCKS || h0 < w->win->base) {
         if (hl - (h0 - h0 % WINDOW_BLOCKS) < WINDOW_BLOCKS)
@@ -572,10 +583,10 @@ static inline int window_covers(struct worker *w, uint64_t h0, int z0)
 /* Vertical neighbours of the frontier entries fm of word wi: by the window
  * tables when the word lies in one window, else board by board. */
 static inline __attribute__((always_inline)) void
-vertical_word_c(struct worker *w, struct store *st, uint64_t fm, uint64_t h0,
-                int z0, int *np, const int c, const int shared)
+vertical_word_c(struct worker *w, struct store *st, uint64_t wi, uint64_t fm,
+                uint64_t h0, int z0, int *np, const int c, const int shared)
 {
-    if (w->windows && window_covers(w, h0, z0)) {
+    if (w->windows && window_covers(w, wi, h0, z0)) {
         vertical_window_c(w, st, fm, h0, z0, np, c, shared);
         return;
     }
@@ -640,6 +651,26 @@ static inline void word_first(const struct masks *mk, uint64_t n, uint64_t wi,
     *z = (int)(e - q * n);
 }
 
+/* Whether none of the 4 words at p holds a frontier entry (10), by SSE2 on
+ * two words at a time. */
+static inline int quad_empty(const uint64_t *p)
+{
+#if defined(__SSE2__)
+    __m128i a = _mm_loadu_si128((const __m128i *)p);
+    __m128i b = _mm_loadu_si128((const __m128i *)(p + 2));
+    __m128i fa = _mm_andnot_si128(a, _mm_srli_epi64(a, 1));
+    __m128i fb = _mm_andnot_si128(b, _mm_srli_epi64(b, 1));
+    __m128i f = _mm_and_si128(_mm_or_si128(fa, fb),
+                              _mm_set1_epi64x((long long)STORE_LOW_BITS));
+    return _mm_movemask_epi8(_mm_cmpeq_epi8(f, _mm_setzero_si128())) == 0xffff;
+#else
+    uint64_t f = 0;
+    for (int i = 0; i < 4; i++)
+        f |= (p[i] >> 1) & ~p[i];
+    return (f & STORE_LOW_BITS) == 0;
+#endif
+}
+
 /* Forward expansion of the words [lo, hi): mark the neighbours of the
  * frontier entries of `colour`, close those entries.  Inlined per column
  * count c, so the switch on c is made once per chunk.  What every word
@@ -663,8 +694,16 @@ forward_words_c(struct worker *w, struct store *st, int colour, unsigned depth_b
         }
         uint64_t word = __atomic_load_n(&words[wi], __ATOMIC_RELAXED);
         uint64_t fm = (word >> 1) & ~word & STORE_LOW_BITS; /* entries == 10 */
-        if (!fm)
+        if (!fm) {
+            /* after an empty word, skip empty ones 4 at a time: plain loads
+             * do, no other thread writes [lo, hi) while this one scans it */
+            while (wi + 5 <= hi && (!shared || until > 5) && quad_empty(&words[wi + 1])) {
+                wi += 4;
+                if (shared)
+                    until -= 4;
+            }
             continue;
+        }
         uint64_t h0;
         int z0;
         word_first(mk, n, wi, &h0, &z0);
@@ -674,7 +713,7 @@ forward_words_c(struct worker *w, struct store *st, int colour, unsigned depth_b
             continue;
         if (!shared)
             own_room(w, st, &np);
-        vertical_word_c(w, st, fm, h0, z0, &np, c, shared);
+        vertical_word_c(w, st, wi, fm, h0, z0, &np, c, shared);
         /* 10 -> 0b: xor with 10 (bit 0) or 11 (bit 1) */
         uint64_t flip = (fm << 1) | (fm & deep);
         forward_horizontal(w, st, wi, fm, z0, flip, &np, shared);
@@ -819,7 +858,7 @@ backward_word(struct worker *w, struct store *st, uint64_t wi, int colour)
     um &= mine;
     if (!um)
         return 0;
-    if (w->windows && window_covers(w, h0, z0)) {
+    if (w->windows && window_covers(w, wi, h0, z0)) {
         uint64_t fm = (word >> 1) & ~word & STORE_LOW_BITS & ~mine;
         hit = backward_window(w, st, wi, um, fm, h0, z0);
     } else {
