@@ -130,11 +130,8 @@ struct worker {
     uint64_t pending[BATCH + PUSH_MAX];
     int npending;
     int me, team;                   /* thread number; team > 1: buckets */
-    uint64_t tinv;                  /* ceil(2^64 / 2 team), for chunk_owner */
     struct buckets *bk;
-    uint64_t *bucket;               /* this thread's buckets: o's at o * cap */
-    size_t *bfill;                  /* their fill */
-    size_t bcap;
+    uint64_t **bput;                /* this thread's buckets: o's next entry */
     uint64_t found;                 /* boards this thread marked first */
     uint64_t first[BFS_KEEP];       /* smallest indexes it marked, sorted */
     int nfirst;
@@ -445,13 +442,6 @@ static inline void own_room(struct worker *w, struct store *st, int *np)
     }
 }
 
-/* Owner of chunk ch: ch mod team, by a multiply-high as in word_first. */
-static inline int chunk_owner(const struct worker *w, uint64_t ch)
-{
-    uint64_t q = (uint64_t)(((unsigned __int128)(2 * ch) * w->tinv) >> 64);
-    return (int)(ch - q * (uint64_t)w->team);
-}
-
 /* Target e of a forward pass: marked by this thread when it is alone, else
  * (shared: a constant, w->team > 1) put in the bucket of the owner of e's
  * chunk (see push_own for np). */
@@ -459,10 +449,8 @@ static inline __attribute__((always_inline)) void
 worker_push(struct worker *w, struct store *st, uint64_t e, int *np, const int shared)
 {
     if (shared) {
-        int o = chunk_owner(w, e >> CHUNK_SHIFT);
-        size_t k = w->bfill[o];
-        w->bucket[(size_t)o * w->bcap + k] = e;
-        w->bfill[o] = k + 1;
+        uint64_t **put = &w->bput[buckets_owner(e >> CHUNK_SHIFT, (unsigned)w->team)];
+        *(*put)++ = e;
         return;
     }
     push_own(w, st, e, np);
@@ -482,9 +470,9 @@ static __attribute__((noinline)) void worker_apply(struct worker *w, struct stor
     }
     worker_flush(w, st);
     for (int t = 0; t < w->team; t++) {
-        size_t *fill = &bk->fill[(size_t)t * bk->stride + (size_t)w->me];
-        worker_mark(w, st, buckets_at(bk, t, w->me), *fill);
-        *fill = 0;
+        uint64_t *b = buckets_at(bk, t, w->me);
+        worker_mark(w, st, b, buckets_fill(bk, t, w->me));
+        bk->put[(size_t)t * bk->stride + (size_t)w->me] = b;
     }
 #pragma omp barrier
 }
@@ -651,26 +639,6 @@ static inline void word_first(const struct masks *mk, uint64_t n, uint64_t wi,
     *z = (int)(e - q * n);
 }
 
-/* Whether none of the 4 words at p holds a frontier entry (10), by SSE2 on
- * two words at a time. */
-static inline int quad_empty(const uint64_t *p)
-{
-#if defined(__SSE2__)
-    __m128i a = _mm_loadu_si128((const __m128i *)p);
-    __m128i b = _mm_loadu_si128((const __m128i *)(p + 2));
-    __m128i fa = _mm_andnot_si128(a, _mm_srli_epi64(a, 1));
-    __m128i fb = _mm_andnot_si128(b, _mm_srli_epi64(b, 1));
-    __m128i f = _mm_and_si128(_mm_or_si128(fa, fb),
-                              _mm_set1_epi64x((long long)STORE_LOW_BITS));
-    return _mm_movemask_epi8(_mm_cmpeq_epi8(f, _mm_setzero_si128())) == 0xffff;
-#else
-    uint64_t f = 0;
-    for (int i = 0; i < 4; i++)
-        f |= (p[i] >> 1) & ~p[i];
-    return (f & STORE_LOW_BITS) == 0;
-#endif
-}
-
 /* Forward expansion of the words [lo, hi): mark the neighbours of the
  * frontier entries of `colour`, close those entries.  Inlined per column
  * count c, so the switch on c is made once per chunk.  What every word
@@ -694,16 +662,8 @@ forward_words_c(struct worker *w, struct store *st, int colour, unsigned depth_b
         }
         uint64_t word = __atomic_load_n(&words[wi], __ATOMIC_RELAXED);
         uint64_t fm = (word >> 1) & ~word & STORE_LOW_BITS; /* entries == 10 */
-        if (!fm) {
-            /* after an empty word, skip empty ones 4 at a time: plain loads
-             * do, no other thread writes [lo, hi) while this one scans it */
-            while (wi + 5 <= hi && (!shared || until > 5) && quad_empty(&words[wi + 1])) {
-                wi += 4;
-                if (shared)
-                    until -= 4;
-            }
+        if (!fm)
             continue;
-        }
         uint64_t h0;
         int z0;
         word_first(mk, n, wi, &h0, &z0);
@@ -1024,11 +984,8 @@ static uint64_t run_pass(const struct space *s, struct tables *tb,
                            .mark_flag = mark_flag,
                            .windows = windows,
                            .me = me, .team = buckets ? team : 1,
-                           .tinv = UINT64_MAX / (2 * (uint64_t)team) + 1,
                            .bk = bk,
-                           .bucket = buckets ? buckets_at(bk, me, 0) : NULL,
-                           .bfill = buckets ? bk->fill + (size_t)me * bk->stride : NULL,
-                           .bcap = bk->cap};
+                           .bput = buckets ? bk->put + (size_t)me * bk->stride : NULL};
         if (buckets) {
             forward_team(&w, st, flags, colour, depth_bit, need, nchunks);
         } else {

@@ -24,29 +24,30 @@ int buckets_init(struct buckets *bk, int threads, int small)
     bk->cap = cap;
     bk->stride = (T + 7) & ~(size_t)7;
     bk->mem = malloc(n * cap * sizeof *bk->mem);
-    /* each thread's row of fill counts on cache lines of its own: a row is
-     * written at every target its thread sends */
-    bk->fill = aligned_alloc(64, T * bk->stride * sizeof *bk->fill);
-    if (!bk->mem || !bk->fill) {
+    /* each thread's row of put pointers on cache lines of its own: a row
+     * is written at every target its thread sends */
+    bk->put = aligned_alloc(64, T * bk->stride * sizeof *bk->put);
+    if (!bk->mem || !bk->put) {
         buckets_free(bk);
         return -1;
     }
-    memset(bk->fill, 0, T * bk->stride * sizeof *bk->fill);
+    for (size_t t = 0; t < T; t++)
+        for (size_t o = 0; o < T; o++)
+            bk->put[t * bk->stride + o] = buckets_at(bk, (int)t, (int)o);
     return 0;
 }
 
 void buckets_free(struct buckets *bk)
 {
     free(bk->mem);
-    free(bk->fill);
+    free(bk->put);
     memset(bk, 0, sizeof *bk);
 }
 
 int buckets_full(const struct buckets *bk, int t, int team)
 {
-    const size_t *f = bk->fill + (size_t)t * bk->stride;
     for (int o = 0; o < team; o++)
-        if (bk->cap - f[o] < bk->margin)
+        if (bk->cap - buckets_fill(bk, t, o) < bk->margin)
             return 1;
     return 0;
 }

@@ -8,7 +8,8 @@
  *          frontier; the only store writes are to the words being scanned
  *          (closing, and horizontal moves inside a word); every other
  *          target's index goes to bucket (t, o) of the scanning thread t,
- *          where o = owner of the target's chunk (ch mod T);
+ *          where o = owner of the target's chunk (buckets_owner: a share
+ *          of every 64 chunks);
  *   apply  thread o marks the targets of buckets (0..T-1, o), all in
  *          chunks it owns, and empties them.
  * So no word is ever written by two threads in one phase, and every store
@@ -24,8 +25,8 @@
  * so from T = 127 on the buckets take T^2 * 1056 bytes (69 MB at 256).
  *
  * Invariants: bucket (t, o) is written by t in scan phases and read and
- * emptied by o in apply phases; fill[t][o] <= cap always; the barriers
- * order the two.  cap >= 2 margin.
+ * emptied by o in apply phases; its entries are those before put[t][o],
+ * at most cap of them; the barriers order the two.  cap >= 2 margin.
  */
 #ifndef SLIDE_ENGINE_BUCKETS_H
 #define SLIDE_ENGINE_BUCKETS_H
@@ -46,9 +47,9 @@ struct buckets {
     size_t cap;             /* entries per bucket */
     unsigned words;         /* words scanned between two checks for room */
     size_t margin;          /* words * BUCKETS_PER_WORD */
-    size_t stride;          /* T rounded up to 8: a row of fill per line */
+    size_t stride;          /* T rounded up to 8: a row of put per line */
     uint64_t *mem;          /* bucket (t, o) at mem[(t * T + o) * cap] */
-    size_t *fill;           /* [t * stride + o] */
+    uint64_t **put;         /* [t * stride + o]: next free entry of (t, o) */
     int apply;              /* 1: an apply phase is asked for (atomic) */
     uint64_t applies;       /* apply phases so far (thread 0 counts) */
     int finished;           /* threads done scanning this pass (atomic) */
@@ -66,6 +67,23 @@ void buckets_free(struct buckets *bk);
 static inline uint64_t *buckets_at(const struct buckets *bk, int t, int o)
 {
     return bk->mem + ((size_t)t * (size_t)bk->threads + (size_t)o) * bk->cap;
+}
+
+/* The thread of a team of T that owns chunk ch: chunks are owned in
+ * stripes of 64 (256 KiB of store), thread o taking the o-th of T equal
+ * runs of each stripe (some threads own none from T = 65 on).  A multiply
+ * and a shift per target, where ch mod T took a multiply-high.  Any map
+ * would be exact; the apply phases are balanced when every thread owns a
+ * share of each region the frontier is in. */
+static inline unsigned buckets_owner(uint64_t ch, unsigned T)
+{
+    return (unsigned)(((ch & 63) * T) >> 6);
+}
+
+/* Entries in bucket (t, o). */
+static inline size_t buckets_fill(const struct buckets *bk, int t, int o)
+{
+    return (size_t)(bk->put[(size_t)t * bk->stride + (size_t)o] - buckets_at(bk, t, o));
 }
 
 /* Whether one of thread t's buckets (of a team of `team`) has less than
