@@ -874,11 +874,18 @@ static int pass_chunk(struct worker *w, struct store *st, enum pass kind,
         forward_words(w, st, colour, depth_bit, lo, hi);
         return 0;
     }
+    /* words with nothing for the pass are skipped here, without a call:
+     * late layers have few unvisited boards left, and a close pass few
+     * frontier ones in most words */
+    const uint64_t *words = st->words;
     for (uint64_t wi = lo; wi < hi; wi++) {
-        if (kind == PASS_BACKWARD)
-            keep |= backward_word(w, st, wi, 1 - colour);
-        else
+        uint64_t word = __atomic_load_n(&words[wi], __ATOMIC_RELAXED);
+        if (kind == PASS_BACKWARD) {
+            if (word & (word >> 1) & STORE_LOW_BITS) /* an entry is 11 */
+                keep |= backward_word(w, st, wi, 1 - colour);
+        } else if ((word >> 1) & ~word & STORE_LOW_BITS) { /* one is 10 */
             close_word(w, st, wi, colour, depth_bit);
+        }
     }
     /* forward and close passes leave no frontier of this colour behind */
     return keep;
