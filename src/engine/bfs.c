@@ -673,10 +673,11 @@ forward_words_c(struct worker *w, struct store *st, int colour, unsigned depth_b
             continue;
         if (!shared)
             own_room(w, st, &np);
-        vertical_word_c(w, st, wi, fm, h0, z0, &np, c, shared);
         /* 10 -> 0b: xor with 10 (bit 0) or 11 (bit 1) */
         uint64_t flip = (fm << 1) | (fm & deep);
         forward_horizontal(w, st, wi, fm, z0, flip, &np, shared);
+        /* vertical moves last: fewer values stay live across their loops */
+        vertical_word_c(w, st, wi, fm, h0, z0, &np, c, shared);
     }
     w->npending = np;
 }
