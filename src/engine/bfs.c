@@ -468,7 +468,7 @@ static __attribute__((noinline)) void worker_apply(struct worker *w, struct stor
         __atomic_store_n(&bk->apply, 0, __ATOMIC_RELAXED);
         bk->applies++;
     }
-    worker_flush(w, st);
+    /* (a team's worker has nothing pending: its targets go to buckets) */
     for (int t = 0; t < w->team; t++) {
         uint64_t *b = buckets_at(bk, t, w->me);
         worker_mark(w, st, b, buckets_fill(bk, t, w->me));
@@ -865,36 +865,6 @@ static uint8_t pass_needs(enum pass kind, int colour)
                                  : FLAG_FRONTIER(colour);
 }
 
-/* Whether none of the 4 words at p has an unvisited entry (11; unvisited
- * 1) or a frontier one (10; unvisited 0), by SSE2 two words at a time: a
- * backward pass runs in the last layers, where few boards are unvisited
- * and few are in the frontier, so most words have nothing for it.  Plain
- * loads do: in a backward or close pass only the scanning thread writes
- * its words. */
-static inline int quad_idle(const uint64_t *p, int unvisited)
-{
-#if defined(__SSE2__)
-    __m128i a = _mm_loadu_si128((const __m128i *)p);
-    __m128i b = _mm_loadu_si128((const __m128i *)(p + 2));
-    __m128i fa, fb;
-    if (unvisited) {
-        fa = _mm_and_si128(a, _mm_srli_epi64(a, 1));
-        fb = _mm_and_si128(b, _mm_srli_epi64(b, 1));
-    } else {
-        fa = _mm_andnot_si128(a, _mm_srli_epi64(a, 1));
-        fb = _mm_andnot_si128(b, _mm_srli_epi64(b, 1));
-    }
-    __m128i f = _mm_and_si128(_mm_or_si128(fa, fb),
-                              _mm_set1_epi64x((long long)STORE_LOW_BITS));
-    return _mm_movemask_epi8(_mm_cmpeq_epi8(f, _mm_setzero_si128())) == 0xffff;
-#else
-    uint64_t f = 0;
-    for (int i = 0; i < 4; i++)
-        f |= (p[i] >> 1) & (unvisited ? p[i] : ~p[i]);
-    return (f & STORE_LOW_BITS) == 0;
-#endif
-}
-
 /* One pass over the words [lo, hi) of a chunk; returns 1 if the chunk still
  * needs the pass's flag afterwards. */
 static int pass_chunk(struct worker *w, struct store *st, enum pass kind,
@@ -910,10 +880,6 @@ static int pass_chunk(struct worker *w, struct store *st, enum pass kind,
      * frontier ones in most words */
     const uint64_t *words = st->words;
     for (uint64_t wi = lo; wi < hi; wi++) {
-        if (wi + 4 <= hi && quad_idle(&words[wi], kind == PASS_BACKWARD)) {
-            wi += 3;
-            continue;
-        }
         uint64_t word = __atomic_load_n(&words[wi], __ATOMIC_RELAXED);
         if (kind == PASS_BACKWARD) {
             if (word & (word >> 1) & STORE_LOW_BITS) /* an entry is 11 */
