@@ -31,16 +31,13 @@ void perm_unrank(struct perm *p, int m)
 }
 
 /*
- * Advance p by `diff` lex ranks: add diff to the mixed-radix number of the
- * digits (radix m - i at position i), then rebuild the tiles from the first
- * changed position on, choosing from the tiles that were already there.
- * Nearby ranks differ only in the last few digits, so this costs far less
- * than unranking from scratch.  Precondition: p->lex + diff < m!.
+ * Add `carry` to digit i of p's mixed-radix number (radix m - i at position
+ * i) and carry up, then rebuild the tiles from the first changed position
+ * on, choosing from the tiles that were already there.  p->lex is the
+ * caller's.  Precondition: the sum fits in m digits.
  */
-void perm_advance(struct perm *p, uint64_t diff, int m)
+static void digits_add(struct perm *p, int i, uint64_t carry, int m)
 {
-    int i = m - 2; /* the last digit has radix 1: it is always 0 */
-    uint64_t carry = diff;
     while (carry) {
         uint64_t radix = (uint64_t)(m - i), total = p->d[i] + carry, digit;
         /* nearby ranks carry little: avoid the slow division when we can */
@@ -70,6 +67,17 @@ void perm_advance(struct perm *p, uint64_t diff, int m)
         avail &= ~(1u << v);
         p->t[k] = (uint8_t)v;
     }
+}
+
+/*
+ * Advance p by `diff` lex ranks: add diff to the digits, rebuilding only the
+ * tiles that change.  Nearby ranks differ only in the last few digits, so
+ * this costs far less than unranking from scratch.  Precondition:
+ * p->lex + diff < m!.
+ */
+void perm_advance(struct perm *p, uint64_t diff, int m)
+{
+    digits_add(p, m - 2, diff, m); /* the last digit has radix 1: always 0 */
     p->lex += diff;
 }
 
@@ -268,10 +276,34 @@ int wtab_init(struct wtab *wt, const struct space *s, const struct tail *tl,
         wtab_free(wt);
         return -1;
     }
-    for (int mv = 0; mv < wt->nmv; mv++)
-        wt->cls[mv] = (uint8_t)vclass_of(mv >> 1, c, hb);
+    for (int mv = 0; mv < wt->nmv; mv++) {
+        int a = mv >> 1, dir = mv & 1;
+        wt->cls[mv] = (uint8_t)vclass_of(a, c, hb);
+        /* window_step: digit hb - 1 goes up by one, lex by TAIL_ROWS */
+        wt->step[mv] = TAIL_ROWS;
+        if (wt->cls[mv] == VC_STRADDLE) {
+            const int64_t *cmp = v->cmp[dir] + ((size_t)a << (c - 1));
+            wt->step[mv] += v->weight[dir][a * c + hb - 1 - a];
+            if (!dir && a < hb - 1) /* bit of position hb - 1 */
+                wt->upbit[mv] = cmp[1u << (hb - 2 - a)] - cmp[0];
+        }
+    }
     for (unsigned r = 0; r < TAIL_ROWS; r++)
         wt->rowpar[r] = tl->dsum[r] & 1u;
+    /* window_step's order: tail, head, straddling down, straddling up */
+    for (int pass = 0, k = 0; pass < 4; pass++)
+        for (int mv = 0; mv < wt->nmv; mv++) {
+            int cls = wt->cls[mv], dir = mv & 1;
+            int want = cls == VC_TAIL ? 0 : cls == VC_HEAD ? 1 : dir ? 2 : 3;
+            if (want != pass)
+                continue;
+            wt->bycls[k++] = (uint8_t)mv;
+            if (pass < 2)
+                wt->ncls[cls]++;
+            else
+                wt->ncls[VC_STRADDLE]++;
+            wt->ndown += pass == 2;
+        }
     wtab_rows(wt, s, v);
     int fail = wtab_pairs(wt, nrows);
     /* the scan reads only the tables by block: drop the ones by row */
@@ -331,6 +363,7 @@ void window_move(struct window *wn, const struct wtab *wt,
     int64_t sum = (int64_t)p->lex;
     for (int k = 0; k < hb - a; k++)
         sum += (int64_t)p->d[a + k] * v->weight[dir][a * c + k];
+    wn->sum[mv] = sum;
     if (dir) { /* down: x, a tail tile, passes head tiles a..hb-1 */
         for (int xr = 0; xr < TAIL_MAX; xr++)
             wn->head[mv][xr] = sum + cmp[below(p->t + a, p->t[hb + xr]) &
@@ -346,4 +379,95 @@ void window_move(struct window *wn, const struct wtab *wt,
         wn->head[mv][0] = sum + cmp[g];
         wn->row[mv] = wtab_uprow(wt, mv, q) / TAIL_ROWS;
     }
+}
+
+/*
+ * Move the window from base B to base B + WINDOW_BLOCKS when that only
+ * raises head digit hb - 1 (perm_head_step: dd = d[hb-1] < TAIL_MAX; the
+ * head's last tile u gives way to v, the smallest tail tile above it, and
+ * takes v's place in the sorted tail).  u and v are neighbours among the
+ * tiles at hb - 1 and after, so no tail tile lies between them, and of the
+ * window's head shares only these change:
+ *   tail move: lex, by TAIL_ROWS (wt->step);
+ *   straddle:  lex and d[hb-1]'s term, by wt->step[mv]; then
+ *     down, xr = dd: x (now u) is new: that comparison term is recomputed
+ *       (for xr != dd, x and the comparison with t[hb-1] are unchanged);
+ *     up, a = hb - 1: x is v, one more tail tile (u) is below it: q + 1;
+ *     up, a < hb - 1: when u < x < v, t[hb-1] is no longer below x (bit
+ *       hb - 2 - a of g clears, cmp is additive over bits) and u, now a
+ *       tail tile, is: q + 1;
+ *   head move: recomputed from the tiles (it may contain position hb - 1).
+ * A few adds per move instead of window_move's comparisons and sums; the
+ * moves are walked by class (wt->bycls) so the loops do not branch on it.
+ */
+static void window_step(struct window *restrict wn, const struct wtab *restrict wt,
+                        const struct vtab *restrict v)
+{
+    /* locals: the stores into wn would otherwise make the compiler reload
+     * what it read through wt and v */
+    int64_t (*restrict head)[TAIL_MAX] = wn->head;
+    int64_t *restrict sums = wn->sum;
+    const int64_t *restrict step = wt->step;
+    const uint8_t *mvs = wt->bycls;
+    int hb = wt->hb, c = v->c, ntail = wt->ncls[VC_TAIL];
+    int nhead = wt->ncls[VC_HEAD], ndown = wt->ndown;
+    int nup = wt->ncls[VC_STRADDLE] - ndown;
+    unsigned dd = wn->p.d[hb - 1], u = wn->p.t[hb - 1], vv = wn->p.t[hb + (int)dd];
+    perm_head_step(&wn->p, hb);
+    const uint8_t *t = wn->p.t;
+    for (int i = 0; i < ntail; i++)
+        head[mvs[i]][0] += TAIL_ROWS;
+    mvs += ntail;
+    for (int i = 0; i < nhead; i++)
+        head[mvs[i]][0] = (int64_t)vmove_lex(v, &wn->p, mvs[i] >> 1, mvs[i] & 1, c);
+    mvs += nhead;
+    const int64_t *cmp1 = v->cmp[1];
+    for (int i = 0; i < ndown; i++) {
+        int mv = mvs[i], a = mv >> 1;
+        int64_t st = step[mv], sum = sums[mv] + st;
+        sums[mv] = sum;
+        for (int xr = 0; xr < TAIL_MAX; xr++)
+            head[mv][xr] += st;
+        head[mv][dd] = sum + cmp1[((size_t)a << (c - 1)) +
+                                  (below(t + a, u) & ((1u << (hb - a)) - 1u))];
+    }
+    mvs += ndown;
+    for (int i = 0; i < nup; i++) {
+        int mv = mvs[i], a = mv >> 1;
+        unsigned x = t[a];
+        int between = u < x && x < vv; /* false for a = hb - 1: x is vv */
+        sums[mv] += step[mv];
+        head[mv][0] += step[mv] - (between ? wt->upbit[mv] : 0);
+        wn->row[mv] += (size_t)(between | (a == hb - 1)); /* rows by q are consecutive */
+    }
+}
+
+void window_enter(struct window *wn, const struct wtab *wt,
+                  const struct vtab *v, uint64_t base, int m)
+{
+    int hb = wt->hb;
+    uint64_t k = base > wn->base ? (base - wn->base) / WINDOW_BLOCKS : 0;
+    if (wn->base != WINDOW_NONE && base > wn->base &&
+        wn->p.d[hb - 1] + k <= TAIL_MAX) {
+        while (k--)
+            window_step(wn, wt, v);
+    } else {
+        if (wn->base != WINDOW_NONE && base > wn->base) {
+            /* window bases: tail digits 0 before and after, the head's
+             * number goes up by k */
+            digits_add(&wn->p, hb - 1, k, m);
+            wn->p.lex += k * TAIL_ROWS;
+        } else {
+            wn->p.lex = base * 2; /* a block is a pair of lex ranks */
+            perm_unrank(&wn->p, m);
+        }
+        for (int mv = 0; mv < wt->nmv; mv++)
+            window_move(wn, wt, v, &wn->p, m, mv);
+    }
+    unsigned par = wn->p.dsum & 1u; /* row 0's tail digits are all 0 */
+    for (int i = 0; i < wt->nzm; i++) {
+        const struct zmove *q = &wt->zm[i];
+        wn->zrow[q->dir][q->z] = wt->pair[q->need ^ par] + wn->row[q->mv] * WINDOW_BLOCKS;
+    }
+    wn->base = base;
 }
