@@ -277,33 +277,32 @@ int wtab_init(struct wtab *wt, const struct space *s, const struct tail *tl,
         return -1;
     }
     for (int mv = 0; mv < wt->nmv; mv++) {
-        int a = mv >> 1, dir = mv & 1;
+        int a = mv >> 1, dir = mv & 1, kind;
+        const int64_t *cmp = v->cmp[dir] + ((size_t)a << (c - 1));
         wt->cls[mv] = (uint8_t)vclass_of(a, c, hb);
         /* window_step: digit hb - 1 goes up by one, lex by TAIL_ROWS */
         wt->step[mv] = TAIL_ROWS;
-        if (wt->cls[mv] == VC_STRADDLE) {
-            const int64_t *cmp = v->cmp[dir] + ((size_t)a << (c - 1));
+        if (wt->cls[mv] == VC_TAIL || a + c - 1 < hb - 1) {
+            kind = WS_ADD; /* no head position hb - 1 in the segment */
+        } else {
             wt->step[mv] += v->weight[dir][a * c + hb - 1 - a];
+            if (dir)
+                kind = wt->cls[mv] == VC_HEAD ? WS_REDO : WS_DOWN;
+            else
+                kind = WS_UP;
             if (!dir && a < hb - 1) /* bit of position hb - 1 */
                 wt->upbit[mv] = cmp[1u << (hb - 2 - a)] - cmp[0];
+            wt->qrow[mv] = wt->cls[mv] == VC_STRADDLE && !dir;
         }
+        wt->kind[mv] = (uint8_t)kind;
+        wt->nkind[kind]++;
     }
+    for (int kind = 0, k = 0; kind < WS_KINDS; kind++)
+        for (int mv = 0; mv < wt->nmv; mv++)
+            if (wt->kind[mv] == kind)
+                wt->bykind[k++] = (uint8_t)mv;
     for (unsigned r = 0; r < TAIL_ROWS; r++)
         wt->rowpar[r] = tl->dsum[r] & 1u;
-    /* window_step's order: tail, head, straddling down, straddling up */
-    for (int pass = 0, k = 0; pass < 4; pass++)
-        for (int mv = 0; mv < wt->nmv; mv++) {
-            int cls = wt->cls[mv], dir = mv & 1;
-            int want = cls == VC_TAIL ? 0 : cls == VC_HEAD ? 1 : dir ? 2 : 3;
-            if (want != pass)
-                continue;
-            wt->bycls[k++] = (uint8_t)mv;
-            if (pass < 2)
-                wt->ncls[cls]++;
-            else
-                wt->ncls[VC_STRADDLE]++;
-            wt->ndown += pass == 2;
-        }
     wtab_rows(wt, s, v);
     int fail = wtab_pairs(wt, nrows);
     /* the scan reads only the tables by block: drop the ones by row */
@@ -331,6 +330,12 @@ int wtab_init(struct wtab *wt, const struct space *s, const struct tail *tl,
                                                    (uint8_t)mv,
                                                    (uint8_t)s->need_parity[z]};
         }
+    for (int need = 0, k = 0; need < 2; need++)
+        for (int i = 0; i < wt->nzm; i++)
+            if (wt->zm[i].need == need)
+                wt->zs[k++] = wt->zm[i];
+    for (int i = 0; i < wt->nzm; i++)
+        wt->nzneed0 += wt->zm[i].need == 0;
     wt->on = 1;
     return 0;
 }
@@ -387,18 +392,23 @@ void window_move(struct window *wn, const struct wtab *wt,
  * head's last tile u gives way to v, the smallest tail tile above it, and
  * takes v's place in the sorted tail).  u and v are neighbours among the
  * tiles at hb - 1 and after, so no tail tile lies between them, and of the
- * window's head shares only these change:
- *   tail move: lex, by TAIL_ROWS (wt->step);
- *   straddle:  lex and d[hb-1]'s term, by wt->step[mv]; then
- *     down, xr = dd: x (now u) is new: that comparison term is recomputed
- *       (for xr != dd, x and the comparison with t[hb-1] are unchanged);
- *     up, a = hb - 1: x is v, one more tail tile (u) is below it: q + 1;
- *     up, a < hb - 1: when u < x < v, t[hb-1] is no longer below x (bit
- *       hb - 2 - a of g clears, cmp is additive over bits) and u, now a
- *       tail tile, is: q + 1;
- *   head move: recomputed from the tiles (it may contain position hb - 1).
+ * window's head shares only these change (wt->kind):
+ *   WS_ADD   tail moves and head moves short of position hb - 1: lex, by
+ *            TAIL_ROWS (no digit or comparison of the segment changes);
+ *   the others: lex and d[hb-1]'s term, by wt->step[mv]; then
+ *   WS_DOWN  straddling down, xr = dd: x (now u) is new: that comparison
+ *            term is recomputed (for xr != dd, x and its comparison with
+ *            t[hb-1] are unchanged);
+ *   WS_UP    up moves with position hb - 1 in the segment: x = t[a]; when
+ *            a < hb - 1 and u < x < v, t[hb-1] is no longer below x (bit
+ *            hb - 2 - a of g clears; cmp is additive over bits) and, for a
+ *            straddling move (wt->qrow), u, now a tail tile, is: q + 1;
+ *            straddling a = hb - 1: x is v, u is one more tail tile below
+ *            it: q + 1;
+ *   WS_REDO  the head down move ending at hb - 1: x is t[hb-1] itself,
+ *            recomputed from the tiles (vmove_lex).
  * A few adds per move instead of window_move's comparisons and sums; the
- * moves are walked by class (wt->bycls) so the loops do not branch on it.
+ * moves are walked by kind (wt->bykind) so the loops do not branch on it.
  */
 /* GCC and Clang vector extension (the compilers the Makefile takes) */
 typedef int64_t v2i64 __attribute__((vector_size(16)));
@@ -412,19 +422,19 @@ static void window_step(struct window *restrict wn, const struct wtab *restrict 
     int64_t (*restrict head)[TAIL_MAX] = wn->head;
     int64_t *restrict sums = wn->sum;
     const int64_t *restrict step = wt->step;
-    const uint8_t *mvs = wt->bycls;
-    int hb = wt->hb, c = v->c, ntail = wt->ncls[VC_TAIL];
-    int nhead = wt->ncls[VC_HEAD], ndown = wt->ndown;
-    int nup = wt->ncls[VC_STRADDLE] - ndown;
+    const uint8_t *mvs = wt->bykind;
+    int hb = wt->hb, c = v->c;
+    int nadd = wt->nkind[WS_ADD], nredo = wt->nkind[WS_REDO];
+    int ndown = wt->nkind[WS_DOWN], nup = wt->nkind[WS_UP];
     unsigned dd = wn->p.d[hb - 1], u = wn->p.t[hb - 1], vv = wn->p.t[hb + (int)dd];
     perm_head_step(&wn->p, hb);
     const uint8_t *t = wn->p.t;
-    for (int i = 0; i < ntail; i++)
+    for (int i = 0; i < nadd; i++)
         head[mvs[i]][0] += TAIL_ROWS;
-    mvs += ntail;
-    for (int i = 0; i < nhead; i++)
-        head[mvs[i]][0] = (int64_t)vmove_lex(v, &wn->p, mvs[i] >> 1, mvs[i] & 1, c);
-    mvs += nhead;
+    mvs += nadd;
+    for (int i = 0; i < nredo; i++)
+        head[mvs[i]][0] = (int64_t)vmove_lex(v, &wn->p, mvs[i] >> 1, 1, c);
+    mvs += nredo;
     const int64_t *cmp1 = v->cmp[1];
     for (int i = 0; i < ndown; i++) {
         int mv = mvs[i], a = mv >> 1;
@@ -446,9 +456,9 @@ static void window_step(struct window *restrict wn, const struct wtab *restrict 
         int mv = mvs[i], a = mv >> 1;
         unsigned x = t[a];
         int between = u < x && x < vv; /* false for a = hb - 1: x is vv */
-        sums[mv] += step[mv];
         head[mv][0] += step[mv] - (between ? wt->upbit[mv] : 0);
-        wn->row[mv] += (size_t)(between | (a == hb - 1)); /* rows by q are consecutive */
+        /* the row tables by q are consecutive */
+        wn->row[mv] += (size_t)((between & wt->qrow[mv]) | (a == hb - 1));
     }
 }
 
@@ -474,10 +484,16 @@ void window_enter(struct window *wn, const struct wtab *wt,
         for (int mv = 0; mv < wt->nmv; mv++)
             window_move(wn, wt, v, &wn->p, m, mv);
     }
-    unsigned par = wn->p.dsum & 1u; /* row 0's tail digits are all 0 */
-    for (int i = 0; i < wt->nzm; i++) {
-        const struct zmove *q = &wt->zm[i];
-        wn->zrow[q->dir][q->z] = wt->pair[q->need ^ par] + wn->row[q->mv] * WINDOW_BLOCKS;
-    }
+    /* row 0's tail digits are all 0: the window's parity is its head's;
+     * an entry reads the table of parity need ^ par */
+    unsigned par = wn->p.dsum & 1u;
+    const struct zmove *zs = wt->zs;
+    const int64_t *pair = wt->pair[par];
+    int i = 0;
+    for (; i < wt->nzneed0; i++)
+        wn->zrow[zs[i].dir][zs[i].z] = pair + wn->row[zs[i].mv] * WINDOW_BLOCKS;
+    pair = wt->pair[par ^ 1u];
+    for (; i < wt->nzm; i++)
+        wn->zrow[zs[i].dir][zs[i].z] = pair + wn->row[zs[i].mv] * WINDOW_BLOCKS;
     wn->base = base;
 }

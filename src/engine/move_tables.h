@@ -163,6 +163,9 @@ enum vclass { VC_HEAD, VC_STRADDLE, VC_TAIL };
 #define WINDOW_BLOCKS (TAIL_ROWS / 2)   /* blocks of a window (pairs) */
 #define WINDOW_NONE (1ULL << 63)        /* no block is that large */
 
+/* How window_step updates a move's head share (see there). */
+enum wstep { WS_ADD, WS_REDO, WS_DOWN, WS_UP, WS_KINDS };
+
 /* A vertical move of the blank from cell z: the scan's tables of a window
  * by (dir, z) are those of move mv and of parity need ^ (window's par). */
 struct zmove {
@@ -176,17 +179,23 @@ struct wtab {
     uint64_t vmask[2][SPACE_MAX_CELLS]; /* [dir][phase]: entries with that move */
     int nzm;                      /* the (dir, z) that have a move */
     struct zmove zm[2 * SPACE_MAX_CELLS];
+    /* zm for window_enter's fill of struct window's zrow: the nzneed0
+     * entries of need 0, then those of need 1 */
+    struct zmove zs[2 * SPACE_MAX_CELLS];
+    int nzneed0;
     uint8_t cls[MOVES_MAX];       /* class of each move */
     uint8_t rowpar[TAIL_ROWS];    /* parity of row rho's tail digits */
-    /* window_step: the change of a move's head share when the window moves
-     * by one (d[hb-1] + 1, lex + TAIL_ROWS), and of straddling up moves
-     * (a < hb - 1) the comparison term of position hb - 1 (cmp[bit] -
-     * cmp[0]) */
+    /* window_step (move_tables.c): each move's kind (enum wstep), the
+     * moves by kind, the change of a move's head share when the window
+     * moves by one (d[hb-1] + 1, lex + TAIL_ROWS), and of WS_UP moves with
+     * a < hb - 1 the comparison term of position hb - 1 (cmp[bit] -
+     * cmp[0]) and whether the move straddles (q, its row, can change) */
+    uint8_t kind[MOVES_MAX];
+    uint8_t bykind[MOVES_MAX];
+    int nkind[WS_KINDS];
     int64_t step[MOVES_MAX];
     int64_t upbit[MOVES_MAX];
-    uint8_t bycls[MOVES_MAX];     /* moves: tail, head, straddling down, up */
-    int ncls[3];                  /* moves of each class (enum vclass) */
-    int ndown;                    /* straddling down moves */
+    uint8_t qrow[MOVES_MAX];
     /* row tables, TAIL_ROWS each: [0] zeros, then per move (tail: delta;
      * straddle down: tail digits' share and tail bits), then per straddling
      * up move and q = 0..TAIL_MAX (tail digits' share and tail bits);
