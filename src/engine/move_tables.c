@@ -347,42 +347,54 @@ void window_init(struct window *wn, const struct wtab *wt)
         wn->zhead[wt->zm[i].dir][wt->zm[i].z] = wn->head[wt->zm[i].mv];
 }
 
-/* The head's share of move mv's rank change in the window whose first
- * board is p (its tail sorted: t[hb + i] is the i-th smallest tail tile),
- * plus p's lex rank, and the row table that goes with it. */
-void window_move(struct window *wn, const struct wtab *wt,
-                 const struct vtab *v, const struct perm *p, int m, int mv)
+/* The head's share of every move's rank change in the window whose first
+ * board is wn->p (its tail sorted: t[hb + i] is the i-th smallest tail
+ * tile), plus its lex rank, and the row tables that go with them (and
+ * wn->sum for the straddling moves, for window_step).  The comparisons of
+ * head tiles with a tile x are bits of one below(t, x): once per tail tile
+ * for all straddling down moves, once per straddling up move. */
+static void window_build(struct window *restrict wn, const struct wtab *restrict wt,
+                         const struct vtab *restrict v)
 {
-    int a = mv >> 1, dir = mv & 1, c = v->c, hb = wt->hb;
-    const int64_t *cmp = v->cmp[dir] + ((size_t)a << (c - 1));
-    wn->row[mv] = 0; /* the zero row */
-    if (wt->cls[mv] == VC_HEAD) {
-        wn->head[mv][0] = (int64_t)vmove_lex(v, p, a, dir, c);
-        return;
+    const struct perm *p = &wn->p;
+    const uint8_t *t = p->t;
+    int c = v->c, hb = wt->hb;
+    int64_t lex = (int64_t)p->lex;
+    unsigned bt[TAIL_MAX], tails = 0;
+    for (int xr = 0; xr < TAIL_MAX; xr++) {
+        bt[xr] = below(t, t[hb + xr]); /* bit i: t[i] < the xr-th tail tile */
+        tails |= 1u << t[hb + xr];
     }
-    if (wt->cls[mv] == VC_TAIL) {
-        wn->head[mv][0] = (int64_t)p->lex;
-        wn->row[mv] = 1 + (size_t)mv;
-        return;
-    }
-    int64_t sum = (int64_t)p->lex;
-    for (int k = 0; k < hb - a; k++)
-        sum += (int64_t)p->d[a + k] * v->weight[dir][a * c + k];
-    wn->sum[mv] = sum;
-    if (dir) { /* down: x, a tail tile, passes head tiles a..hb-1 */
-        for (int xr = 0; xr < TAIL_MAX; xr++)
-            wn->head[mv][xr] = sum + cmp[below(p->t + a, p->t[hb + xr]) &
-                                         ((1u << (hb - a)) - 1u)];
-        wn->row[mv] = 1 + (size_t)mv; /* its xr table is R's too */
-    } else {   /* up: x = t[a] passes head tiles a+1..hb-1, then tail tiles */
-        unsigned g = 0;
-        int q = 0;
-        for (int pos = a + 1; pos < hb; pos++)
-            g |= (unsigned)(p->t[pos] < p->t[a]) << (pos - a - 1);
-        for (int pos = hb; pos < m; pos++)
-            q += p->t[pos] < p->t[a];
-        wn->head[mv][0] = sum + cmp[g];
-        wn->row[mv] = wtab_uprow(wt, mv, q) / TAIL_ROWS;
+    for (int mv = 0; mv < wt->nmv; mv++) {
+        int a = mv >> 1, dir = mv & 1;
+        const int64_t *cmp = v->cmp[dir] + ((size_t)a << (c - 1));
+        const int64_t *w = v->weight[dir] + (size_t)a * (size_t)c;
+        wn->row[mv] = 0; /* the zero row */
+        if (wt->cls[mv] == VC_HEAD) {
+            wn->head[mv][0] = (int64_t)vmove_lex(v, p, a, dir, c);
+            continue;
+        }
+        if (wt->cls[mv] == VC_TAIL) {
+            wn->head[mv][0] = lex;
+            wn->row[mv] = 1 + (size_t)mv;
+            continue;
+        }
+        int64_t sum = lex;
+        for (int k = 0; k < hb - a; k++)
+            sum += (int64_t)p->d[a + k] * w[k];
+        wn->sum[mv] = sum;
+        if (dir) { /* down: x, a tail tile, passes head tiles a..hb-1 */
+            unsigned mask = (1u << (hb - a)) - 1u;
+            for (int xr = 0; xr < TAIL_MAX; xr++)
+                wn->head[mv][xr] = sum + cmp[bt[xr] >> a & mask];
+            wn->row[mv] = 1 + (size_t)mv; /* its xr table is R's too */
+        } else {   /* up: x = t[a] passes head tiles a+1..hb-1, then tail tiles */
+            unsigned x = t[a];
+            unsigned g = below(t, x) >> (a + 1) & ((1u << (hb - a - 1)) - 1u);
+            int q = __builtin_popcount(tails & ((1u << x) - 1u));
+            wn->head[mv][0] = sum + cmp[g];
+            wn->row[mv] = wtab_uprow(wt, mv, q) / TAIL_ROWS;
+        }
     }
 }
 
@@ -407,7 +419,7 @@ void window_move(struct window *wn, const struct wtab *wt,
  *            it: q + 1;
  *   WS_REDO  the head down move ending at hb - 1: x is t[hb-1] itself,
  *            recomputed from the tiles (vmove_lex).
- * A few adds per move instead of window_move's comparisons and sums; the
+ * A few adds per move instead of window_build's comparisons and sums; the
  * moves are walked by kind (wt->bykind) so the loops do not branch on it.
  */
 /* GCC and Clang vector extension (the compilers the Makefile takes) */
@@ -481,8 +493,7 @@ void window_enter(struct window *wn, const struct wtab *wt,
             wn->p.lex = base * 2; /* a block is a pair of lex ranks */
             perm_unrank(&wn->p, m);
         }
-        for (int mv = 0; mv < wt->nmv; mv++)
-            window_move(wn, wt, v, &wn->p, m, mv);
+        window_build(wn, wt, v);
     }
     /* row 0's tail digits are all 0: the window's parity is its head's;
      * an entry reads the table of parity need ^ par */

@@ -259,12 +259,6 @@ void wtab_free(struct wtab *wt);
 /* An empty window (base WINDOW_NONE) whose zhead point into its head. */
 void window_init(struct window *wn, const struct wtab *wt);
 
-/* The head's share of move mv in the window whose first board is p (its
- * tail sorted), plus p's lex rank, and the row tables that go with it,
- * into wn (and wn->sum[mv] for a straddling move, for window_step). */
-void window_move(struct window *wn, const struct wtab *wt, const struct vtab *v,
-                 const struct perm *p, int m, int mv);
-
 /* Move p, the first board of a window (its tail sorted), to the first board
  * of the next window, when only head digit hb - 1 goes up (it is below
  * TAIL_MAX, its radix being TAIL_MAX + 1): the head's last tile u gives
@@ -283,7 +277,7 @@ static inline void perm_head_step(struct perm *p, int hb)
 /* Make wn the window whose first block is base (a multiple of
  * WINDOW_BLOCKS) and fill its tables: from the current window by
  * window_step when only the head's last digit goes up, else by
- * window_move from the first board. */
+ * window_build from the first board. */
 void window_enter(struct window *wn, const struct wtab *wt, const struct vtab *v,
                   uint64_t base, int m);
 
