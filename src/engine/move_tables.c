@@ -177,29 +177,16 @@ static inline size_t wtab_uprow(const struct wtab *wt, int mv, int q)
     return (size_t)(1 + wt->nmv + mv * (TAIL_MAX + 1) + q) * TAIL_ROWS;
 }
 
-/* The rank change of move mv of the board p minus the parts that depend
- * on head tiles and digits only: tail digits and comparisons among tail
- * tiles (and of tail tiles with x when x is a head tile with q tail tiles
- * below it: up moves).  p has the identity head (lex = rho). */
-static int64_t wtab_tail_share(const struct vtab *v, const struct perm *p, int hb,
-                               int mv, int q)
+/* The share of the tail digits (positions hb.. of the segment) in the rank
+ * change of move mv of the board p. */
+static int64_t wtab_tail_digits(const struct vtab *v, const struct perm *p, int hb,
+                                int mv)
 {
-    int a = mv >> 1, dir = mv & 1, c = v->c, m_pick;
-    const uint8_t *t = p->t;
+    int a = mv >> 1, dir = mv & 1, c = v->c;
     int64_t sum = 0;
     for (int k = hb - a; k < c; k++)
         sum += (int64_t)p->d[a + k] * v->weight[dir][a * c + k];
-    unsigned g = 0;
-    if (dir) { /* x = t[a+c-1] passes t[a..a+c-2]: bit i for position a+i */
-        for (int pos = hb; pos < a + c - 1; pos++)
-            g |= (unsigned)(t[pos] < t[a + c - 1]) << (pos - a);
-    } else {   /* x = t[a] passes t[a+1..a+c-1]: bit i for position a+1+i */
-        m_pick = hb + q; /* identity head: tail tiles below x are hb..hb+q-1 */
-        for (int pos = hb; pos <= a + c - 1; pos++)
-            g |= (unsigned)(t[pos] < m_pick) << (pos - a - 1);
-    }
-    const int64_t *cmp = v->cmp[dir] + ((size_t)a << (c - 1));
-    return sum + cmp[g] - cmp[0];
+    return sum;
 }
 
 /* Fill the row tables: row rho's board with the identity head has the
@@ -216,12 +203,25 @@ static void wtab_rows(struct wtab *wt, const struct space *s, const struct vtab 
                 wt->rows[wtab_row(mv) + rho] =
                     (int64_t)(vmove_lex(v, &p, a, dir, c) - rho);
             } else if (wt->cls[mv] == VC_STRADDLE && dir) {
-                wt->rows[wtab_row(mv) + rho] = wtab_tail_share(v, &p, hb, mv, 0);
+                /* x = t[a+c-1], a tail tile, passes t[a..a+c-2]: the tail
+                 * bits, for positions hb..a+c-2 (bit pos - a) */
+                const int64_t *cmp = v->cmp[1] + ((size_t)a << (c - 1));
+                unsigned tailbits = ((1u << (c - 1)) - 1u) & ~((1u << (hb - a)) - 1u);
+                wt->rows[wtab_row(mv) + rho] =
+                    wtab_tail_digits(v, &p, hb, mv) - cmp[0] +
+                    cmp[below(p.t, p.t[a + c - 1]) >> a & tailbits];
                 wt->xr[wtab_row(mv) + rho] = (uint8_t)(p.t[a + c - 1] - hb);
             } else if (wt->cls[mv] == VC_STRADDLE) {
+                /* x = t[a], a head tile with q tail tiles below it, passes
+                 * t[a+1..a+c-1]: the tail bits, for positions hb..a+c-1
+                 * (bit pos - a - 1), are the tail tiles below x, i.e. in
+                 * this board (identity head) below hb + q */
+                const int64_t *cmp = v->cmp[0] + ((size_t)a << (c - 1));
+                int64_t digits = wtab_tail_digits(v, &p, hb, mv) - cmp[0];
+                unsigned tailbits = ((1u << (c - 1)) - 1u) & ~((1u << (hb - a - 1)) - 1u);
                 for (int q = 0; q <= TAIL_MAX; q++)
                     wt->rows[wtab_uprow(wt, mv, q) + rho] =
-                        wtab_tail_share(v, &p, hb, mv, q);
+                        digits + cmp[below(p.t, (unsigned)(hb + q)) >> (a + 1) & tailbits];
             }
         }
     }
