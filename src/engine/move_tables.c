@@ -194,9 +194,11 @@ static int64_t wtab_tail_digits(const struct vtab *v, const struct perm *p, int 
 static void wtab_rows(struct wtab *wt, const struct space *s, const struct vtab *v)
 {
     int c = v->c, m = s->m, hb = wt->hb;
+    struct perm p = {.lex = 0};
+    perm_unrank(&p, m);
     for (unsigned rho = 0; rho < TAIL_ROWS; rho++) {
-        struct perm p = {.lex = rho};
-        perm_unrank(&p, m);
+        if (rho)
+            perm_advance(&p, 1, m); /* the next rank: a few tail digits */
         for (int mv = 0; mv < wt->nmv; mv++) {
             int a = mv >> 1, dir = mv & 1;
             if (wt->cls[mv] == VC_TAIL) {
