@@ -345,6 +345,8 @@ int wtab_init(struct wtab *wt, const struct space *s, const struct tail *tl,
 void window_init(struct window *wn, const struct wtab *wt)
 {
     wn->base = WINDOW_NONE;
+    /* window_enter copies whole images, entries without a move too */
+    memset(wn->zimg, 0, sizeof wn->zimg);
     for (int i = 0; i < wt->nzm; i++)
         wn->zhead[wt->zm[i].dir][wt->zm[i].z] = wn->head[wt->zm[i].mv];
 }
@@ -471,8 +473,12 @@ static void window_step(struct window *restrict wn, const struct wtab *restrict 
         unsigned x = t[a];
         int between = u < x && x < vv; /* false for a = hb - 1: x is vv */
         head[mv][0] += step[mv] - (between ? wt->upbit[mv] : 0);
-        /* the row tables by q are consecutive */
-        wn->row[mv] += (size_t)((between & wt->qrow[mv]) | (a == hb - 1));
+        /* the row tables by q are consecutive; the zrow images of the
+         * move's entry (up, blank at a + c) follow its row */
+        size_t next = (size_t)((between & wt->qrow[mv]) | (a == hb - 1));
+        wn->row[mv] += next;
+        wn->zimg[0][0][a + c] += next * WINDOW_BLOCKS;
+        wn->zimg[1][0][a + c] += next * WINDOW_BLOCKS;
     }
 }
 
@@ -496,17 +502,20 @@ void window_enter(struct window *wn, const struct wtab *wt,
             perm_unrank(&wn->p, m);
         }
         window_build(wn, wt, v);
+        /* an entry reads the table of parity need ^ par: zs lists the
+         * entries of need 0 first */
+        const struct zmove *zs = wt->zs;
+        for (unsigned par = 0; par < 2; par++) {
+            const int64_t *pair = wt->pair[par];
+            for (int i = 0; i < wt->nzm; i++) {
+                if (i == wt->nzneed0)
+                    pair = wt->pair[par ^ 1u];
+                wn->zimg[par][zs[i].dir][zs[i].z] =
+                    pair + wn->row[zs[i].mv] * WINDOW_BLOCKS;
+            }
+        }
     }
-    /* row 0's tail digits are all 0: the window's parity is its head's;
-     * an entry reads the table of parity need ^ par */
-    unsigned par = wn->p.dsum & 1u;
-    const struct zmove *zs = wt->zs;
-    const int64_t *pair = wt->pair[par];
-    int i = 0;
-    for (; i < wt->nzneed0; i++)
-        wn->zrow[zs[i].dir][zs[i].z] = pair + wn->row[zs[i].mv] * WINDOW_BLOCKS;
-    pair = wt->pair[par ^ 1u];
-    for (; i < wt->nzm; i++)
-        wn->zrow[zs[i].dir][zs[i].z] = pair + wn->row[zs[i].mv] * WINDOW_BLOCKS;
+    /* row 0's tail digits are all 0: the window's parity is its head's */
+    memcpy(wn->zrow, wn->zimg[wn->p.dsum & 1u], sizeof wn->zrow);
     wn->base = base;
 }

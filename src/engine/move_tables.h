@@ -179,7 +179,7 @@ struct wtab {
     uint64_t vmask[2][SPACE_MAX_CELLS]; /* [dir][phase]: entries with that move */
     int nzm;                      /* the (dir, z) that have a move */
     struct zmove zm[2 * SPACE_MAX_CELLS];
-    /* zm for window_enter's fill of struct window's zrow: the nzneed0
+    /* zm for window_enter's fill of struct window's zimg: the nzneed0
      * entries of need 0, then those of need 1 */
     struct zmove zs[2 * SPACE_MAX_CELLS];
     int nzneed0;
@@ -232,6 +232,9 @@ struct window {
      * struct would still point into the original) */
     const int64_t *zrow[2][SPACE_MAX_CELLS];
     const int64_t *zhead[2][SPACE_MAX_CELLS];
+    /* zrow for each parity of the head (window_step flips it every time
+     * and moves few rows: one copy instead of a fill) */
+    const int64_t *zimg[2][2][SPACE_MAX_CELLS];
 };
 
 /* Set every digit and tile of p from its lex rank p->lex (m tiles). */
