@@ -206,7 +206,7 @@ static inline void worker_tail_step(struct worker *w, uint64_t h, unsigned r)
     tail_tiles(w, &w->base, r);
     w->base.dsum = w->base.dsum - tl->dsum[w->tail_r] + tl->dsum[r];
     w->base_parity = (int)(w->base.dsum & 1u) & w->lex_shift;
-    w->base.lex += (h << w->lex_shift) - w->base.lex;
+    w->base.lex = h << w->lex_shift;
     if (w->lex_shift) {
         /* r is even (base has the even lex of its pair), and row r + 1 is
          * the same tail with its last two tiles swapped: the other board */
