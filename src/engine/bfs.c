@@ -179,12 +179,74 @@ static void tail_load(struct worker *w)
     w->tail_r = (unsigned)(w->base.lex % tl->rows);
 }
 
+/* Write the TAIL_MAX tail tiles of row r of the tail table into p. */
+static inline void tail_tiles(const struct worker *w, struct perm *p, unsigned r)
+{
+    const struct tail *tl = w->tail;
+    int b = w->s->m - TAIL_MAX;
+#if defined(__SSSE3__)
+    /* one byte shuffle; the 3 bytes past m become 0 (slack) */
+    __m128i set = _mm_loadl_epi64((const __m128i *)w->tail_set);
+    __m128i ctl = _mm_loadl_epi64((const __m128i *)&tl->pick8[r]);
+    _mm_storel_epi64((__m128i *)&p->t[b], _mm_shuffle_epi8(set, ctl));
+#else
+#pragma GCC unroll 8
+    for (int j = 0; j < TAIL_MAX; j++)
+        p->t[b + j] = w->tail_set[tl->pick[r][j]];
+#endif
+}
+
+/* Move w->base from block w->h to block h of the same tail window (h > w->h,
+ * r = tail row of h's lex): only the tail changes, by one row of the tail
+ * table (k tile reads, one 8-byte digit store). */
+static inline void worker_tail_step(struct worker *w, uint64_t h, unsigned r)
+{
+    const struct tail *tl = w->tail;
+    int b = w->s->m - TAIL_MAX; /* tail_rows != 0: the tail is TAIL_MAX long */
+    /* little-endian byte order: one 8-byte store writes the k digits and
+     * zeroes slack bytes past m, which no one reads */
+    memcpy(&w->base.d[b], &tl->digit8[r], sizeof tl->digit8[r]);
+    tail_tiles(w, &w->base, r);
+    w->base.dsum = w->base.dsum - tl->dsum[w->tail_r] + tl->dsum[r];
+    w->base_parity = (int)(w->base.dsum & 1u) & w->lex_shift;
+    w->base.lex = h << w->lex_shift;
+    if (w->lex_shift) {
+        /* r is even (base has the even lex of its pair), and row r + 1 is
+         * the same tail with its last two tiles swapped: the other board */
+        memcpy(&w->other.d[b], &tl->digit8[r + 1], sizeof tl->digit8[r]);
+        tail_tiles(w, &w->other, r + 1);
+        w->other.lex = w->base.lex + 1;
+    }
+    w->tail_r = r;
+    w->h = h;
+}
+
 /* Make w->base the t of block h (lexicographically smaller of the pair)
- * when the tail table cannot: a mixed-radix carry or a fresh unranking. */
+ * when the tail table cannot from where it is: from the first board of the
+ * worker's window when h is in it (the window path does not move w->base,
+ * so it may be far behind), else a mixed-radix carry or a fresh unranking. */
 static __attribute__((noinline)) void worker_move(struct worker *w, uint64_t h)
 {
     int m = w->s->m;
     uint64_t lex = h << w->lex_shift;
+    const struct window *wn = w->win;
+    int b = m - TAIL_MAX;
+    /* windows on: compact space (lex_shift 1), tail TAIL_MAX long; h in
+     * the window or the next (a word across the boundary) when that only
+     * raises head digit b - 1 (perm_head_step); WINDOW_NONE: neither */
+    uint64_t off = h - wn->base;
+    if (off < WINDOW_BLOCKS ||
+        (off < 2 * WINDOW_BLOCKS && wn->p.d[b - 1] < TAIL_MAX)) {
+        w->base = wn->p; /* its tail is sorted: row 0 */
+        if (off >= WINDOW_BLOCKS)
+            perm_head_step(&w->base, b);
+        memcpy(w->tail_set, &w->base.t[b], TAIL_MAX);
+        w->tail_r = 0;
+        w->other = w->base;
+        w->h = wn->base + (off >= WINDOW_BLOCKS ? WINDOW_BLOCKS : 0);
+        worker_tail_step(w, h, (unsigned)(lex - w->base.lex));
+        return;
+    }
     if (h > w->h && lex - w->base.lex <= MAX_JUMP) { /* w->h starts at max */
         perm_advance(&w->base, lex - w->base.lex, m);
     } else {
@@ -204,28 +266,11 @@ static __attribute__((noinline)) void worker_move(struct worker *w, uint64_t h)
     w->h = h;
 }
 
-/* Write the TAIL_MAX tail tiles of row r of the tail table into p. */
-static inline void tail_tiles(const struct worker *w, struct perm *p, unsigned r)
-{
-    const struct tail *tl = w->tail;
-    int b = w->s->m - TAIL_MAX;
-#if defined(__SSSE3__)
-    /* one byte shuffle; the 3 bytes past m become 0 (slack) */
-    __m128i set = _mm_loadl_epi64((const __m128i *)w->tail_set);
-    __m128i ctl = _mm_loadl_epi64((const __m128i *)&tl->pick8[r]);
-    _mm_storel_epi64((__m128i *)&p->t[b], _mm_shuffle_epi8(set, ctl));
-#else
-#pragma GCC unroll 8
-    for (int j = 0; j < TAIL_MAX; j++)
-        p->t[b + j] = w->tail_set[tl->pick[r][j]];
-#endif
-}
-
 /*
  * Make w->base the t of block h.  Blocks are met in increasing order within
  * a chunk, and a dense layer usually moves by a few ranks inside the window
  * of the last TAIL_MAX positions: then only the tail changes, by one row of
- * the tail table (k tile reads, one 8-byte digit store).
+ * the tail table (worker_tail_step).
  */
 static inline void worker_seek(struct worker *w, uint64_t h)
 {
@@ -236,44 +281,15 @@ static inline void worker_seek(struct worker *w, uint64_t h)
         worker_move(w, h);
         return;
     }
-    const struct tail *tl = w->tail;
-    unsigned r = w->tail_r + (unsigned)diff;
-    int b = w->s->m - TAIL_MAX; /* tail_rows != 0: the tail is TAIL_MAX long */
-    /* little-endian byte order: one 8-byte store writes the k digits and
-     * zeroes slack bytes past m, which no one reads */
-    memcpy(&w->base.d[b], &tl->digit8[r], sizeof tl->digit8[r]);
-    tail_tiles(w, &w->base, r);
-    w->base.dsum = w->base.dsum - tl->dsum[w->tail_r] + tl->dsum[r];
-    w->base_parity = (int)(w->base.dsum & 1u) & w->lex_shift;
-    w->base.lex += diff;
-    if (w->lex_shift) {
-        /* r is even (base has the even lex of its pair), and row r + 1 is
-         * the same tail with its last two tiles swapped: the other board */
-        memcpy(&w->other.d[b], &tl->digit8[r + 1], sizeof tl->digit8[r]);
-        tail_tiles(w, &w->other, r + 1);
-        w->other.lex = w->base.lex + 1;
-    }
-    w->tail_r = r;
-    w->h = h;
+    worker_tail_step(w, h, w->tail_r + (unsigned)diff);
 }
 
-
-/* Fill w->win for the window of block h (the base is moved there). */
+/* Fill w->win for the window of block h.  The window keeps its own first
+ * board, so w->base stays where the board-by-board path left it. */
 static __attribute__((noinline)) void window_set(struct worker *w, uint64_t h)
 {
-    const struct wtab *wt = w->wt;
-    struct window *wn = w->win;
     uint64_t base = h - h % WINDOW_BLOCKS;
-    worker_move(w, base);
-    const struct perm *p = &w->base;
-    unsigned par = p->dsum & 1u; /* row 0's tail digits are all 0 */
-    for (int mv = 0; mv < wt->nmv; mv++)
-        window_move(wn, wt, w->vt, p, w->s->m, mv);
-    for (int i = 0; i < wt->nzm; i++) {
-        const struct zmove *q = &wt->zm[i];
-        wn->zrow[q->dir][q->z] = wt->pair[q->need ^ par] + wn->row[q->mv] * WINDOW_BLOCKS;
-    }
-    wn->base = base;
+    window_enter(w->win, w->wt, w->vt, base, w->s->m);
     /* the words whose 32 entries all lie in the window's entries
      * [base n, (base + WINDOW_BLOCKS) n): one test per word in
      * window_covers */

@@ -31,16 +31,13 @@ void perm_unrank(struct perm *p, int m)
 }
 
 /*
- * Advance p by `diff` lex ranks: add diff to the mixed-radix number of the
- * digits (radix m - i at position i), then rebuild the tiles from the first
- * changed position on, choosing from the tiles that were already there.
- * Nearby ranks differ only in the last few digits, so this costs far less
- * than unranking from scratch.  Precondition: p->lex + diff < m!.
+ * Add `carry` to digit i of p's mixed-radix number (radix m - i at position
+ * i) and carry up, then rebuild the tiles from the first changed position
+ * on, choosing from the tiles that were already there.  p->lex is the
+ * caller's.  Precondition: the sum fits in m digits.
  */
-void perm_advance(struct perm *p, uint64_t diff, int m)
+static void digits_add(struct perm *p, int i, uint64_t carry, int m)
 {
-    int i = m - 2; /* the last digit has radix 1: it is always 0 */
-    uint64_t carry = diff;
     while (carry) {
         uint64_t radix = (uint64_t)(m - i), total = p->d[i] + carry, digit;
         /* nearby ranks carry little: avoid the slow division when we can */
@@ -70,6 +67,17 @@ void perm_advance(struct perm *p, uint64_t diff, int m)
         avail &= ~(1u << v);
         p->t[k] = (uint8_t)v;
     }
+}
+
+/*
+ * Advance p by `diff` lex ranks: add diff to the digits, rebuilding only the
+ * tiles that change.  Nearby ranks differ only in the last few digits, so
+ * this costs far less than unranking from scratch.  Precondition:
+ * p->lex + diff < m!.
+ */
+void perm_advance(struct perm *p, uint64_t diff, int m)
+{
+    digits_add(p, m - 2, diff, m); /* the last digit has radix 1: always 0 */
     p->lex += diff;
 }
 
@@ -169,29 +177,16 @@ static inline size_t wtab_uprow(const struct wtab *wt, int mv, int q)
     return (size_t)(1 + wt->nmv + mv * (TAIL_MAX + 1) + q) * TAIL_ROWS;
 }
 
-/* The rank change of move mv of the board p minus the parts that depend
- * on head tiles and digits only: tail digits and comparisons among tail
- * tiles (and of tail tiles with x when x is a head tile with q tail tiles
- * below it: up moves).  p has the identity head (lex = rho). */
-static int64_t wtab_tail_share(const struct vtab *v, const struct perm *p, int hb,
-                               int mv, int q)
+/* The share of the tail digits (positions hb.. of the segment) in the rank
+ * change of move mv of the board p. */
+static int64_t wtab_tail_digits(const struct vtab *v, const struct perm *p, int hb,
+                                int mv)
 {
-    int a = mv >> 1, dir = mv & 1, c = v->c, m_pick;
-    const uint8_t *t = p->t;
+    int a = mv >> 1, dir = mv & 1, c = v->c;
     int64_t sum = 0;
     for (int k = hb - a; k < c; k++)
         sum += (int64_t)p->d[a + k] * v->weight[dir][a * c + k];
-    unsigned g = 0;
-    if (dir) { /* x = t[a+c-1] passes t[a..a+c-2]: bit i for position a+i */
-        for (int pos = hb; pos < a + c - 1; pos++)
-            g |= (unsigned)(t[pos] < t[a + c - 1]) << (pos - a);
-    } else {   /* x = t[a] passes t[a+1..a+c-1]: bit i for position a+1+i */
-        m_pick = hb + q; /* identity head: tail tiles below x are hb..hb+q-1 */
-        for (int pos = hb; pos <= a + c - 1; pos++)
-            g |= (unsigned)(t[pos] < m_pick) << (pos - a - 1);
-    }
-    const int64_t *cmp = v->cmp[dir] + ((size_t)a << (c - 1));
-    return sum + cmp[g] - cmp[0];
+    return sum;
 }
 
 /* Fill the row tables: row rho's board with the identity head has the
@@ -199,21 +194,36 @@ static int64_t wtab_tail_share(const struct vtab *v, const struct perm *p, int h
 static void wtab_rows(struct wtab *wt, const struct space *s, const struct vtab *v)
 {
     int c = v->c, m = s->m, hb = wt->hb;
+    struct perm p = {.lex = 0};
+    perm_unrank(&p, m);
     for (unsigned rho = 0; rho < TAIL_ROWS; rho++) {
-        struct perm p = {.lex = rho};
-        perm_unrank(&p, m);
+        if (rho)
+            perm_advance(&p, 1, m); /* the next rank: a few tail digits */
         for (int mv = 0; mv < wt->nmv; mv++) {
             int a = mv >> 1, dir = mv & 1;
             if (wt->cls[mv] == VC_TAIL) {
                 wt->rows[wtab_row(mv) + rho] =
                     (int64_t)(vmove_lex(v, &p, a, dir, c) - rho);
             } else if (wt->cls[mv] == VC_STRADDLE && dir) {
-                wt->rows[wtab_row(mv) + rho] = wtab_tail_share(v, &p, hb, mv, 0);
+                /* x = t[a+c-1], a tail tile, passes t[a..a+c-2]: the tail
+                 * bits, for positions hb..a+c-2 (bit pos - a) */
+                const int64_t *cmp = v->cmp[1] + ((size_t)a << (c - 1));
+                unsigned tailbits = ((1u << (c - 1)) - 1u) & ~((1u << (hb - a)) - 1u);
+                wt->rows[wtab_row(mv) + rho] =
+                    wtab_tail_digits(v, &p, hb, mv) - cmp[0] +
+                    cmp[below(p.t, p.t[a + c - 1]) >> a & tailbits];
                 wt->xr[wtab_row(mv) + rho] = (uint8_t)(p.t[a + c - 1] - hb);
             } else if (wt->cls[mv] == VC_STRADDLE) {
+                /* x = t[a], a head tile with q tail tiles below it, passes
+                 * t[a+1..a+c-1]: the tail bits, for positions hb..a+c-1
+                 * (bit pos - a - 1), are the tail tiles below x, i.e. in
+                 * this board (identity head) below hb + q */
+                const int64_t *cmp = v->cmp[0] + ((size_t)a << (c - 1));
+                int64_t digits = wtab_tail_digits(v, &p, hb, mv) - cmp[0];
+                unsigned tailbits = ((1u << (c - 1)) - 1u) & ~((1u << (hb - a - 1)) - 1u);
                 for (int q = 0; q <= TAIL_MAX; q++)
                     wt->rows[wtab_uprow(wt, mv, q) + rho] =
-                        wtab_tail_share(v, &p, hb, mv, q);
+                        digits + cmp[below(p.t, (unsigned)(hb + q)) >> (a + 1) & tailbits];
             }
         }
     }
@@ -268,8 +278,31 @@ int wtab_init(struct wtab *wt, const struct space *s, const struct tail *tl,
         wtab_free(wt);
         return -1;
     }
-    for (int mv = 0; mv < wt->nmv; mv++)
-        wt->cls[mv] = (uint8_t)vclass_of(mv >> 1, c, hb);
+    for (int mv = 0; mv < wt->nmv; mv++) {
+        int a = mv >> 1, dir = mv & 1, kind;
+        const int64_t *cmp = v->cmp[dir] + ((size_t)a << (c - 1));
+        wt->cls[mv] = (uint8_t)vclass_of(a, c, hb);
+        /* window_step: digit hb - 1 goes up by one, lex by TAIL_ROWS */
+        wt->step[mv] = TAIL_ROWS;
+        if (wt->cls[mv] == VC_TAIL || a + c - 1 < hb - 1) {
+            kind = WS_ADD; /* no head position hb - 1 in the segment */
+        } else {
+            wt->step[mv] += v->weight[dir][a * c + hb - 1 - a];
+            if (dir)
+                kind = wt->cls[mv] == VC_HEAD ? WS_REDO : WS_DOWN;
+            else
+                kind = WS_UP;
+            if (!dir && a < hb - 1) /* bit of position hb - 1 */
+                wt->upbit[mv] = cmp[1u << (hb - 2 - a)] - cmp[0];
+            wt->qrow[mv] = wt->cls[mv] == VC_STRADDLE && !dir;
+        }
+        wt->kind[mv] = (uint8_t)kind;
+        wt->nkind[kind]++;
+    }
+    for (int kind = 0, k = 0; kind < WS_KINDS; kind++)
+        for (int mv = 0; mv < wt->nmv; mv++)
+            if (wt->kind[mv] == kind)
+                wt->bykind[k++] = (uint8_t)mv;
     for (unsigned r = 0; r < TAIL_ROWS; r++)
         wt->rowpar[r] = tl->dsum[r] & 1u;
     wtab_rows(wt, s, v);
@@ -299,6 +332,12 @@ int wtab_init(struct wtab *wt, const struct space *s, const struct tail *tl,
                                                    (uint8_t)mv,
                                                    (uint8_t)s->need_parity[z]};
         }
+    for (int need = 0, k = 0; need < 2; need++)
+        for (int i = 0; i < wt->nzm; i++)
+            if (wt->zm[i].need == need)
+                wt->zs[k++] = wt->zm[i];
+    for (int i = 0; i < wt->nzm; i++)
+        wt->nzneed0 += wt->zm[i].need == 0;
     wt->on = 1;
     return 0;
 }
@@ -306,44 +345,177 @@ int wtab_init(struct wtab *wt, const struct space *s, const struct tail *tl,
 void window_init(struct window *wn, const struct wtab *wt)
 {
     wn->base = WINDOW_NONE;
+    /* window_enter copies whole images, entries without a move too */
+    memset(wn->zimg, 0, sizeof wn->zimg);
     for (int i = 0; i < wt->nzm; i++)
         wn->zhead[wt->zm[i].dir][wt->zm[i].z] = wn->head[wt->zm[i].mv];
 }
 
-/* The head's share of move mv's rank change in the window whose first
- * board is p (its tail sorted: t[hb + i] is the i-th smallest tail tile),
- * plus p's lex rank, and the row table that goes with it. */
-void window_move(struct window *wn, const struct wtab *wt,
-                 const struct vtab *v, const struct perm *p, int m, int mv)
+/* The head's share of every move's rank change in the window whose first
+ * board is wn->p (its tail sorted: t[hb + i] is the i-th smallest tail
+ * tile), plus its lex rank, and the row tables that go with them (and
+ * wn->sum for the straddling moves, for window_step).  The comparisons of
+ * head tiles with a tile x are bits of one below(t, x): once per tail tile
+ * for all straddling down moves, once per straddling up move. */
+static void window_build(struct window *restrict wn, const struct wtab *restrict wt,
+                         const struct vtab *restrict v)
 {
-    int a = mv >> 1, dir = mv & 1, c = v->c, hb = wt->hb;
-    const int64_t *cmp = v->cmp[dir] + ((size_t)a << (c - 1));
-    wn->row[mv] = 0; /* the zero row */
-    if (wt->cls[mv] == VC_HEAD) {
-        wn->head[mv][0] = (int64_t)vmove_lex(v, p, a, dir, c);
-        return;
+    const struct perm *p = &wn->p;
+    const uint8_t *t = p->t;
+    int c = v->c, hb = wt->hb;
+    int64_t lex = (int64_t)p->lex;
+    unsigned bt[TAIL_MAX], tails = 0;
+    for (int xr = 0; xr < TAIL_MAX; xr++) {
+        bt[xr] = below(t, t[hb + xr]); /* bit i: t[i] < the xr-th tail tile */
+        tails |= 1u << t[hb + xr];
     }
-    if (wt->cls[mv] == VC_TAIL) {
-        wn->head[mv][0] = (int64_t)p->lex;
-        wn->row[mv] = 1 + (size_t)mv;
-        return;
+    for (int mv = 0; mv < wt->nmv; mv++) {
+        int a = mv >> 1, dir = mv & 1;
+        const int64_t *cmp = v->cmp[dir] + ((size_t)a << (c - 1));
+        const int64_t *w = v->weight[dir] + (size_t)a * (size_t)c;
+        wn->row[mv] = 0; /* the zero row */
+        if (wt->cls[mv] == VC_HEAD) {
+            wn->head[mv][0] = (int64_t)vmove_lex(v, p, a, dir, c);
+            continue;
+        }
+        if (wt->cls[mv] == VC_TAIL) {
+            wn->head[mv][0] = lex;
+            wn->row[mv] = 1 + (size_t)mv;
+            continue;
+        }
+        int64_t sum = lex;
+        for (int k = 0; k < hb - a; k++)
+            sum += (int64_t)p->d[a + k] * w[k];
+        wn->sum[mv] = sum;
+        if (dir) { /* down: x, a tail tile, passes head tiles a..hb-1 */
+            unsigned mask = (1u << (hb - a)) - 1u;
+            for (int xr = 0; xr < TAIL_MAX; xr++)
+                wn->head[mv][xr] = sum + cmp[bt[xr] >> a & mask];
+            wn->row[mv] = 1 + (size_t)mv; /* its xr table is R's too */
+        } else {   /* up: x = t[a] passes head tiles a+1..hb-1, then tail tiles */
+            unsigned x = t[a];
+            unsigned g = below(t, x) >> (a + 1) & ((1u << (hb - a - 1)) - 1u);
+            int q = __builtin_popcount(tails & ((1u << x) - 1u));
+            wn->head[mv][0] = sum + cmp[g];
+            wn->row[mv] = wtab_uprow(wt, mv, q) / TAIL_ROWS;
+        }
     }
-    int64_t sum = (int64_t)p->lex;
-    for (int k = 0; k < hb - a; k++)
-        sum += (int64_t)p->d[a + k] * v->weight[dir][a * c + k];
-    if (dir) { /* down: x, a tail tile, passes head tiles a..hb-1 */
-        for (int xr = 0; xr < TAIL_MAX; xr++)
-            wn->head[mv][xr] = sum + cmp[below(p->t + a, p->t[hb + xr]) &
-                                         ((1u << (hb - a)) - 1u)];
-        wn->row[mv] = 1 + (size_t)mv; /* its xr table is R's too */
-    } else {   /* up: x = t[a] passes head tiles a+1..hb-1, then tail tiles */
-        unsigned g = 0;
-        int q = 0;
-        for (int pos = a + 1; pos < hb; pos++)
-            g |= (unsigned)(p->t[pos] < p->t[a]) << (pos - a - 1);
-        for (int pos = hb; pos < m; pos++)
-            q += p->t[pos] < p->t[a];
-        wn->head[mv][0] = sum + cmp[g];
-        wn->row[mv] = wtab_uprow(wt, mv, q) / TAIL_ROWS;
+}
+
+/*
+ * Move the window from base B to base B + WINDOW_BLOCKS when that only
+ * raises head digit hb - 1 (perm_head_step: dd = d[hb-1] < TAIL_MAX; the
+ * head's last tile u gives way to v, the smallest tail tile above it, and
+ * takes v's place in the sorted tail).  u and v are neighbours among the
+ * tiles at hb - 1 and after, so no tail tile lies between them, and of the
+ * window's head shares only these change (wt->kind):
+ *   WS_ADD   tail moves and head moves short of position hb - 1: lex, by
+ *            TAIL_ROWS (no digit or comparison of the segment changes);
+ *   the others: lex and d[hb-1]'s term, by wt->step[mv]; then
+ *   WS_DOWN  straddling down, xr = dd: x (now u) is new: that comparison
+ *            term is recomputed (for xr != dd, x and its comparison with
+ *            t[hb-1] are unchanged);
+ *   WS_UP    up moves with position hb - 1 in the segment: x = t[a]; when
+ *            a < hb - 1 and u < x < v, t[hb-1] is no longer below x (bit
+ *            hb - 2 - a of g clears; cmp is additive over bits) and, for a
+ *            straddling move (wt->qrow), u, now a tail tile, is: q + 1;
+ *            straddling a = hb - 1: x is v, u is one more tail tile below
+ *            it: q + 1;
+ *   WS_REDO  the head down move ending at hb - 1: x is t[hb-1] itself,
+ *            recomputed from the tiles (vmove_lex).
+ * A few adds per move instead of window_build's comparisons and sums; the
+ * moves are walked by kind (wt->bykind) so the loops do not branch on it.
+ */
+/* GCC and Clang vector extension (the compilers the Makefile takes) */
+typedef int64_t v2i64 __attribute__((vector_size(16)));
+_Static_assert(TAIL_MAX % 2 == 0, "window_step adds shares two at a time");
+
+static void window_step(struct window *restrict wn, const struct wtab *restrict wt,
+                        const struct vtab *restrict v)
+{
+    /* locals: the stores into wn would otherwise make the compiler reload
+     * what it read through wt and v */
+    int64_t (*restrict head)[TAIL_MAX] = wn->head;
+    int64_t *restrict sums = wn->sum;
+    const int64_t *restrict step = wt->step;
+    const uint8_t *mvs = wt->bykind;
+    int hb = wt->hb, c = v->c;
+    int nadd = wt->nkind[WS_ADD], nredo = wt->nkind[WS_REDO];
+    int ndown = wt->nkind[WS_DOWN], nup = wt->nkind[WS_UP];
+    unsigned dd = wn->p.d[hb - 1], u = wn->p.t[hb - 1], vv = wn->p.t[hb + (int)dd];
+    perm_head_step(&wn->p, hb);
+    const uint8_t *t = wn->p.t;
+    for (int i = 0; i < nadd; i++)
+        head[mvs[i]][0] += TAIL_ROWS;
+    mvs += nadd;
+    for (int i = 0; i < nredo; i++)
+        head[mvs[i]][0] = (int64_t)vmove_lex(v, &wn->p, mvs[i] >> 1, 1, c);
+    mvs += nredo;
+    const int64_t *cmp1 = v->cmp[1];
+    for (int i = 0; i < ndown; i++) {
+        int mv = mvs[i], a = mv >> 1;
+        int64_t st = step[mv], sum = sums[mv] + st;
+        sums[mv] = sum;
+        /* two shares per vector add: -O2 leaves the loop scalar */
+        v2i64 add = {st, st};
+        for (int xr = 0; xr < TAIL_MAX; xr += 2) {
+            v2i64 h;
+            memcpy(&h, &head[mv][xr], sizeof h);
+            h += add;
+            memcpy(&head[mv][xr], &h, sizeof h);
+        }
+        head[mv][dd] = sum + cmp1[((size_t)a << (c - 1)) +
+                                  (below(t + a, u) & ((1u << (hb - a)) - 1u))];
     }
+    mvs += ndown;
+    for (int i = 0; i < nup; i++) {
+        int mv = mvs[i], a = mv >> 1;
+        unsigned x = t[a];
+        int between = u < x && x < vv; /* false for a = hb - 1: x is vv */
+        head[mv][0] += step[mv] - (between ? wt->upbit[mv] : 0);
+        /* the row tables by q are consecutive; the zrow images of the
+         * move's entry (up, blank at a + c) follow its row */
+        size_t next = (size_t)((between & wt->qrow[mv]) | (a == hb - 1));
+        wn->row[mv] += next;
+        wn->zimg[0][0][a + c] += next * WINDOW_BLOCKS;
+        wn->zimg[1][0][a + c] += next * WINDOW_BLOCKS;
+    }
+}
+
+void window_enter(struct window *wn, const struct wtab *wt,
+                  const struct vtab *v, uint64_t base, int m)
+{
+    int hb = wt->hb;
+    uint64_t k = base > wn->base ? (base - wn->base) / WINDOW_BLOCKS : 0;
+    if (wn->base != WINDOW_NONE && base > wn->base &&
+        wn->p.d[hb - 1] + k <= TAIL_MAX) {
+        while (k--)
+            window_step(wn, wt, v);
+    } else {
+        if (wn->base != WINDOW_NONE && base > wn->base) {
+            /* window bases: tail digits 0 before and after, the head's
+             * number goes up by k */
+            digits_add(&wn->p, hb - 1, k, m);
+            wn->p.lex += k * TAIL_ROWS;
+        } else {
+            wn->p.lex = base * 2; /* a block is a pair of lex ranks */
+            perm_unrank(&wn->p, m);
+        }
+        window_build(wn, wt, v);
+        /* an entry reads the table of parity need ^ par: zs lists the
+         * entries of need 0 first */
+        const struct zmove *zs = wt->zs;
+        for (unsigned par = 0; par < 2; par++) {
+            const int64_t *pair = wt->pair[par];
+            for (int i = 0; i < wt->nzm; i++) {
+                if (i == wt->nzneed0)
+                    pair = wt->pair[par ^ 1u];
+                wn->zimg[par][zs[i].dir][zs[i].z] =
+                    pair + wn->row[zs[i].mv] * WINDOW_BLOCKS;
+            }
+        }
+    }
+    /* row 0's tail digits are all 0: the window's parity is its head's */
+    memcpy(wn->zrow, wn->zimg[wn->p.dsum & 1u], sizeof wn->zrow);
+    wn->base = base;
 }

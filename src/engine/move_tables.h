@@ -23,8 +23,10 @@
  *                 parts, window_target reads a neighbour's index.
  *
  * Invariants: the tail, segment and window tables are built once per
- * search and only read while it runs; a struct window is rebuilt by its
- * thread for each window it enters, and its tables are valid for blocks [base, base +
+ * search and only read while it runs; a struct window is brought to each
+ * window its thread enters (window_enter: a few adds from the previous
+ * window when only the head's last digit goes up, else rebuilt from its
+ * first board), and its tables are valid for blocks [base, base +
  * WINDOW_BLOCKS), and m!/2 is a multiple of WINDOW_BLOCKS whenever the
  * window tables are on (m >= TAIL_MAX), so a window never runs past the
  * last block.
@@ -161,6 +163,9 @@ enum vclass { VC_HEAD, VC_STRADDLE, VC_TAIL };
 #define WINDOW_BLOCKS (TAIL_ROWS / 2)   /* blocks of a window (pairs) */
 #define WINDOW_NONE (1ULL << 63)        /* no block is that large */
 
+/* How window_step updates a move's head share (see there). */
+enum wstep { WS_ADD, WS_REDO, WS_DOWN, WS_UP, WS_KINDS };
+
 /* A vertical move of the blank from cell z: the scan's tables of a window
  * by (dir, z) are those of move mv and of parity need ^ (window's par). */
 struct zmove {
@@ -174,8 +179,23 @@ struct wtab {
     uint64_t vmask[2][SPACE_MAX_CELLS]; /* [dir][phase]: entries with that move */
     int nzm;                      /* the (dir, z) that have a move */
     struct zmove zm[2 * SPACE_MAX_CELLS];
+    /* zm for window_enter's fill of struct window's zimg: the nzneed0
+     * entries of need 0, then those of need 1 */
+    struct zmove zs[2 * SPACE_MAX_CELLS];
+    int nzneed0;
     uint8_t cls[MOVES_MAX];       /* class of each move */
     uint8_t rowpar[TAIL_ROWS];    /* parity of row rho's tail digits */
+    /* window_step (move_tables.c): each move's kind (enum wstep), the
+     * moves by kind, the change of a move's head share when the window
+     * moves by one (d[hb-1] + 1, lex + TAIL_ROWS), and of WS_UP moves with
+     * a < hb - 1 the comparison term of position hb - 1 (cmp[bit] -
+     * cmp[0]) and whether the move straddles (q, its row, can change) */
+    uint8_t kind[MOVES_MAX];
+    uint8_t bykind[MOVES_MAX];
+    int nkind[WS_KINDS];
+    int64_t step[MOVES_MAX];
+    int64_t upbit[MOVES_MAX];
+    uint8_t qrow[MOVES_MAX];
     /* row tables, TAIL_ROWS each: [0] zeros, then per move (tail: delta;
      * straddle down: tail digits' share and tail bits), then per straddling
      * up move and q = 0..TAIL_MAX (tail digits' share and tail bits);
@@ -203,12 +223,18 @@ struct window {
     uint64_t base;                   /* first block; WINDOW_NONE: none yet */
     size_t row[MOVES_MAX];           /* row table R of each move */
     int64_t head[MOVES_MAX][TAIL_MAX]; /* the head's share (by xr) */
+    int64_t sum[MOVES_MAX];          /* straddling moves: head's share
+                                      * without the comparisons */
+    struct perm p;                   /* the window's first board */
     /* by direction and blank cell, for the scan: the table by block
      * (wtab.pair) of the entry's parity, and the head's share (pointers
      * into this struct's own head, set once by window_init: a copy of the
      * struct would still point into the original) */
     const int64_t *zrow[2][SPACE_MAX_CELLS];
     const int64_t *zhead[2][SPACE_MAX_CELLS];
+    /* zrow for each parity of the head (window_step flips it every time
+     * and moves few rows: one copy instead of a fill) */
+    const int64_t *zimg[2][2][SPACE_MAX_CELLS];
 };
 
 /* Set every digit and tile of p from its lex rank p->lex (m tiles). */
@@ -236,11 +262,27 @@ void wtab_free(struct wtab *wt);
 /* An empty window (base WINDOW_NONE) whose zhead point into its head. */
 void window_init(struct window *wn, const struct wtab *wt);
 
-/* The head's share of move mv in the window whose first board is p (its
- * tail sorted), plus p's lex rank, and the row tables that go with it,
- * into wn. */
-void window_move(struct window *wn, const struct wtab *wt, const struct vtab *v,
-                 const struct perm *p, int m, int mv);
+/* Move p, the first board of a window (its tail sorted), to the first board
+ * of the next window, when only head digit hb - 1 goes up (it is below
+ * TAIL_MAX, its radix being TAIL_MAX + 1): the head's last tile u gives
+ * way to the smallest tail tile above it, v = t[hb + d[hb-1]] (d[hb-1] tail
+ * tiles are below u), and u takes v's place, so the tail stays sorted. */
+static inline void perm_head_step(struct perm *p, int hb)
+{
+    unsigned dd = p->d[hb - 1], u = p->t[hb - 1];
+    p->t[hb - 1] = p->t[hb + (int)dd];
+    p->t[hb + (int)dd] = (uint8_t)u;
+    p->d[hb - 1] = (uint8_t)(dd + 1);
+    p->dsum++;
+    p->lex += TAIL_ROWS;
+}
+
+/* Make wn the window whose first block is base (a multiple of
+ * WINDOW_BLOCKS) and fill its tables: from the current window by
+ * window_step when only the head's last digit goes up, else by
+ * window_build from the first board. */
+void window_enter(struct window *wn, const struct wtab *wt, const struct vtab *v,
+                  uint64_t base, int m);
 
 /* Index of the vertical neighbour (dir 0: up, 1: down) of the entry of
  * blank z in block base + j of the worker's window, by two table reads:
