@@ -349,9 +349,13 @@ static inline void worker_keep(struct worker *w, uint64_t e)
 static inline int mark_target(uint64_t *words, uint64_t e)
 {
     unsigned sh = ((unsigned)e * 2) & 63; /* 2 (e mod 32): lea and and */
-    uint64_t *p = &words[e >> 5], v = __atomic_load_n(p, __ATOMIC_RELAXED);
-    if ((~v >> sh) & 3u) /* either bit clear: not 11 (no compare after the and) */
+    uint64_t *p = &words[e >> 5];
+    /* either bit clear: not 11.  The complement is taken of the loaded
+     * word itself, and a mark loads it again (an L1 hit), so that most
+     * targets, which are no longer unvisited, copy no register */
+    if ((~__atomic_load_n(p, __ATOMIC_RELAXED) >> sh) & 3u)
         return 0;
+    uint64_t v = __atomic_load_n(p, __ATOMIC_RELAXED);
     __atomic_store_n(p, v ^ (1ULL << sh), __ATOMIC_RELAXED); /* 11 -> 10 */
     return 1;
 }
