@@ -1109,9 +1109,12 @@ int bfs_backward_pays(const struct space *s, const struct bfs_result *r, int d)
  * Whether a layer should use the window tables, given the boards it
  * expands (`boards`: the frontier of a forward layer, the unvisited boards
  * of the next colour in a backward one): setting up a window (about 1,800
- * instructions on 3x4, more with more columns) costs as much as the block
- * steps of some dozens of boards, so windows pay when a window holds a few
- * dozen such boards on average; sparser layers go board by board.  The
+ * instructions on 3x4 when built afresh, more with more columns; about 600
+ * on average since a window is mostly stepped from the one before it,
+ * window_enter, and the threshold was not measured again) costs as much as
+ * the block steps of some dozens of boards, so windows pay when a window
+ * holds a few dozen such boards on average; sparser layers go board by
+ * board.  The
  * threshold was measured on forward layers and is reused for backward
  * ones, where it was not tuned: on 2x5 the backward passes took 21.4 M
  * instructions board by board, 16.95 M with this threshold and 16.4 M with
