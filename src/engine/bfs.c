@@ -15,7 +15,8 @@
  *
  * No store of a pass is locked.  Backward and close passes write only the
  * word being scanned.  A forward pass of one thread marks its targets
- * itself, prefetched in batches of BATCH; a forward pass of several puts
+ * itself, prefetched when computed and marked in batches of BATCH or more
+ * (own_room); a forward pass of several puts
  * every target outside the word being scanned in a bucket for the owner of
  * the target's chunk, and the owners mark them in apply phases between
  * barriers (buckets.h), reading ahead of the marks.  Empty words are
@@ -405,7 +406,7 @@ mark_list_f(struct worker *w, struct store *st, const uint64_t *list, size_t len
     uint8_t *flags = w->flags, bit = w->mark_flag;
     uint64_t *words = st->words; /* a local: the stores make st->words reload */
     /* unrolled: the loop's own increment, compare and branch were 3 of
-     * the about 16 instructions a target costs (a flush has BATCH) */
+     * the about 16 instructions a target costs (a flush has BATCH or more) */
 #pragma GCC unroll 8
     for (size_t i = 0; i < len; i++) {
         uint64_t e = list[i];

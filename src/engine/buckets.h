@@ -74,7 +74,8 @@ static inline uint64_t *buckets_at(const struct buckets *bk, int t, int o)
  * runs of each stripe (some threads own none from T = 65 on).  A multiply
  * and a shift per target, where ch mod T took a multiply-high.  Any map
  * would be exact; the apply phases are balanced when every thread owns a
- * share of each region the frontier is in. */
+ * share of each region the frontier is in (not on stores of under 64
+ * chunks, 1 MiB, where thread 0 owns the most: tiny boards). */
 static inline unsigned buckets_owner(uint64_t ch, unsigned T)
 {
     return (unsigned)(((ch & 63) * T) >> 6);

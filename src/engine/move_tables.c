@@ -211,7 +211,7 @@ static void wtab_rows(struct wtab *wt, const struct space *s, const struct vtab 
                 unsigned tailbits = ((1u << (c - 1)) - 1u) & ~((1u << (hb - a)) - 1u);
                 wt->rows[wtab_row(mv) + rho] =
                     wtab_tail_digits(v, &p, hb, mv) - cmp[0] +
-                    cmp[below(p.t, p.t[a + c - 1]) >> a & tailbits];
+                    cmp[below(p.t + a, p.t[a + c - 1]) & tailbits];
                 wt->xr[wtab_row(mv) + rho] = (uint8_t)(p.t[a + c - 1] - hb);
             } else if (wt->cls[mv] == VC_STRADDLE) {
                 /* x = t[a], a head tile with q tail tiles below it, passes
@@ -223,7 +223,7 @@ static void wtab_rows(struct wtab *wt, const struct space *s, const struct vtab 
                 unsigned tailbits = ((1u << (c - 1)) - 1u) & ~((1u << (hb - a - 1)) - 1u);
                 for (int q = 0; q <= TAIL_MAX; q++)
                     wt->rows[wtab_uprow(wt, mv, q) + rho] =
-                        digits + cmp[below(p.t, (unsigned)(hb + q)) >> (a + 1) & tailbits];
+                        digits + cmp[below(p.t + a + 1, (unsigned)(hb + q)) & tailbits];
             }
         }
     }
@@ -266,8 +266,9 @@ int wtab_init(struct wtab *wt, const struct space *s, const struct tail *tl,
 {
     memset(wt, 0, sizeof *wt);
     if (s->kind != SPACE_COMPACT || s->path_graph || s->rows < 2 ||
-        tl->k != TAIL_MAX || s->m < TAIL_MAX)
-        return 0;
+        tl->k != TAIL_MAX || s->m <= TAIL_MAX)
+        return 0; /* m > TAIL_MAX: a head of one tile at least (window_step
+                   * reads d[hb - 1]); m = TAIL_MAX is only 1x7, a path */
     int c = s->cols, m = s->m, n = s->n, hb = m - TAIL_MAX;
     wt->nmv = 2 * (m - c + 1);
     wt->hb = hb;

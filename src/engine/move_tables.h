@@ -28,7 +28,7 @@
  * window when only the head's last digit goes up, else rebuilt from its
  * first board), and its tables are valid for blocks [base, base +
  * WINDOW_BLOCKS), and m!/2 is a multiple of WINDOW_BLOCKS whenever the
- * window tables are on (m >= TAIL_MAX), so a window never runs past the
+ * window tables are on (m > TAIL_MAX), so a window never runs past the
  * last block.
  */
 #ifndef SLIDE_ENGINE_MOVE_TABLES_H
@@ -254,7 +254,7 @@ void vtab_free(struct vtab *v);
 
 /* Build the window tables from tl and v; returns 0, or -1 when out of
  * memory (nothing held then).  wt->on stays 0 for the spaces the window
- * path does not cover (full space, path graphs, one row, m < TAIL_MAX). */
+ * path does not cover (full space, path graphs, one row, m <= TAIL_MAX). */
 int wtab_init(struct wtab *wt, const struct space *s, const struct tail *tl,
               const struct vtab *v);
 void wtab_free(struct wtab *wt);
