@@ -1112,23 +1112,26 @@ int bfs_backward_pays(const struct space *s, const struct bfs_result *r, int d)
  * of the next colour in a backward one): setting up a window (about 1,800
  * instructions on 3x4 when built afresh, more with more columns; about 600
  * on average since a window is mostly stepped from the one before it,
- * window_enter, and the threshold was not measured again) costs as much as
- * the block steps of some dozens of boards, so windows pay when a window
- * holds a few dozen such boards on average; sparser layers go board by
- * board.  The
- * threshold was measured on forward layers and is reused for backward
- * ones, where it was not tuned: on 2x5 the backward passes took 21.4 M
- * instructions board by board, 16.95 M with this threshold and 16.4 M with
- * windows in every backward layer.  Either way gives the same
- * marks.  Measured per layer, windows in every layer against none: on 2x6
- * (one thread) and 2x7 (two threads, 10.9 GB store) the windows were slower
- * below about 20 frontier boards per window and faster above about 30
- * (2x7's layer 50, 53 per window: 10.8-11.0 s against 12.5 s).  callgrind
- * on 2x5, whose store fits in the caches (millions of instructions for the
- * whole run): 318 with windows in every layer, 298-300 with a minimum of
- * 2 to 32, 314 with 128.
+ * window_enter) costs as much as the block steps of some boards, so windows
+ * pay when a window holds more than a few such boards on average; sparser
+ * layers go board by board.  Either way gives the same marks.  callgrind,
+ * one thread, whole run, at 275670d (before this threshold changed), by
+ * minimum per window:
+ *   2x5 (millions): 216.3 at 1, 215.5 at 4, 216.2 at 8, 216.5 at 12,
+ *                   220.2 at 16, 219.0 at 24, 231.1 at 64, 367.8 never;
+ *   3x4 (billions): 27.72 at 1, 27.56 at 4, 27.58 at 8, 27.58 at 12,
+ *                   27.82 at 24.
+ * The differences from 4 to 12 are within libgomp's spin (a few million),
+ * so 8 is taken.  The earlier threshold, 24, was set by wall time when a
+ * window cost about three times as much: on 2x6 and 2x7 windows were then
+ * slower below about 20 boards per window and faster above about 30.  Wall
+ * time was not measured again beyond 2x6 with two threads (4 alternating
+ * runs, 3.5-4.6 s either way, within the host's noise).  Overridable at
+ * build time (-DWINDOW_MIN_FRONTIER=n) for such measurements.
  */
-#define WINDOW_MIN_FRONTIER 24
+#ifndef WINDOW_MIN_FRONTIER
+#define WINDOW_MIN_FRONTIER 8
+#endif
 
 static int windows_pay(const struct space *s, const struct wtab *wt,
                        const struct bfs_options *o, uint64_t boards)
