@@ -1124,10 +1124,13 @@ int bfs_backward_pays(const struct space *s, const struct bfs_result *r, int d)
  * The differences from 4 to 12 are within libgomp's spin (a few million),
  * so 8 is taken.  The earlier threshold, 24, was set by wall time when a
  * window cost about three times as much: on 2x6 and 2x7 windows were then
- * slower below about 20 boards per window and faster above about 30.  Wall
- * time was not measured again beyond 2x6 with two threads (4 alternating
- * runs, 3.5-4.6 s either way, within the host's noise).  Overridable at
- * build time (-DWINDOW_MIN_FRONTIER=n) for such measurements.
+ * slower below about 20 boards per window and faster above about 30.  With
+ * 8, 2x6 with two threads took 3.5-4.6 s either way (4 alternating runs,
+ * the host's noise), and 2x7's layers 43-46 (8 to 24 frontier boards per
+ * window, now by windows) took 14.0 s with two threads against 16.0 s at
+ * 946e8ce board by board (results/histograms/2x7.progress.txt, different
+ * hours, so only a hint).  Overridable at build time
+ * (-DWINDOW_MIN_FRONTIER=n) for such measurements.
  */
 #ifndef WINDOW_MIN_FRONTIER
 #define WINDOW_MIN_FRONTIER 8
