@@ -29,6 +29,15 @@
  * window in both modes keeps --count equal to the length of the moves.
  */
 #define CANCEL_DEPTH (1u << 20)
+/*
+ * The ring starts at RECENT_MIN moves and doubles while it is full, up to
+ * CANCEL_DEPTH, so the window is the same as with a full-size ring from the
+ * start; a small board never holds more than RECENT_MIN.  (A 1 MiB ring per
+ * call was mapped and unmapped by AddressSanitizer's allocator on every call:
+ * make asan's test_layers, with about 1.5 million small solves, spent its
+ * time in page faults.)
+ */
+#define RECENT_MIN (1u << 12)
 
 struct route_scratch { /* the general search, allocated on first use */
     unsigned *stamp;   /* per padded cell: == gen when seen in this search */
@@ -52,8 +61,9 @@ struct solver {
     int ring[8];            /* padded offsets of the 8 cells around a cell */
     uint8_t block[BLOCK_STATES];
     struct route_scratch rs;
-    uint8_t *recent;        /* the last surviving moves, a ring of CANCEL_DEPTH */
-    uint32_t head, nrecent; /* next slot (mod CANCEL_DEPTH); moves held */
+    uint8_t *recent;        /* the last surviving moves, a ring of rcap */
+    uint32_t rcap;          /* a power of two, RECENT_MIN..CANCEL_DEPTH */
+    uint32_t head, nrecent; /* next slot (mod rcap); moves held */
     int rc;                 /* first error (SLIDE_ENOMEM), sticky */
     slide_error *err;
 };
@@ -86,19 +96,44 @@ static void emit_stored(struct solver *s, enum move m)
     o->moves[o->len++] = move_letter(m);
 }
 
+/* Double the full ring of recent moves (nrecent == rcap < CANCEL_DEPTH), the
+ * oldest move first; out of line, so that emit stays short. */
+static __attribute__((noinline, cold)) void recent_grow(struct solver *s)
+{
+    uint32_t cap = 2 * s->rcap;
+    uint8_t *p = malloc(cap);
+    if (!p) {
+        if (!s->rc)
+            s->rc = slide_fail(s->err, SLIDE_ENOMEM, "out of memory for %u recent moves", cap);
+        return; /* the smaller window goes on; the error is returned */
+    }
+    uint32_t old = s->head & (s->rcap - 1); /* full: the oldest move is at head */
+    memcpy(p, s->recent + old, s->rcap - old);
+    memcpy(p + (s->rcap - old), s->recent, old);
+    free(s->recent);
+    s->recent = p;
+    s->head = s->rcap;
+    s->rcap = cap;
+}
+
 /* Emit m, or cancel it against the last surviving move when it undoes it
  * (the board's state is the same either way). */
 static inline void emit(struct solver *s, enum move m)
 {
-    if (s->nrecent && s->recent[(s->head - 1) & (CANCEL_DEPTH - 1)] == move_inverse(m)) {
+    uint32_t mask = s->rcap - 1;
+    if (s->nrecent && s->recent[(s->head - 1) & mask] == move_inverse(m)) {
         s->head--;
         s->nrecent--;
         s->out->len--; /* the stored letter, if any, is dropped with it */
         return;
     }
     if (s->recent) {
-        s->recent[s->head++ & (CANCEL_DEPTH - 1)] = (uint8_t)m;
-        s->nrecent += s->nrecent < CANCEL_DEPTH;
+        if (s->nrecent > mask && mask < CANCEL_DEPTH - 1) {
+            recent_grow(s);
+            mask = s->rcap - 1;
+        }
+        s->recent[s->head++ & mask] = (uint8_t)m;
+        s->nrecent += s->nrecent <= mask;
     }
     if (s->out->count_only)
         s->out->len++;
@@ -721,7 +756,8 @@ static int solver_init(struct solver *s, const struct board *b,
     s->cells = malloc((size_t)s->np * sizeof *s->cells);
     s->pos = malloc((size_t)n * sizeof *s->pos);
     s->locked = malloc((size_t)s->np);
-    s->recent = malloc(CANCEL_DEPTH);
+    s->rcap = RECENT_MIN;
+    s->recent = malloc(s->rcap);
     if (!s->cells || !s->pos || !s->locked || !s->recent)
         return slide_fail(err, SLIDE_ENOMEM, "out of memory for a %dx%d board",
                           s->rows, s->cols);
