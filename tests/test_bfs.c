@@ -20,9 +20,9 @@ static int count_forward(const struct bfs_layer *L, void *ctx)
     return 0;
 }
 
-static void run_bfs_buckets(struct run *x, int rows, int cols, int goal_blank,
-                            enum space_kind kind, int threads, int no_backward,
-                            int windows, int small_buckets)
+static void run_bfs_queue(struct run *x, int rows, int cols, int goal_blank,
+                          enum space_kind kind, int threads, int no_backward,
+                          int windows, int small_buckets, int queue)
 {
     slide_error err;
     assert_int_equal(board_alloc(&x->goal, rows, cols, &err), 0);
@@ -32,11 +32,20 @@ static void run_bfs_buckets(struct run *x, int rows, int cols, int goal_blank,
     x->forward = 0;
     struct bfs_options o = {.threads = threads, .no_backward = no_backward,
                             .on_layer = count_forward, .ctx = &x->forward,
-                            .windows = windows, .small_buckets = small_buckets};
+                            .windows = windows, .small_buckets = small_buckets,
+                            .queue = queue};
     int rc = bfs_run(&x->s, &x->st, &o, &x->r, &err);
     if (rc)
         fail_msg("bfs_run: %s", err.msg);
     assert_true(x->r.complete);
+}
+
+static void run_bfs_buckets(struct run *x, int rows, int cols, int goal_blank,
+                            enum space_kind kind, int threads, int no_backward,
+                            int windows, int small_buckets)
+{
+    run_bfs_queue(x, rows, cols, goal_blank, kind, threads, no_backward, windows,
+                  small_buckets, 0);
 }
 
 static void run_bfs_windows(struct run *x, int rows, int cols, int goal_blank,
@@ -79,15 +88,15 @@ static void check_threads_same_store(const struct run *x, int rows, int cols,
 }
 
 /* Histogram equals the naive BFS's, and every board's stored d mod 4 is
- * right, with 1 thread; 2 and 3 threads leave the same store.  windows as
- * in bfs_options. */
-static void check_naive_windows(int rows, int cols, int goal_blank,
-                                enum space_kind kind, int windows)
+ * right, with 1 thread; 2 and 3 threads leave the same store.  windows and
+ * queue as in bfs_options. */
+static void check_naive_queue(int rows, int cols, int goal_blank,
+                              enum space_kind kind, int windows, int queue)
 {
     struct run x;
     uint64_t hist[160];
     struct naive_set set;
-    run_bfs_windows(&x, rows, cols, goal_blank, kind, 1, 0, windows);
+    run_bfs_queue(&x, rows, cols, goal_blank, kind, 1, 0, windows, 0, queue);
     int radius = naive_bfs(rows, cols, x.goal.cells, hist, 160, &set);
     assert_int_equal(x.r.radius, radius);
     for (int d = 0; d <= radius; d++)
@@ -116,6 +125,12 @@ static void check_naive_windows(int rows, int cols, int goal_blank,
     naive_free(&set);
     check_threads_same_store(&x, rows, cols, goal_blank, kind, windows);
     free_run(&x);
+}
+
+static void check_naive_windows(int rows, int cols, int goal_blank,
+                                enum space_kind kind, int windows)
+{
+    check_naive_queue(rows, cols, goal_blank, kind, windows, 0);
 }
 
 static void check_against_naive(int rows, int cols, int goal_blank, enum space_kind kind)
@@ -162,6 +177,23 @@ static void test_naive_windows(void **state)
         check_naive_windows(5, 2, 5, SPACE_COMPACT, windows);
         check_naive_windows(2, 5, 2, SPACE_COMPACT, windows);
     }
+}
+
+/* A thread alone marks the targets of a store that fits the cache as it
+ * finds them, and queues and prefetches those of a bigger one (bfs.c);
+ * the tests' boards are all small, so the queue is forced here
+ * (bfs_options.queue), and checked against the naive BFS the same way:
+ * both ways of finding vertical neighbours, the full space, 2x5 and 5x2. */
+static void test_naive_queue(void **state)
+{
+    (void)state;
+    for (int windows = -1; windows <= 1; windows++) {
+        check_naive_queue(2, 5, 9, SPACE_COMPACT, windows, 1);
+        check_naive_queue(5, 2, 5, SPACE_COMPACT, windows, 1);
+        check_naive_queue(3, 3, 4, SPACE_COMPACT, windows, 1);
+    }
+    check_naive_queue(3, 3, 4, SPACE_FULL, 0, 1);
+    check_naive_queue(2, 4, 3, SPACE_FULL, 0, 1);
 }
 
 static void check_published(int rows, int cols, int goal_blank, const char *kind)
@@ -460,6 +492,7 @@ int main(void)
         cmocka_unit_test(test_published),    cmocka_unit_test(test_published_2x6),
         cmocka_unit_test(test_antipodes),
         cmocka_unit_test(test_deterministic), cmocka_unit_test(test_small_buckets),
+        cmocka_unit_test(test_naive_queue),
         cmocka_unit_test(test_layer_visits),
         cmocka_unit_test(test_stop_resume),  cmocka_unit_test(test_stop_resume_backward),
         cmocka_unit_test(test_bad_store),

@@ -53,7 +53,7 @@ static void assert_same_window(const struct window *a, const struct window *b,
     }
     for (int i = 0; i < wt->nzm; i++) {
         const struct zmove *q = &wt->zm[i];
-        assert_ptr_equal(a->zrow[q->dir][q->z], b->zrow[q->dir][q->z]);
+        assert_ptr_equal(a->zrow[ZMOVE(q->dir, q->z)], b->zrow[ZMOVE(q->dir, q->z)]);
     }
     assert_int_equal(a->p.lex, b->p.lex);
     assert_int_equal(a->p.dsum, b->p.dsum);

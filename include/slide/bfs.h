@@ -73,6 +73,11 @@ struct bfs_options {
      * them) come often; for tests.  0: buckets of 16 MiB in all (more from 127 threads on:
      * src/engine/buckets.h).  Same result either way. */
     int small_buckets;
+    /* 1: a forward pass of one thread queues its targets, prefetched, and
+     * marks them in batches on every store; 0: only on stores over 2 MiB,
+     * smaller ones (in the cache) being marked as they are found.  Same
+     * result either way; for tests. */
+    int queue;
 };
 
 struct bfs_result {

@@ -6,7 +6,8 @@
  * look for a frontier neighbour).  Horizontal neighbours are e +- 1, done
  * on whole words by masks; vertical ones come from the move tables
  * (move_tables.h).  In dense layers a thread reads a neighbour's index from
- * the tables of the window it is in (window_set, window_target); in sparse
+ * the tables of the window it is in (window_set, vertical_window_c: one
+ * loop per word over the moves of both directions, masks.vmove); in sparse
  * ones it keeps the tile sequence t and Lehmer digits of the last block it
  * decoded (worker.base), advances them to nearby blocks by the tail table
  * or mixed-radix addition (frontier entries are met in increasing index
@@ -15,13 +16,15 @@
  *
  * No store of a pass is locked.  Backward and close passes write only the
  * word being scanned.  A forward pass of one thread marks its targets
- * itself, prefetched when computed and marked in batches of BATCH or more
- * (own_room); a forward pass of several puts
- * every target outside the word being scanned in a bucket for the owner of
- * the target's chunk, and the owners mark them in apply phases between
- * barriers (buckets.h), reading ahead of the marks.  Empty words are
- * skipped without stepping (block, blank) along: word_first finds a word's
- * first entry by a multiply-high.
+ * itself: at once when the store is small enough for the cache (mark_now),
+ * else prefetched when computed and marked in batches of BATCH or more
+ * (own_room); a forward pass of several puts every target outside the
+ * word being scanned in a bucket for the owner of the target's chunk, and
+ * the owners mark them in apply phases between barriers (buckets.h),
+ * reading ahead of the marks.  A target waits as its bit position in the
+ * store, twice its index (mark_target).  Words without work are skipped
+ * by a loop of their own (next_word), without stepping (block, blank)
+ * along: word_first finds a word's first entry by a multiply-high.
  *
  * A byte of flags per chunk of the store says which chunks may hold
  * frontier entries of each colour and unvisited entries of each colour;
@@ -62,6 +65,15 @@
 /* Most targets one word pushes: two vertical moves per entry, and the two
  * horizontal neighbours across its ends. */
 #define PUSH_MAX (2 * STORE_ENTRIES_PER_WORD + 2)
+/* A thread alone on a store of more words than this (2 MiB) queues its
+ * targets and prefetches them (push_own; or on any store with
+ * bfs_options.queue); a smaller store stays in the thread's L2 or L3
+ * cache, where a prefetch saves no miss and the queue only adds
+ * instructions, so its targets are marked at once (on 2x5 about 2
+ * instructions fewer per target, callgrind). */
+#ifndef PREFETCH_MIN_WORDS /* -DPREFETCH_MIN_WORDS=0: queue on every store */
+#define PREFETCH_MIN_WORDS (1u << 18)
+#endif
 /* Lex ranks to advance incrementally before unranking from scratch. */
 #define MAX_JUMP 5040
 
@@ -80,6 +92,20 @@ struct masks {
     uint8_t zr[SPACE_MAX_CELLS + STORE_ENTRIES_PER_WORD];
     uint8_t need[SPACE_MAX_CELLS]; /* parity of t at z, 0 without pairs */
     uint64_t ninv; /* ceil(2^64 / 2n), for word_first */
+    /* The vertical moves of a word of phase p, one bit each: bit
+     * i = 2k + dir of vmove[p] is set when entry k has a move in direction
+     * dir (0 up, 1 down), and vent[p] says which: zm[i] the move's index
+     * ZMOVE(dir, z) in struct window, q[i] the entry's block offset in the
+     * word, zt2[i] twice the blank cell after the move (targets wait as bit
+     * positions, see mark_target).  (fm | fm << 1) & vmove[p] are then the
+     * moves of the frontier entries fm, both directions in one loop; the
+     * three arrays are read at one base plus the bit index. */
+    uint64_t vmove[SPACE_MAX_CELLS];
+    struct vent {
+        uint8_t zm[2 * STORE_ENTRIES_PER_WORD];
+        uint8_t q[2 * STORE_ENTRIES_PER_WORD];
+        uint8_t zt2[2 * STORE_ENTRIES_PER_WORD];
+    } vent[SPACE_MAX_CELLS];
 };
 
 static void masks_init(struct masks *mk, const struct space *s)
@@ -103,6 +129,16 @@ static void masks_init(struct masks *mk, const struct space *s)
                 mk->left[p] |= bit;
             if (col < s->cols - 1)
                 mk->right[p] |= bit;
+            for (int dir = 0; dir < 2; dir++) {
+                int zt = dir ? z + s->cols : z - s->cols;
+                if (zt < 0 || zt >= s->n)
+                    continue;
+                mk->vmove[p] |= bit << dir;
+                struct vent *v = &mk->vent[p];
+                v->zm[2 * k + dir] = (uint8_t)ZMOVE(dir, z);
+                v->q[2 * k + dir] = (uint8_t)((p + k) / s->n);
+                v->zt2[2 * k + dir] = (uint8_t)(2 * zt);
+            }
         }
 }
 
@@ -131,11 +167,14 @@ struct worker {
     uint64_t pending[BATCH + PUSH_MAX];
     int npending;
     int me, team;                   /* thread number; team > 1: buckets */
+    int queue;                      /* alone: queue and prefetch targets */
     struct buckets *bk;
     uint64_t **bput;                /* this thread's buckets: o's next entry */
     uint64_t found;                 /* boards this thread marked first */
     uint64_t first[BFS_KEEP];       /* smallest indexes it marked, sorted */
     int nfirst;
+    uint64_t limit;                 /* keep_limit(w) in forward passes */
+    uint64_t hit_limit;             /* limit, or UINT64_MAX with mark_flag */
 };
 
 /* Keep the BFS_KEEP smallest indexes seen, in increasing order. */
@@ -162,6 +201,7 @@ struct tables {
     struct vtab vt;
     struct wtab wt;
     struct buckets bk; /* the forward passes' targets, by owner */
+    int queue;         /* a thread alone queues its targets (bfs_options) */
 };
 
 
@@ -370,21 +410,30 @@ static inline void worker_keep(struct worker *w, uint64_t e)
 
 /*
  * store_mark for a forward target: unvisited (11) becomes frontier (10).
- * The thread marking it is the only one writing its word in this phase
- * (one thread, or the owner in an apply phase: buckets.h), so a plain
- * store does: no locked instruction.
+ * The target is given by its bit position b = 2e in the store (e its
+ * index), the form in which targets wait to be marked (pending, buckets):
+ * word b / 64, shift b mod 64, which x86's shifts and btc take from b
+ * itself.  The thread marking it is the only one writing its word in this
+ * phase (one thread, or the owner in an apply phase: buckets.h), so a
+ * plain store does: no locked instruction.
  */
-static inline int mark_target(uint64_t *words, uint64_t e)
+static inline int mark_target(uint64_t *words, uint64_t b)
 {
-    unsigned sh = ((unsigned)e * 2) & 63; /* 2 (e mod 32): lea and and */
-    uint64_t *p = &words[e >> 5];
+    uint64_t *p = &words[b >> 6];
     /* either bit clear: not 11.  The complement is taken of the loaded
      * word itself, and a mark loads it again (an L1 hit), so that most
      * targets, which are no longer unvisited, copy no register */
-    if ((~__atomic_load_n(p, __ATOMIC_RELAXED) >> sh) & 3u)
+    if ((~__atomic_load_n(p, __ATOMIC_RELAXED) >> (b & 63)) & 3u)
         return 0;
     uint64_t v = __atomic_load_n(p, __ATOMIC_RELAXED);
-    __atomic_store_n(p, v ^ (1ULL << sh), __ATOMIC_RELAXED); /* 11 -> 10 */
+#if defined(__x86_64__) && defined(__GNUC__)
+    /* btc takes its bit offset mod 64: no and, which GCC 12 would add (and
+     * compute for every target, marked or not) */
+    __asm__("btc %1, %0" : "+r"(v) : "r"(b) : "cc");
+#else
+    v ^= 1ULL << (b & 63);
+#endif
+    __atomic_store_n(p, v, __ATOMIC_RELAXED); /* 11 -> 10 */
     return 1;
 }
 
@@ -392,6 +441,15 @@ static inline int mark_target(uint64_t *words, uint64_t e)
 static inline uint64_t keep_limit(const struct worker *w)
 {
     return w->nfirst < BFS_KEEP ? UINT64_MAX : w->first[BFS_KEEP - 1] - 1;
+}
+
+/* Set w->limit, and w->hit_limit: the words whose first entry is at most
+ * hit_limit have work beyond counting their horizontal hits (a flag to
+ * set, or a hit that may be kept): one compare per word that hits. */
+static inline void worker_set_limit(struct worker *w, uint64_t limit)
+{
+    w->limit = limit;
+    w->hit_limit = w->mark_flag ? UINT64_MAX : limit;
 }
 
 /* Mark the pending targets (prefetched when pushed).  The loop keeps its
@@ -409,10 +467,10 @@ mark_list_f(struct worker *w, struct store *st, const uint64_t *list, size_t len
      * the about 16 instructions a target costs (a flush has BATCH or more) */
 #pragma GCC unroll 8
     for (size_t i = 0; i < len; i++) {
-        uint64_t e = list[i];
+        uint64_t b = list[i], e = b >> 1;
         if (ahead && i + ahead < len)
-            __builtin_prefetch(&words[list[i + ahead] >> 5], 1, 0);
-        if (!mark_target(words, e))
+            __builtin_prefetch(&words[list[i + ahead] >> 6], 1, 0);
+        if (!mark_target(words, b))
             continue;
         if (has_flag)
             flag_set(flags, e >> CHUNK_SHIFT, bit);
@@ -422,6 +480,7 @@ mark_list_f(struct worker *w, struct store *st, const uint64_t *list, size_t len
             limit = keep_limit(w);
         }
     }
+    worker_set_limit(w, limit);
     w->found += found;
 }
 
@@ -452,17 +511,47 @@ static void worker_mark(struct worker *w, struct store *st, const uint64_t *list
     mark_list(w, st, list, len, APPLY_AHEAD);
 }
 
-/* Queue target e for marking by this thread.  *np is the caller's copy of
- * w->npending: a local keeps the count in a register (a field of w would
- * be reloaded after every store to w->pending), and it is written back
- * before a flush and at the end of the words the caller scans.  There is
- * room: the scan flushes before a word when BATCH or more are pending
- * (own_room), and a word pushes at most PUSH_MAX. */
-static inline void push_own(struct worker *w, struct store *st, uint64_t e,
-                            int *np)
+/* What a mark by mark_now does beyond the count: set the chunk's flag, keep
+ * index e among the smallest (e <= w->hit_limit). */
+static __attribute__((noinline)) void mark_slow(struct worker *w, uint64_t e)
 {
-    __builtin_prefetch(&st->words[e >> 5], 1, 0);
-    w->pending[(*np)++] = e;
+    if (w->mark_flag)
+        flag_set(w->flags, e >> CHUNK_SHIFT, w->mark_flag);
+    if (e <= w->limit) {
+        keep_first(w->first, &w->nfirst, e);
+        worker_set_limit(w, keep_limit(w));
+    }
+}
+
+/* Mark the target of bit position b at once: a thread alone on a store
+ * small enough to stay in its cache (push_own), where queueing and
+ * prefetching would cost instructions and save no miss. */
+static inline void mark_now(struct worker *w, uint64_t *words, uint64_t b)
+{
+    if (!mark_target(words, b))
+        return;
+    w->found++;
+    if ((b >> 1) <= w->hit_limit)
+        mark_slow(w, b >> 1);
+}
+
+/* Queue the target of bit position b (2e, see mark_target) for marking by
+ * this thread, prefetched (pf), or mark it now (no pf: a store small enough
+ * for the cache).  *np is the caller's copy of w->npending: a local keeps
+ * the count in a register (a field of w would be reloaded after every
+ * store to w->pending), and it is written back before a flush and at the
+ * end of the words the caller scans.  There is room: the scan flushes
+ * before a word when BATCH or more are pending (own_room), and a word
+ * pushes at most PUSH_MAX. */
+static inline void push_own(struct worker *w, uint64_t *words, uint64_t b,
+                            int *np, const int pf)
+{
+    if (!pf) { /* a store in cache: marked now (mark_now) */
+        mark_now(w, words, b);
+        return;
+    }
+    __builtin_prefetch(&words[b >> 6], 1, 0);
+    w->pending[(*np)++] = b;
 }
 
 /* Before the targets of a word of a thread alone: mark the pending ones
@@ -477,18 +566,28 @@ static inline void own_room(struct worker *w, struct store *st, int *np)
     }
 }
 
-/* Target e of a forward pass: marked by this thread when it is alone, else
- * (shared: a constant, w->team > 1) put in the bucket of the owner of e's
- * chunk (see push_own for np). */
+/* The target of bit position b (2e) of a forward pass: marked by this
+ * thread when it is alone, else (shared: a constant, w->team > 1) put in
+ * the bucket of the owner of e's chunk (see push_own for np). */
 static inline __attribute__((always_inline)) void
-worker_push(struct worker *w, struct store *st, uint64_t e, int *np, const int shared)
+worker_push_bit(struct worker *w, uint64_t *words, uint64_t b, int *np,
+                const int shared, const int pf)
 {
     if (shared) {
-        uint64_t **put = &w->bput[buckets_owner(e >> CHUNK_SHIFT, (unsigned)w->team)];
-        *(*put)++ = e;
+        uint64_t **put =
+            &w->bput[buckets_owner(b >> (CHUNK_SHIFT + 1), (unsigned)w->team)];
+        *(*put)++ = b;
         return;
     }
-    push_own(w, st, e, np);
+    push_own(w, words, b, np, pf);
+}
+
+/* Target e of a forward pass (worker_push_bit). */
+static inline __attribute__((always_inline)) void
+worker_push(struct worker *w, uint64_t *words, uint64_t e, int *np, const int shared,
+            const int pf)
+{
+    worker_push_bit(w, words, 2 * e, np, shared, pf);
 }
 
 /* An apply phase (buckets.h): every thread of the team calls it, the same
@@ -544,7 +643,7 @@ static inline void offset(const struct space *s, uint64_t h0, int z0, int k,
  * word is (h0 + zq[z0 + k], zr[z0 + k]) by the worker's small tables. */
 static inline __attribute__((always_inline)) void
 vertical_c(struct worker *w, struct store *st, uint64_t fm, uint64_t h0, int z0,
-           int *np, const int c, const int shared)
+           int *np, const int c, const int shared, const int pf)
 {
     const int n = w->s->n, shift = w->lex_shift;
     while (fm) {
@@ -553,39 +652,58 @@ vertical_c(struct worker *w, struct store *st, uint64_t fm, uint64_t h0, int z0,
         worker_seek(w, h0 + w->zq[k]);
         const struct perm *p = worker_perm(w, z);
         if (z >= c)
-            worker_push(w, st, (vmove_lex(w->vt, p, z - c, 0, c) >> shift) *
-                                   (uint64_t)n + (uint64_t)(z - c), np, shared);
+            worker_push(w, st->words, (vmove_lex(w->vt, p, z - c, 0, c) >> shift) *
+                                          (uint64_t)n + (uint64_t)(z - c), np, shared, pf);
         if (z + c < n)
-            worker_push(w, st, (vmove_lex(w->vt, p, z, 1, c) >> shift) *
-                                   (uint64_t)n + (uint64_t)(z + c), np, shared);
+            worker_push(w, st->words, (vmove_lex(w->vt, p, z, 1, c) >> shift) *
+                                          (uint64_t)n + (uint64_t)(z + c), np, shared, pf);
     }
+}
+
+/* Index of the lowest set bit of b (b != 0).  GCC 12 puts a dependency-
+ * breaking xor and a sign extension around __builtin_ctzll in the loop
+ * below, 2 of its 26 instructions per target; tzcnt with a 64-bit result
+ * needs neither (on a CPU without BMI1 it runs as bsf: the same for b != 0). */
+static inline uint64_t lowest_bit(uint64_t b)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+    uint64_t r;
+    __asm__("tzcnt %1, %0" : "=r"(r) : "rm"(b) : "cc");
+    return r;
+#else
+    return (uint64_t)__builtin_ctzll(b);
+#endif
 }
 
 /*
  * Vertical neighbours of the frontier entries in fm (a word whose entries
- * all lie in the worker's window), by the window tables, from the tables of
- * the entry's direction and blank cell, by the block's offset j in the
- * window (entry k of the word is block h0 + zq[z0 + k]).  What the loops
- * read is copied to locals first: the pushes store through w, which would
- * make the compiler reload everything read through pointers.
+ * all lie in the worker's window), by the window tables: move bit 2k + dir
+ * of the word (masks.vmove) reads masks.vent for the move's tables in the
+ * window and the entry's block offset in the word, then window_lex's
+ * two table reads give the target, here as its bit position.  What the
+ * loop reads is in locals: the pushes store through w, which would make
+ * the compiler reload everything read through pointers.
  */
 static inline __attribute__((always_inline)) void
-vertical_window_c(struct worker *w, struct store *st, uint64_t fm, uint64_t h0,
-                  int z0, int *np, const int c, const int shared)
+vertical_window_c(struct worker *w, uint64_t *words, uint64_t fm, uint64_t h0,
+                  int z0, uint64_t n, int *np, const int c, const int shared,
+                  const int pf)
 {
     const struct window *wn = w->win;
-    const uint8_t *zq = w->zq + z0, *zr = w->zr + z0;
-    const uint64_t n = (uint64_t)w->s->n;
+    const struct vent *ve = &w->mk->vent[z0];
+    /* one register for ve: else GCC 12 adds its two parts at every move */
+    __asm__("" : "+r"(ve));
     const unsigned off = (unsigned)(h0 - wn->base);
-    /* dir is a constant in each loop, so each loop picks its tables once;
-     * k and z unsigned and 64-bit: no sign extension per target */
-#pragma GCC unroll 2
-    for (int dir = 0; dir < 2; dir++)
-        for (uint64_t b = fm & w->wt->vmask[dir][z0]; b;) {
-            unsigned k = (unsigned)__builtin_ctzll(b) >> 1;
-            b &= b - 1;
-            worker_push(w, st, window_target(wn, dir, zr[k], off + zq[k], n, c), np, shared);
-        }
+    (void)c;
+    /* one loop over the moves of both directions (masks.vmove): the loop's
+     * set-up and its spills are paid once per word, not once per direction */
+    for (uint64_t b = (fm | fm << 1) & w->mk->vmove[z0]; b;) {
+        uint64_t i = lowest_bit(b);
+        b &= b - 1;
+        uint64_t lex = window_lex(wn, ve->zm[i], off + ve->q[i]);
+        /* 2 ((lex >> 1) n + z'), the target's bit position */
+        worker_push_bit(w, words, (lex & ~1ULL) * n + ve->zt2[i], np, shared, pf);
+    }
 }
 
 /* Whether the window tables cover every entry of word wi, whose first entry
@@ -606,14 +724,34 @@ static inline int window_covers(struct worker *w, uint64_t wi, uint64_t h0, int 
 /* Vertical neighbours of the frontier entries fm of word wi: by the window
  * tables when the word lies in one window, else board by board. */
 static inline __attribute__((always_inline)) void
-vertical_word_c(struct worker *w, struct store *st, uint64_t wi, uint64_t fm,
-                uint64_t h0, int z0, int *np, const int c, const int shared)
+vertical_word_c(struct worker *w, struct store *st, uint64_t *words, uint64_t wi,
+                uint64_t fm, uint64_t h0, int z0, uint64_t n, int *np, const int c,
+                const int shared, const int pf)
 {
-    if (w->windows && window_covers(w, wi, h0, z0)) {
-        vertical_window_c(w, st, fm, h0, z0, np, c, shared);
+    /* the current window's words first: win_nw is 0 while windows are off */
+    if (wi - w->win_w0 < w->win_nw || (w->windows && window_covers(w, wi, h0, z0))) {
+        vertical_window_c(w, words, fm, h0, z0, n, np, c, shared, pf);
         return;
     }
-    vertical_c(w, st, fm, h0, z0, np, c, shared);
+    vertical_c(w, st, fm, h0, z0, np, c, shared, pf);
+}
+
+/* The hits of a forward word whose first entry is e0 (hits ascend), when
+ * there is a flag to set or one may be kept (e0 <= w->hit_limit). */
+static __attribute__((noinline)) void hits_slow(struct worker *w, uint64_t e0,
+                                                uint64_t hit)
+{
+    if (w->mark_flag)
+        flag_set(w->flags, e0 >> CHUNK_SHIFT, w->mark_flag);
+    if (e0 > w->limit)
+        return; /* every hit is e0 or more: none is kept */
+    for (; hit; hit &= hit - 1) {
+        uint64_t e = e0 + (uint64_t)(__builtin_ctzll(hit) / 2);
+        if (w->nfirst == BFS_KEEP && e >= w->first[BFS_KEEP - 1])
+            break; /* the rest are larger too */
+        keep_first(w->first, &w->nfirst, e);
+    }
+    worker_set_limit(w, keep_limit(w));
 }
 
 /*
@@ -623,35 +761,26 @@ vertical_word_c(struct worker *w, struct store *st, uint64_t wi, uint64_t fm,
  * Targets across the word boundary go through worker_push.
  */
 static inline __attribute__((always_inline)) void
-forward_horizontal(struct worker *w, struct store *st, uint64_t wi,
-                   uint64_t fm, int phase, uint64_t flip, int *np, const int shared)
+forward_horizontal(struct worker *w, uint64_t *words, uint64_t wi, uint64_t fm,
+                   int phase, uint64_t flip, int *np, const int shared, const int pf)
 {
     const struct masks *mk = w->mk;
     uint64_t lm = fm & mk->left[phase], rm = fm & mk->right[phase];
     uint64_t tgt = (lm >> 2) | (rm << 2);
     uint64_t e0 = wi * STORE_ENTRIES_PER_WORD;
     if (lm & 1)
-        worker_push(w, st, e0 - 1, np, shared);
+        worker_push(w, words, e0 - 1, np, shared, pf);
     if (rm >> 62)
-        worker_push(w, st, e0 + STORE_ENTRIES_PER_WORD, np, shared);
+        worker_push(w, words, e0 + STORE_ENTRIES_PER_WORD, np, shared, pf);
     /* only this thread writes the word in this phase: a plain store */
-    uint64_t *p = &st->words[wi], old = __atomic_load_n(p, __ATOMIC_RELAXED);
+    uint64_t *p = &words[wi], old = __atomic_load_n(p, __ATOMIC_RELAXED);
     uint64_t hit = tgt & old & (old >> 1); /* targets that are 11 */
     __atomic_store_n(p, (old ^ flip) & ~hit, __ATOMIC_RELAXED);
     if (!hit)
         return;
     w->found += (uint64_t)__builtin_popcountll(hit);
-    if (w->mark_flag)
-        flag_set(w->flags, e0 >> CHUNK_SHIFT, w->mark_flag);
-    if (e0 > keep_limit(w))
-        return; /* every hit is e0 or more: none is kept */
-    while (hit) {
-        uint64_t e = e0 + (uint64_t)(__builtin_ctzll(hit) / 2);
-        if (w->nfirst == BFS_KEEP && e >= w->first[BFS_KEEP - 1])
-            break; /* hits ascend: the rest are larger too */
-        keep_first(w->first, &w->nfirst, e);
-        hit &= hit - 1;
-    }
+    if (e0 <= w->hit_limit) /* else no flag to set and no hit to keep */
+        hits_slow(w, e0, hit);
 }
 
 /*
@@ -674,31 +803,49 @@ static inline void word_first(const struct masks *mk, uint64_t n, uint64_t wi,
     *z = (int)(e - q * n);
 }
 
+/* The unvisited entries (11, unvisited 1) or the frontier ones (10,
+ * unvisited 0) of the first word at or after *wi, below hi, that has some,
+ * that word in *wi; 0 when there is none.  A loop of its own, so that the
+ * words without (about half of those a dense forward layer reads, most of
+ * a backward or close pass's) cost a handful of instructions each. */
+static inline __attribute__((always_inline)) uint64_t
+next_word(const uint64_t *words, uint64_t *wi, uint64_t hi, const int unvisited)
+{
+    for (uint64_t i = *wi; i < hi; i++) {
+        uint64_t word = __atomic_load_n(&words[i], __ATOMIC_RELAXED);
+        uint64_t f = (unvisited ? word : ~word) & (word >> 1) & STORE_LOW_BITS;
+        if (f) {
+            *wi = i;
+            return f;
+        }
+    }
+    return 0;
+}
+
 /* Forward expansion of the words [lo, hi): mark the neighbours of the
  * frontier entries of `colour`, close those entries.  Inlined per column
  * count c, so the switch on c is made once per chunk.  What every word
  * reads is kept in locals (the pushes store through w and st). */
 static inline __attribute__((always_inline)) void
 forward_words_c(struct worker *w, struct store *st, int colour, unsigned depth_bit,
-                uint64_t lo, uint64_t hi, const int c, const int shared)
+                uint64_t lo, uint64_t hi, const int c, const int shared, const int pf)
 {
     const struct masks *mk = w->mk;
     uint64_t *words = st->words, n = (uint64_t)w->s->n;
     /* fm & (c0 ^ other): entries of `colour`; fm & deep: the depth bit */
     const uint64_t other = colour ? ~0ULL : 0, deep = depth_bit ? ~0ULL : 0;
     int np = w->npending;
-    unsigned until = 1; /* words to scan before the next check for room */
-    for (uint64_t wi = lo; wi < hi; wi++) {
+    unsigned until = 1; /* words to expand before the next check for room */
+    for (uint64_t wi = lo;; wi++) {
+        uint64_t fm = next_word(words, &wi, hi, 0);
+        if (!fm)
+            break;
         if (shared && --until == 0) {
             w->npending = np;
             worker_check(w, st);
             np = w->npending;
             until = w->bk->words;
         }
-        uint64_t word = __atomic_load_n(&words[wi], __ATOMIC_RELAXED);
-        uint64_t fm = (word >> 1) & ~word & STORE_LOW_BITS; /* entries == 10 */
-        if (!fm)
-            continue;
         uint64_t h0;
         int z0;
         word_first(mk, n, wi, &h0, &z0);
@@ -706,13 +853,13 @@ forward_words_c(struct worker *w, struct store *st, int colour, unsigned depth_b
         fm &= mk->colour0[z0] ^ other;
         if (!fm)
             continue;
-        if (!shared)
+        if (!shared && pf)
             own_room(w, st, &np);
         /* 10 -> 0b: xor with 10 (bit 0) or 11 (bit 1) */
         uint64_t flip = (fm << 1) | (fm & deep);
-        forward_horizontal(w, st, wi, fm, z0, flip, &np, shared);
+        forward_horizontal(w, words, wi, fm, z0, flip, &np, shared, pf);
         /* vertical moves last: fewer values stay live across their loops */
-        vertical_word_c(w, st, wi, fm, h0, z0, &np, c, shared);
+        vertical_word_c(w, st, words, wi, fm, h0, z0, n, &np, c, shared, pf);
     }
     w->npending = np;
 }
@@ -721,27 +868,31 @@ forward_words_c(struct worker *w, struct store *st, int colour, unsigned depth_b
  * a team (1), for c columns: all of it inlined, once per case. */
 static inline __attribute__((always_inline)) void
 forward_words_s(struct worker *w, struct store *st, int colour, unsigned depth_bit,
-                uint64_t lo, uint64_t hi, const int shared)
+                uint64_t lo, uint64_t hi, const int shared, const int pf)
 {
     switch (w->s->cols) {
-    case 1: forward_words_c(w, st, colour, depth_bit, lo, hi, 1, shared); break;
-    case 2: forward_words_c(w, st, colour, depth_bit, lo, hi, 2, shared); break;
-    case 3: forward_words_c(w, st, colour, depth_bit, lo, hi, 3, shared); break;
-    case 4: forward_words_c(w, st, colour, depth_bit, lo, hi, 4, shared); break;
-    case 5: forward_words_c(w, st, colour, depth_bit, lo, hi, 5, shared); break;
-    case 6: forward_words_c(w, st, colour, depth_bit, lo, hi, 6, shared); break;
-    case 7: forward_words_c(w, st, colour, depth_bit, lo, hi, 7, shared); break;
-    default: forward_words_c(w, st, colour, depth_bit, lo, hi, w->s->cols, shared); break;
+    case 1: forward_words_c(w, st, colour, depth_bit, lo, hi, 1, shared, pf); break;
+    case 2: forward_words_c(w, st, colour, depth_bit, lo, hi, 2, shared, pf); break;
+    case 3: forward_words_c(w, st, colour, depth_bit, lo, hi, 3, shared, pf); break;
+    case 4: forward_words_c(w, st, colour, depth_bit, lo, hi, 4, shared, pf); break;
+    case 5: forward_words_c(w, st, colour, depth_bit, lo, hi, 5, shared, pf); break;
+    case 6: forward_words_c(w, st, colour, depth_bit, lo, hi, 6, shared, pf); break;
+    case 7: forward_words_c(w, st, colour, depth_bit, lo, hi, 7, shared, pf); break;
+    default:
+        forward_words_c(w, st, colour, depth_bit, lo, hi, w->s->cols, shared, pf);
+        break;
     }
 }
 
 static void forward_words(struct worker *w, struct store *st, int colour,
                           unsigned depth_bit, uint64_t lo, uint64_t hi)
 {
-    if (w->team > 1)
-        forward_words_s(w, st, colour, depth_bit, lo, hi, 1);
+    if (w->team > 1) /* the team's buckets are not prefetched: pf 0 */
+        forward_words_s(w, st, colour, depth_bit, lo, hi, 1, 0);
+    else if (w->queue)
+        forward_words_s(w, st, colour, depth_bit, lo, hi, 0, 1);
     else
-        forward_words_s(w, st, colour, depth_bit, lo, hi, 0);
+        forward_words_s(w, st, colour, depth_bit, lo, hi, 0, 0);
 }
 
 /* The unvisited entries um (of one colour) of word wi with a frontier
@@ -910,18 +1061,16 @@ static int pass_chunk(struct worker *w, struct store *st, enum pass kind,
         forward_words(w, st, colour, depth_bit, lo, hi);
         return 0;
     }
-    /* words with nothing for the pass are skipped here, without a call:
-     * late layers have few unvisited boards left, and a close pass few
-     * frontier ones in most words */
+    /* words with nothing for the pass are skipped here, without a call
+     * (next_word): late layers have few unvisited boards left, and a close
+     * pass few frontier ones in most words */
     const uint64_t *words = st->words;
-    for (uint64_t wi = lo; wi < hi; wi++) {
-        uint64_t word = __atomic_load_n(&words[wi], __ATOMIC_RELAXED);
-        if (kind == PASS_BACKWARD) {
-            if (word & (word >> 1) & STORE_LOW_BITS) /* an entry is 11 */
-                keep |= backward_word(w, st, wi, 1 - colour);
-        } else if ((word >> 1) & ~word & STORE_LOW_BITS) { /* one is 10 */
+    if (kind == PASS_BACKWARD) {
+        for (uint64_t wi = lo; next_word(words, &wi, hi, 1); wi++)
+            keep |= backward_word(w, st, wi, 1 - colour);
+    } else {
+        for (uint64_t wi = lo; next_word(words, &wi, hi, 0); wi++)
             close_word(w, st, wi, colour, depth_bit);
-        }
     }
     /* forward and close passes leave no frontier of this colour behind */
     return keep;
@@ -1019,6 +1168,7 @@ static uint64_t run_pass(const struct space *s, struct tables *tb,
         if (me == 0)
             used = team;
         struct worker w = {.s = s, .mk = &tb->mk, .tail = &tb->tail, .h = UINT64_MAX,
+                           .limit = UINT64_MAX, .hit_limit = UINT64_MAX,
                            .zq = tb->mk.zq, .zr = tb->mk.zr, .need = tb->mk.need,
                            .lex_shift = s->kind == SPACE_COMPACT && s->m >= 2,
                            .tail_rows = tb->tail.k == TAIL_MAX ? tb->tail.rows : 0,
@@ -1027,6 +1177,7 @@ static uint64_t run_pass(const struct space *s, struct tables *tb,
                            .mark_flag = mark_flag,
                            .windows = windows,
                            .me = me, .team = buckets ? team : 1,
+                           .queue = tb->queue || st->nwords > PREFETCH_MIN_WORDS,
                            .bk = bk,
                            .bput = buckets ? bk->put + (size_t)me * bk->stride : NULL};
         if (buckets) {
@@ -1162,6 +1313,7 @@ static int bfs_layers(const struct space *s, struct store *st, uint8_t *flags,
         vtab_free(&tb.vt);
         return slide_fail(err, SLIDE_ENOMEM, "out of memory for the move tables");
     }
+    tb.queue = o->queue;
     if (buckets_init(&tb.bk, threads, o->small_buckets)) {
         vtab_free(&tb.vt);
         wtab_free(&tb.wt);

@@ -7,7 +7,8 @@
  *   scan   threads take chunks of the store dynamically and close their
  *          frontier; the only store writes are to the words being scanned
  *          (closing, and horizontal moves inside a word); every other
- *          target's index goes to bucket (t, o) of the scanning thread t,
+ *          target's bit position in the store (twice its index) goes
+ *          to bucket (t, o) of the scanning thread t,
  *          where o = owner of the target's chunk (buckets_owner: a share
  *          of every 64 chunks);
  *   apply  thread o marks the targets of buckets (0..T-1, o), all in

@@ -349,7 +349,7 @@ void window_init(struct window *wn, const struct wtab *wt)
     /* window_enter copies whole images, entries without a move too */
     memset(wn->zimg, 0, sizeof wn->zimg);
     for (int i = 0; i < wt->nzm; i++)
-        wn->zhead[wt->zm[i].dir][wt->zm[i].z] = wn->head[wt->zm[i].mv];
+        wn->zhead[ZMOVE(wt->zm[i].dir, wt->zm[i].z)] = wn->head[wt->zm[i].mv];
 }
 
 /* The head's share of every move's rank change in the window whose first
@@ -478,8 +478,8 @@ static void window_step(struct window *restrict wn, const struct wtab *restrict 
          * move's entry (up, blank at a + c) follow its row */
         size_t next = (size_t)((between & wt->qrow[mv]) | (a == hb - 1));
         wn->row[mv] += next;
-        wn->zimg[0][0][a + c] += next * WINDOW_BLOCKS;
-        wn->zimg[1][0][a + c] += next * WINDOW_BLOCKS;
+        wn->zimg[0][ZMOVE(0, a + c)] += next * WINDOW_BLOCKS;
+        wn->zimg[1][ZMOVE(0, a + c)] += next * WINDOW_BLOCKS;
     }
 }
 
@@ -511,7 +511,7 @@ void window_enter(struct window *wn, const struct wtab *wt,
             for (int i = 0; i < wt->nzm; i++) {
                 if (i == wt->nzneed0)
                     pair = wt->pair[par ^ 1u];
-                wn->zimg[par][zs[i].dir][zs[i].z] =
+                wn->zimg[par][ZMOVE(zs[i].dir, zs[i].z)] =
                     pair + wn->row[zs[i].mv] * WINDOW_BLOCKS;
             }
         }

@@ -162,6 +162,9 @@ enum vclass { VC_HEAD, VC_STRADDLE, VC_TAIL };
 #define MOVES_MAX (2 * SPACE_MAX_CELLS) /* move mv = 2 * segment + dir */
 #define WINDOW_BLOCKS (TAIL_ROWS / 2)   /* blocks of a window (pairs) */
 #define WINDOW_NONE (1ULL << 63)        /* no block is that large */
+/* Index of the vertical move (dir 0 up, 1 down) of blank z in struct
+ * window's zrow, zhead and zimg. */
+#define ZMOVE(dir, z) ((dir) * SPACE_MAX_CELLS + (z))
 
 /* How window_step updates a move's head share (see there). */
 enum wstep { WS_ADD, WS_REDO, WS_DOWN, WS_UP, WS_KINDS };
@@ -226,15 +229,17 @@ struct window {
     int64_t sum[MOVES_MAX];          /* straddling moves: head's share
                                       * without the comparisons */
     struct perm p;                   /* the window's first board */
-    /* by direction and blank cell, for the scan: the table by block
-     * (wtab.pair) of the entry's parity, and the head's share (pointers
-     * into this struct's own head, set once by window_init: a copy of the
-     * struct would still point into the original) */
-    const int64_t *zrow[2][SPACE_MAX_CELLS];
-    const int64_t *zhead[2][SPACE_MAX_CELLS];
+    /* by direction and blank cell, at ZMOVE(dir, z), for the scan: the
+     * table by block (wtab.pair) of the entry's parity, and the head's
+     * share (pointers into this struct's own head, set once by
+     * window_init: a copy of the struct would still point into the
+     * original).  One index for both, so a loop over the moves of both
+     * directions reads them without a multiply by the direction. */
+    const int64_t *zrow[2 * SPACE_MAX_CELLS];
+    const int64_t *zhead[2 * SPACE_MAX_CELLS];
     /* zrow for each parity of the head (window_step flips it every time
      * and moves few rows: one copy instead of a fill) */
-    const int64_t *zimg[2][2][SPACE_MAX_CELLS];
+    const int64_t *zimg[2][2 * SPACE_MAX_CELLS];
 };
 
 /* Set every digit and tile of p from its lex rank p->lex (m tiles). */
@@ -284,16 +289,24 @@ static inline void perm_head_step(struct perm *p, int hb)
 void window_enter(struct window *wn, const struct wtab *wt, const struct vtab *v,
                   uint64_t base, int m);
 
+/* Lex rank of the target of move zm = ZMOVE(dir, z) (the vertical move of
+ * blank z) from the entry of blank z in block base + j of the worker's
+ * window, by two table reads: see struct wtab.  (>> of a negative int64_t
+ * is arithmetic in GCC and Clang, the compilers the Makefile takes.) */
+static inline __attribute__((always_inline)) uint64_t
+window_lex(const struct window *wn, size_t zm, unsigned j)
+{
+    int64_t packed = wn->zrow[zm][j];
+    return (uint64_t)wn->zhead[zm][packed & 7] + (uint64_t)(packed >> 3);
+}
+
 /* Index of the vertical neighbour (dir 0: up, 1: down) of the entry of
- * blank z in block base + j of the worker's window, by two table reads:
- * see struct wtab.  (>> of a negative int64_t is arithmetic in GCC and
- * Clang, the compilers the Makefile takes.) */
+ * blank z in block base + j of the worker's window. */
 static inline __attribute__((always_inline)) uint64_t
 window_target(const struct window *wn, int dir, size_t z, unsigned j, uint64_t n,
               const int c)
 {
-    int64_t packed = wn->zrow[dir][z][j];
-    uint64_t lex = (uint64_t)wn->zhead[dir][z][packed & 7] + (uint64_t)(packed >> 3);
+    uint64_t lex = window_lex(wn, ZMOVE(dir, z), j);
     return (lex >> 1) * n + (dir ? z + (uint64_t)c : z - (uint64_t)c);
 }
 
