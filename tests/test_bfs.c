@@ -110,6 +110,7 @@ static void check_naive_queue(int rows, int cols, int goal_blank,
     struct board b;
     slide_error err;
     assert_int_equal(board_alloc(&b, rows, cols, &err), 0);
+    int nfar = 0; /* the antipodes met so far, in index order */
     for (uint64_t i = 0; i < x.s.size; i++) {
         space_unrank(&x.s, i, &b);
         int d = naive_lookup(&set, naive_pack(b.cells, x.s.n));
@@ -120,7 +121,16 @@ static void check_naive_queue(int rows, int cols, int goal_blank,
         }
         assert_int_equal(x.s.colour[i % (uint64_t)x.s.n], d & 1);
         assert_int_equal(v, (unsigned)(d / 2) & 1u);
+        /* r.first: the BFS_KEEP smallest indexes at the radius */
+        if (d == radius && nfar < BFS_KEEP) {
+            assert_true(nfar < x.r.nfirst);
+            if (x.r.first[nfar] != i)
+                fail_msg("%dx%d: antipode %d is index %llu, naive BFS %llu", rows, cols,
+                         nfar, (unsigned long long)x.r.first[nfar], (unsigned long long)i);
+            nfar++;
+        }
     }
+    assert_int_equal(x.r.nfirst, nfar);
     board_free(&b);
     naive_free(&set);
     check_threads_same_store(&x, rows, cols, goal_blank, kind, windows);

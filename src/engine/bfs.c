@@ -171,28 +171,7 @@ struct worker {
     struct buckets *bk;
     uint64_t **bput;                /* this thread's buckets: o's next entry */
     uint64_t found;                 /* boards this thread marked first */
-    uint64_t first[BFS_KEEP];       /* smallest indexes it marked, sorted */
-    int nfirst;
-    uint64_t limit;                 /* keep_limit(w) in forward passes */
-    uint64_t hit_limit;             /* limit, or UINT64_MAX with mark_flag */
 };
-
-/* Keep the BFS_KEEP smallest indexes seen, in increasing order. */
-static void keep_first(uint64_t *first, int *nfirst, uint64_t e)
-{
-    int k = *nfirst;
-    if (k == BFS_KEEP && e >= first[k - 1])
-        return;
-    if (k < BFS_KEEP)
-        k++;
-    int i = k - 1;
-    while (i > 0 && first[i - 1] > e) {
-        first[i] = first[i - 1];
-        i--;
-    }
-    first[i] = e;
-    *nfirst = k;
-}
 
 /* Everything a pass reads besides the store, built once per search. */
 struct tables {
@@ -400,87 +379,103 @@ static inline void flag_set(uint8_t *flags, uint64_t ch, uint8_t bit)
         __atomic_store_n(&flags[ch], (uint8_t)(f | bit), __ATOMIC_RELAXED);
 }
 
-/* Keep e among the BFS_KEEP smallest marked indexes: most marks fail the
- * first comparison, so it is inline and the insertion is not. */
-static inline void worker_keep(struct worker *w, uint64_t e)
-{
-    if (w->nfirst < BFS_KEEP || e < w->first[BFS_KEEP - 1])
-        keep_first(w->first, &w->nfirst, e);
-}
-
 /*
  * store_mark for a forward target: unvisited (11) becomes frontier (10).
  * The target is given by its bit position b = 2e in the store (e its
  * index), the form in which targets wait to be marked (pending, buckets):
- * word b / 64, shift b mod 64, which x86's shifts and btc take from b
+ * word b / 64, shift b mod 64, which x86's bit instructions take from b
  * itself.  The thread marking it is the only one writing its word in this
  * phase (one thread, or the owner in an apply phase: buckets.h), so a
  * plain store does: no locked instruction.
+ *
+ * Without a branch: whether a target is still unvisited is close to a coin
+ * toss in the middle layers, and a branch on it was mispredicted so often
+ * that marking took 30 % of a 3x4 search (perf) for 16 % of its
+ * instructions; the word is written back whether it changed or not (its
+ * line is being read anyway).  Returns found plus 1 if e was marked.
  */
-static inline int mark_target(uint64_t *words, uint64_t b)
+static inline uint64_t mark_target(uint64_t *words, uint64_t b, uint64_t found)
 {
-    uint64_t *p = &words[b >> 6];
-    /* either bit clear: not 11.  The complement is taken of the loaded
-     * word itself, and a mark loads it again (an L1 hit), so that most
-     * targets, which are no longer unvisited, copy no register */
-    if ((~__atomic_load_n(p, __ATOMIC_RELAXED) >> (b & 63)) & 3u)
-        return 0;
-    uint64_t v = __atomic_load_n(p, __ATOMIC_RELAXED);
 #if defined(__x86_64__) && defined(__GNUC__)
-    /* btc takes its bit offset mod 64: no and, which GCC 12 would add (and
-     * compute for every target, marked or not) */
-    __asm__("btc %1, %0" : "+r"(v) : "r"(b) : "cc");
+    /* both = v & v >> 1 has bit b set iff entry e is 11; the flip of bit b
+     * (btc, offset mod 64) is kept when it is (cmovc), and adc counts it.
+     * The word's address is formed in the load and the store themselves
+     * (GCC would add a lea). */
+    uint64_t q, v, both, flip;
+    __asm__("mov %[b], %[q]\n\t"
+            "shr $6, %[q]\n\t"
+            "mov (%[words],%[q],8), %[v]\n\t"
+            "mov %[v], %[both]\n\t"
+            "shr $1, %[both]\n\t"
+            "and %[v], %[both]\n\t"
+            "mov %[v], %[flip]\n\t"
+            "btc %[b], %[flip]\n\t"
+            "bt %[b], %[both]\n\t"
+            "cmovc %[flip], %[v]\n\t"
+            "adc $0, %[found]\n\t"
+            "mov %[v], (%[words],%[q],8)"
+            : [q] "=&r"(q), [v] "=&r"(v), [both] "=&r"(both), [flip] "=&r"(flip),
+              [found] "+r"(found)
+            : [b] "r"(b), [words] "r"(words)
+            : "cc", "memory");
 #else
-    v ^= 1ULL << (b & 63);
+    uint64_t *p = &words[b >> 6];
+    uint64_t v = __atomic_load_n(p, __ATOMIC_RELAXED);
+    uint64_t x = ((v & (v >> 1)) >> (b & 63)) & 1u;
+    __atomic_store_n(p, v ^ (x << (b & 63)), __ATOMIC_RELAXED); /* 11 -> 10 */
+    found += x;
 #endif
-    __atomic_store_n(p, v, __ATOMIC_RELAXED); /* 11 -> 10 */
-    return 1;
+    return found;
 }
 
-/* The largest index worker_keep would still take. */
-static inline uint64_t keep_limit(const struct worker *w)
+/* mark_target, and the chunk's flag `bit` set if e was marked (a store to
+ * the flag byte only when it changes: the threads of an apply phase own
+ * different bytes of one line). */
+static inline uint64_t mark_target_flag(uint64_t *words, uint8_t *flags, uint8_t bit,
+                                        uint64_t b, uint64_t found)
 {
-    return w->nfirst < BFS_KEEP ? UINT64_MAX : w->first[BFS_KEEP - 1] - 1;
-}
-
-/* Set w->limit, and w->hit_limit: the words whose first entry is at most
- * hit_limit have work beyond counting their horizontal hits (a flag to
- * set, or a hit that may be kept): one compare per word that hits. */
-static inline void worker_set_limit(struct worker *w, uint64_t limit)
-{
-    w->limit = limit;
-    w->hit_limit = w->mark_flag ? UINT64_MAX : limit;
+    uint64_t now = mark_target(words, b, found);
+    uint8_t *f = &flags[b >> (CHUNK_SHIFT + 1)];
+    uint8_t old = __atomic_load_n(f, __ATOMIC_RELAXED);
+    uint8_t nf = (uint8_t)(old | (bit & (uint8_t)(0u - (unsigned)(now - found))));
+    if (nf != old)
+        __atomic_store_n(f, nf, __ATOMIC_RELAXED);
+    return now;
 }
 
 /* Mark the pending targets (prefetched when pushed).  The loop keeps its
- * counts in locals: the worker's fields would be reloaded after every
+ * count in a local: the worker's fields would be reloaded after every
  * store.  Inlined once per value of has_flag (w->mark_flag != 0), so the
  * loop of a pass without flags does not test the flag per target. */
 static inline __attribute__((always_inline)) void
 mark_list_f(struct worker *w, struct store *st, const uint64_t *list, size_t len,
             const size_t ahead, const int has_flag)
 {
-    uint64_t found = 0, limit = keep_limit(w);
+    uint64_t found = 0;
     uint8_t *flags = w->flags, bit = w->mark_flag;
     uint64_t *words = st->words; /* a local: the stores make st->words reload */
-    /* unrolled: the loop's own increment, compare and branch were 3 of
-     * the about 16 instructions a target costs (a flush has BATCH or more) */
-#pragma GCC unroll 8
-    for (size_t i = 0; i < len; i++) {
-        uint64_t b = list[i], e = b >> 1;
-        if (ahead && i + ahead < len)
-            __builtin_prefetch(&words[list[i + ahead] >> 6], 1, 0);
-        if (!mark_target(words, b))
-            continue;
-        if (has_flag)
-            flag_set(flags, e >> CHUNK_SHIFT, bit);
-        found++;
-        if (e <= limit) {
-            keep_first(w->first, &w->nfirst, e);
-            limit = keep_limit(w);
-        }
+    size_t i = 0;
+#define MARK_ONE(k)                                                            \
+    do {                                                                       \
+        if (ahead && i + (k) + ahead < len)                                    \
+            __builtin_prefetch(&words[list[i + (k) + ahead] >> 6], 1, 0);      \
+        if (has_flag)                                                          \
+            found = mark_target_flag(words, flags, bit, list[i + (k)], found); \
+        else                                                                   \
+            found = mark_target(words, list[i + (k)], found);                  \
+    } while (0)
+    /* unrolled by hand, the list read at constant offsets: a target costs
+     * 13 instructions, and GCC's unroll pragma added a pointer increment
+     * to each (a flush has BATCH or more) */
+    for (; i + 4 <= len; i += 4) {
+        MARK_ONE(0);
+        MARK_ONE(1);
+        MARK_ONE(2);
+        MARK_ONE(3);
     }
-    worker_set_limit(w, limit);
+    for (; i < len; i++)
+        MARK_ONE(0);
+#undef MARK_ONE
     w->found += found;
 }
 
@@ -501,8 +496,10 @@ static void worker_flush(struct worker *w, struct store *st)
 }
 
 /* Targets read ahead of the mark in an apply phase (its loop does little
- * else, so the cache misses need a long start). */
-#define APPLY_AHEAD 48
+ * else, so the cache misses need a long start): 3x4 with 2 threads took
+ * 1.94, 1.89 and 1.84 s at 24, 48 and 96 (best of 4, alternated), 1.87 s
+ * at 192. */
+#define APPLY_AHEAD 96
 
 /* Mark the len targets of list (not prefetched). */
 static void worker_mark(struct worker *w, struct store *st, const uint64_t *list,
@@ -511,28 +508,26 @@ static void worker_mark(struct worker *w, struct store *st, const uint64_t *list
     mark_list(w, st, list, len, APPLY_AHEAD);
 }
 
-/* What a mark by mark_now does beyond the count: set the chunk's flag, keep
- * index e among the smallest (e <= w->hit_limit). */
-static __attribute__((noinline)) void mark_slow(struct worker *w, uint64_t e)
-{
-    if (w->mark_flag)
-        flag_set(w->flags, e >> CHUNK_SHIFT, w->mark_flag);
-    if (e <= w->limit) {
-        keep_first(w->first, &w->nfirst, e);
-        worker_set_limit(w, keep_limit(w));
-    }
-}
-
 /* Mark the target of bit position b at once: a thread alone on a store
  * small enough to stay in its cache (push_own), where queueing and
- * prefetching would cost instructions and save no miss. */
+ * prefetching would cost instructions and save no miss.  With a branch on
+ * the entry: in cache, a target costs few cycles either way, and the
+ * branch skips the store and the count of most targets of late layers. */
 static inline void mark_now(struct worker *w, uint64_t *words, uint64_t b)
 {
-    if (!mark_target(words, b))
-        return;
+    uint64_t *p = &words[b >> 6];
+    if ((~__atomic_load_n(p, __ATOMIC_RELAXED) >> (b & 63)) & 3u)
+        return; /* not 11 */
+    uint64_t v = __atomic_load_n(p, __ATOMIC_RELAXED);
+#if defined(__x86_64__) && defined(__GNUC__)
+    __asm__("btc %1, %0" : "+r"(v) : "r"(b) : "cc"); /* no and for b mod 64 */
+#else
+    v ^= 1ULL << (b & 63);
+#endif
+    __atomic_store_n(p, v, __ATOMIC_RELAXED); /* 11 -> 10 */
     w->found++;
-    if ((b >> 1) <= w->hit_limit)
-        mark_slow(w, b >> 1);
+    if (w->mark_flag)
+        flag_set(w->flags, b >> (CHUNK_SHIFT + 1), w->mark_flag);
 }
 
 /* Queue the target of bit position b (2e, see mark_target) for marking by
@@ -736,24 +731,6 @@ vertical_word_c(struct worker *w, struct store *st, uint64_t *words, uint64_t wi
     vertical_c(w, st, fm, h0, z0, np, c, shared, pf);
 }
 
-/* The hits of a forward word whose first entry is e0 (hits ascend), when
- * there is a flag to set or one may be kept (e0 <= w->hit_limit). */
-static __attribute__((noinline)) void hits_slow(struct worker *w, uint64_t e0,
-                                                uint64_t hit)
-{
-    if (w->mark_flag)
-        flag_set(w->flags, e0 >> CHUNK_SHIFT, w->mark_flag);
-    if (e0 > w->limit)
-        return; /* every hit is e0 or more: none is kept */
-    for (; hit; hit &= hit - 1) {
-        uint64_t e = e0 + (uint64_t)(__builtin_ctzll(hit) / 2);
-        if (w->nfirst == BFS_KEEP && e >= w->first[BFS_KEEP - 1])
-            break; /* the rest are larger too */
-        keep_first(w->first, &w->nfirst, e);
-    }
-    worker_set_limit(w, keep_limit(w));
-}
-
 /*
  * Horizontal moves inside word wi done on the whole word: targets are the
  * frontier entries shifted one entry left/right; those still unvisited
@@ -779,8 +756,8 @@ forward_horizontal(struct worker *w, uint64_t *words, uint64_t wi, uint64_t fm,
     if (!hit)
         return;
     w->found += (uint64_t)__builtin_popcountll(hit);
-    if (e0 <= w->hit_limit) /* else no flag to set and no hit to keep */
-        hits_slow(w, e0, hit);
+    if (w->mark_flag)
+        flag_set(w->flags, e0 >> CHUNK_SHIFT, w->mark_flag);
 }
 
 /*
@@ -1016,8 +993,6 @@ backward_word(struct worker *w, struct store *st, uint64_t wi, int colour)
         flag_set(w->flags, (wi * STORE_ENTRIES_PER_WORD) >> CHUNK_SHIFT,
                  FLAG_FRONTIER(colour));
         w->found += (uint64_t)__builtin_popcountll(hit);
-        for (uint64_t b = hit; b; b &= b - 1)
-            worker_keep(w, wi * STORE_ENTRIES_PER_WORD + (uint64_t)(__builtin_ctzll(b) / 2));
     }
     return (um & ~hit) != 0;
 }
@@ -1143,8 +1118,6 @@ static uint64_t run_pass(const struct space *s, struct tables *tb,
 {
     uint64_t found = 0;
     int64_t nchunks = (int64_t)((st->nwords + CHUNK_WORDS - 1) / CHUNK_WORDS);
-    uint64_t first[BFS_KEEP] = {0};
-    int nfirst = 0;
     uint8_t need = pass_needs(kind, colour), mark_flag = FLAG_FRONTIER(1 - colour);
     if (windows && kind == PASS_FORWARD) {
         /* a dense layer marks boards in nearly every chunk: flag them all
@@ -1168,7 +1141,6 @@ static uint64_t run_pass(const struct space *s, struct tables *tb,
         if (me == 0)
             used = team;
         struct worker w = {.s = s, .mk = &tb->mk, .tail = &tb->tail, .h = UINT64_MAX,
-                           .limit = UINT64_MAX, .hit_limit = UINT64_MAX,
                            .zq = tb->mk.zq, .zr = tb->mk.zr, .need = tb->mk.need,
                            .lex_shift = s->kind == SPACE_COMPACT && s->m >= 2,
                            .tail_rows = tb->tail.k == TAIL_MAX ? tb->tail.rows : 0,
@@ -1189,16 +1161,40 @@ static uint64_t run_pass(const struct space *s, struct tables *tb,
         }
         worker_flush(&w, st);
         found += w.found;
-#pragma omp critical(bfs_first)
-        for (int i = 0; i < w.nfirst; i++)
-            keep_first(first, &nfirst, w.first[i]);
-    }
-    if (kind != PASS_CLOSE && found > 0) {
-        memcpy(r->first, first, sizeof first);
-        r->nfirst = nfirst;
     }
     r->threads = used;
     return found;
+}
+
+/*
+ * The BFS_KEEP smallest indexes of the layer just found (r->first, whose
+ * last value the CLI prints as the antipodes).  After a layer's passes its
+ * boards are the only frontier entries (10) in the store: the old frontier
+ * is closed.  So they are found here in index order, in the chunks flagged
+ * as holding frontier of the layer's colour, and the passes need not keep
+ * the smallest indexes at every mark (a compare per target).  A dense
+ * layer stops in its first chunks; a sparse one skips unflagged chunks a
+ * byte each.
+ */
+static void layer_first(const struct store *st, const uint8_t *flags, uint8_t flag,
+                        struct bfs_result *r)
+{
+    int n = 0;
+    uint64_t nchunks = (st->nwords + CHUNK_WORDS - 1) / CHUNK_WORDS;
+    for (uint64_t ch = 0; ch < nchunks && n < BFS_KEEP; ch++) {
+        if (!(flags[ch] & flag))
+            continue;
+        uint64_t lo = ch * CHUNK_WORDS;
+        uint64_t hi = lo + CHUNK_WORDS < st->nwords ? lo + CHUNK_WORDS : st->nwords;
+        for (uint64_t wi = lo; wi < hi && n < BFS_KEEP; wi++) {
+            uint64_t v = st->words[wi];
+            for (uint64_t fm = (v >> 1) & ~v & STORE_LOW_BITS; fm && n < BFS_KEEP;
+                 fm &= fm - 1)
+                r->first[n++] = wi * STORE_ENTRIES_PER_WORD +
+                                (uint64_t)(__builtin_ctzll(fm) / 2);
+        }
+    }
+    r->nfirst = n;
 }
 
 /*
@@ -1342,6 +1338,7 @@ static int bfs_layers(const struct space *s, struct store *st, uint8_t *flags,
             r->complete = 1;
             break;
         }
+        layer_first(st, flags, FLAG_FRONTIER(1 - colour), r);
         rc = bfs_result_push(r, d + 1, found, err);
         if (rc)
             break;
