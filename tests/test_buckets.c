@@ -4,8 +4,9 @@
  * share (to within one chunk) of every run of 64 chunks, so no thread of a
  * team of up to 64 is left out of the apply phases; the put pointers count
  * the entries, and buckets_full asks for an apply phase exactly when a
- * bucket has less than margin entries of room.  The shares are counted
- * here chunk by chunk, not derived from the formula.
+ * bucket has less than margin entries of room; buckets_chunk lists each
+ * thread's chunks in order.  The shares and the lists are found here chunk
+ * by chunk, not derived from the formulas.
  */
 #include "testutil.h"
 
@@ -36,6 +37,33 @@ static void test_owner_shares(void **state)
         /* a thread's chunks of a run are consecutive: it owns a share */
         for (uint64_t ch = 1; ch < 64; ch++)
             assert_true(buckets_owner(ch, T) >= buckets_owner(ch - 1, T));
+    }
+}
+
+/* buckets_chunk lists thread o's chunks (those buckets_owner gives it, found
+ * here by testing every chunk) in increasing order, ordinal by ordinal;
+ * a thread that owns none gets UINT64_MAX at once. */
+static void test_chunk_order(void **state)
+{
+    (void)state;
+    const uint64_t nchunks = 64 * 7 + 13; /* a last run of 64 cut short */
+    for (unsigned T = 1; T <= 130; T++) {
+        uint64_t seen = 0;
+        for (unsigned o = 0; o < T; o++) {
+            uint64_t j = 0;
+            for (uint64_t ch = 0; ch < nchunks; ch++) {
+                if (buckets_owner(ch, T) != o)
+                    continue;
+                assert_int_equal(buckets_chunk(j, o, T), ch);
+                j++;
+            }
+            /* the next ordinal is past the store (or none at all) */
+            assert_true(buckets_chunk(j, o, T) >= nchunks);
+            if (j == 0)
+                assert_true(buckets_chunk(0, o, T) == UINT64_MAX);
+            seen += j;
+        }
+        assert_int_equal(seen, nchunks); /* every chunk, once */
     }
 }
 
@@ -77,6 +105,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_owner_shares),
+        cmocka_unit_test(test_chunk_order),
         cmocka_unit_test(test_put_and_full),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -21,7 +21,8 @@
  * (own_room); a forward pass of several puts every target outside the
  * word being scanned in a bucket for the owner of the target's chunk, and
  * the owners mark them in apply phases between barriers (buckets.h),
- * reading ahead of the marks.  A target waits as its bit position in the
+ * reading ahead of the marks; the threads of a team scan the chunks they
+ * own first (team_scan).  A target waits as its bit position in the
  * store, twice its index (mark_target).  Words without work are skipped
  * by a loop of their own (next_word), without stepping (block, blank)
  * along: word_first finds a word's first entry by a multiply-high.
@@ -530,44 +531,65 @@ static inline void mark_now(struct worker *w, uint64_t *words, uint64_t b)
         flag_set(w->flags, b >> (CHUNK_SHIFT + 1), w->mark_flag);
 }
 
+/* Where a forward scan puts its targets, a local of the scan (forward_words_c)
+ * whose fields stay in registers: a field of w would be reloaded after every
+ * store of a target.  Written back to w before a flush or an apply phase
+ * and at the end of the words the caller scans. */
+struct pushq {
+    int n;              /* a thread alone: w->npending */
+    uint64_t *q0, *q1;  /* a team of 2: w->bput[0], w->bput[1] */
+};
+
 /* Queue the target of bit position b (2e, see mark_target) for marking by
  * this thread, prefetched (pf), or mark it now (no pf: a store small enough
- * for the cache).  *np is the caller's copy of w->npending: a local keeps
- * the count in a register (a field of w would be reloaded after every
- * store to w->pending), and it is written back before a flush and at the
- * end of the words the caller scans.  There is room: the scan flushes
- * before a word when BATCH or more are pending (own_room), and a word
- * pushes at most PUSH_MAX. */
+ * for the cache).  There is room: the scan flushes before a word when
+ * BATCH or more are pending (own_room), and a word pushes at most
+ * PUSH_MAX. */
+
 static inline void push_own(struct worker *w, uint64_t *words, uint64_t b,
-                            int *np, const int pf)
+                            struct pushq *np, const int pf)
 {
     if (!pf) { /* a store in cache: marked now (mark_now) */
         mark_now(w, words, b);
         return;
     }
     __builtin_prefetch(&words[b >> 6], 1, 0);
-    w->pending[(*np)++] = b;
+    w->pending[np->n++] = b;
 }
 
 /* Before the targets of a word of a thread alone: mark the pending ones
  * when there are BATCH or more, so the word's fit (one test per word, not
  * one per target). */
-static inline void own_room(struct worker *w, struct store *st, int *np)
+static inline void own_room(struct worker *w, struct store *st, struct pushq *np)
 {
-    if (*np >= BATCH) {
-        w->npending = *np;
+    if (np->n >= BATCH) {
+        w->npending = np->n;
         worker_flush(w, st);
-        *np = 0;
+        np->n = 0;
     }
 }
 
 /* The target of bit position b (2e) of a forward pass: marked by this
- * thread when it is alone, else (shared: a constant, w->team > 1) put in
- * the bucket of the owner of e's chunk (see push_own for np). */
+ * thread when it is alone (shared 0), else put in the bucket of the owner
+ * of e's chunk: shared 2 for a team of 2, whose two put pointers stay in
+ * registers (np; the owner is bit 5 of the chunk number, and the pointer
+ * is picked and both advanced without a branch), shared 1 for any team,
+ * through w->bput.  Through w->bput, each target's put waited for the
+ * last one's store to the same pointer: 3x4 took 2.39 s with 2 threads
+ * against 2.18 s in registers (best of 4, alternated). */
 static inline __attribute__((always_inline)) void
-worker_push_bit(struct worker *w, uint64_t *words, uint64_t b, int *np,
+worker_push_bit(struct worker *w, uint64_t *words, uint64_t b, struct pushq *np,
                 const int shared, const int pf)
 {
+    if (shared == 2) {
+        uint64_t o = buckets_owner(b >> (CHUNK_SHIFT + 1), 2); /* a shift and an and */
+        uint64_t *q0 = np->q0, *q1 = np->q1;
+        uint64_t *q = o ? q1 : q0;
+        *q = b;
+        np->q0 = q0 + (1 - o);
+        np->q1 = q1 + o;
+        return;
+    }
     if (shared) {
         uint64_t **put =
             &w->bput[buckets_owner(b >> (CHUNK_SHIFT + 1), (unsigned)w->team)];
@@ -579,7 +601,7 @@ worker_push_bit(struct worker *w, uint64_t *words, uint64_t b, int *np,
 
 /* Target e of a forward pass (worker_push_bit). */
 static inline __attribute__((always_inline)) void
-worker_push(struct worker *w, uint64_t *words, uint64_t e, int *np, const int shared,
+worker_push(struct worker *w, uint64_t *words, uint64_t e, struct pushq *np, const int shared,
             const int pf)
 {
     worker_push_bit(w, words, 2 * e, np, shared, pf);
@@ -638,7 +660,7 @@ static inline void offset(const struct space *s, uint64_t h0, int z0, int k,
  * word is (h0 + zq[z0 + k], zr[z0 + k]) by the worker's small tables. */
 static inline __attribute__((always_inline)) void
 vertical_c(struct worker *w, struct store *st, uint64_t fm, uint64_t h0, int z0,
-           int *np, const int c, const int shared, const int pf)
+           struct pushq *np, const int c, const int shared, const int pf)
 {
     const int n = w->s->n, shift = w->lex_shift;
     while (fm) {
@@ -681,7 +703,7 @@ static inline uint64_t lowest_bit(uint64_t b)
  */
 static inline __attribute__((always_inline)) void
 vertical_window_c(struct worker *w, uint64_t *words, uint64_t fm, uint64_t h0,
-                  int z0, uint64_t n, int *np, const int c, const int shared,
+                  int z0, uint64_t n, struct pushq *np, const int c, const int shared,
                   const int pf)
 {
     const struct window *wn = w->win;
@@ -720,7 +742,7 @@ static inline int window_covers(struct worker *w, uint64_t wi, uint64_t h0, int 
  * tables when the word lies in one window, else board by board. */
 static inline __attribute__((always_inline)) void
 vertical_word_c(struct worker *w, struct store *st, uint64_t *words, uint64_t wi,
-                uint64_t fm, uint64_t h0, int z0, uint64_t n, int *np, const int c,
+                uint64_t fm, uint64_t h0, int z0, uint64_t n, struct pushq *np, const int c,
                 const int shared, const int pf)
 {
     /* the current window's words first: win_nw is 0 while windows are off */
@@ -739,7 +761,7 @@ vertical_word_c(struct worker *w, struct store *st, uint64_t *words, uint64_t wi
  */
 static inline __attribute__((always_inline)) void
 forward_horizontal(struct worker *w, uint64_t *words, uint64_t wi, uint64_t fm,
-                   int phase, uint64_t flip, int *np, const int shared, const int pf)
+                   int phase, uint64_t flip, struct pushq *np, const int shared, const int pf)
 {
     const struct masks *mk = w->mk;
     uint64_t lm = fm & mk->left[phase], rm = fm & mk->right[phase];
@@ -811,16 +833,26 @@ forward_words_c(struct worker *w, struct store *st, int colour, unsigned depth_b
     uint64_t *words = st->words, n = (uint64_t)w->s->n;
     /* fm & (c0 ^ other): entries of `colour`; fm & deep: the depth bit */
     const uint64_t other = colour ? ~0ULL : 0, deep = depth_bit ? ~0ULL : 0;
-    int np = w->npending;
+    struct pushq np = {.n = w->npending};
+    if (shared == 2) {
+        np.q0 = w->bput[0];
+        np.q1 = w->bput[1];
+    }
     unsigned until = 1; /* words to expand before the next check for room */
     for (uint64_t wi = lo;; wi++) {
         uint64_t fm = next_word(words, &wi, hi, 0);
         if (!fm)
             break;
         if (shared && --until == 0) {
-            w->npending = np;
+            if (shared == 2) {
+                w->bput[0] = np.q0;
+                w->bput[1] = np.q1;
+            }
             worker_check(w, st);
-            np = w->npending;
+            if (shared == 2) {
+                np.q0 = w->bput[0];
+                np.q1 = w->bput[1];
+            }
             until = w->bk->words;
         }
         uint64_t h0;
@@ -838,11 +870,16 @@ forward_words_c(struct worker *w, struct store *st, int colour, unsigned depth_b
         /* vertical moves last: fewer values stay live across their loops */
         vertical_word_c(w, st, words, wi, fm, h0, z0, n, &np, c, shared, pf);
     }
-    w->npending = np;
+    w->npending = np.n;
+    if (shared == 2) {
+        w->bput[0] = np.q0;
+        w->bput[1] = np.q1;
+    }
 }
 
-/* Forward expansion of words [lo, hi) by a thread alone (shared 0) or in
- * a team (1), for c columns: all of it inlined, once per case. */
+/* Forward expansion of words [lo, hi) by a thread alone (shared 0), a team
+ * of 2 (2) or any team (1), for c columns: all of it inlined, once per
+ * case. */
 static inline __attribute__((always_inline)) void
 forward_words_s(struct worker *w, struct store *st, int colour, unsigned depth_bit,
                 uint64_t lo, uint64_t hi, const int shared, const int pf)
@@ -861,15 +898,34 @@ forward_words_s(struct worker *w, struct store *st, int colour, unsigned depth_b
     }
 }
 
+/* One function per way of marking, each with its own register allocation:
+ * in one function, the team of 2 added 1.0 M instructions to a thread
+ * alone on 2x5; apart, a thread alone takes 2.5 M fewer than before the
+ * team of 2 (133.0 M in the forward passes, callgrind). */
+#define FORWARD_WAY(name, shared, pf)                                              \
+    static __attribute__((noinline)) void name(struct worker *w, struct store *st,  \
+                                               int colour, unsigned depth_bit,      \
+                                               uint64_t lo, uint64_t hi)            \
+    {                                                                               \
+        forward_words_s(w, st, colour, depth_bit, lo, hi, shared, pf);              \
+    }
+FORWARD_WAY(forward_team2, 2, 0)
+FORWARD_WAY(forward_teamn, 1, 0)
+FORWARD_WAY(forward_queue, 0, 1)
+FORWARD_WAY(forward_now, 0, 0)
+#undef FORWARD_WAY
+
 static void forward_words(struct worker *w, struct store *st, int colour,
                           unsigned depth_bit, uint64_t lo, uint64_t hi)
 {
-    if (w->team > 1) /* the team's buckets are not prefetched: pf 0 */
-        forward_words_s(w, st, colour, depth_bit, lo, hi, 1, 0);
+    if (w->team == 2)
+        forward_team2(w, st, colour, depth_bit, lo, hi);
+    else if (w->team > 1) /* the team's buckets are not prefetched: pf 0 */
+        forward_teamn(w, st, colour, depth_bit, lo, hi);
     else if (w->queue)
-        forward_words_s(w, st, colour, depth_bit, lo, hi, 0, 1);
+        forward_queue(w, st, colour, depth_bit, lo, hi);
     else
-        forward_words_s(w, st, colour, depth_bit, lo, hi, 0, 0);
+        forward_now(w, st, colour, depth_bit, lo, hi);
 }
 
 /* The unvisited entries um (of one colour) of word wi with a frontier
@@ -1072,24 +1128,57 @@ static inline void pass_one(struct worker *w, struct store *st, uint8_t *flags,
         flag_clear(flags, ch, need);
 }
 
+/* Scan the chunks of thread o of a team of T not yet taken (buckets_chunk),
+ * two at a time from o's counter (one locked add per two chunks, not per
+ * board); a forward pass joins apply phases when asked for.  Returns when
+ * all are taken. */
+static void team_take(struct worker *w, struct store *st, uint8_t *flags,
+                      enum pass kind, int colour, unsigned depth_bit, uint8_t need,
+                      uint64_t nchunks, unsigned o, unsigned T)
+{
+    struct buckets *bk = w->bk;
+    for (;;) {
+        if (kind == PASS_FORWARD && __atomic_load_n(&bk->apply, __ATOMIC_RELAXED))
+            worker_apply(w, st);
+        uint64_t j = (uint64_t)__atomic_fetch_add(&bk->next[o * 8], 2, __ATOMIC_RELAXED);
+        for (uint64_t i = j; i < j + 2; i++) {
+            uint64_t ch = buckets_chunk(i, o, T);
+            if (ch >= nchunks)
+                return;
+            pass_one(w, st, flags, kind, colour, depth_bit, need, (int64_t)ch);
+        }
+    }
+}
+
+/*
+ * The chunks of a pass of a team of T > 1 threads: this thread's own
+ * (buckets_owner) in increasing order first, then the others' not yet
+ * taken, every chunk once.  So most words a thread scans and writes are
+ * those it marks in the apply phases and scans in the next passes, still
+ * in its core's caches; from one shared counter, neighbouring chunks went
+ * to either thread.  3x4 with 2 threads: 1.82 s against 1.88 s for the
+ * forward passes (best of 3, alternated), and 1.72 s against 1.79 s for
+ * the backward and close passes too.
+ */
+static void team_scan(struct worker *w, struct store *st, uint8_t *flags,
+                      enum pass kind, int colour, unsigned depth_bit, uint8_t need,
+                      uint64_t nchunks, int T)
+{
+    for (int k = 0; k < T; k++)
+        team_take(w, st, flags, kind, colour, depth_bit, need, nchunks,
+                  (unsigned)((w->me + k) % T), (unsigned)T);
+}
+
 /* The scan of a forward pass of a team of more than one thread (buckets.h):
- * chunks taken two at a time from a shared counter (one locked add per two
- * chunks, not per board), apply phases when asked for, and a last one when
- * every thread has scanned its last chunk. */
+ * team_scan, apply phases when asked for, and a last one when every thread
+ * has scanned its last chunk. */
 static void forward_team(struct worker *w, struct store *st, uint8_t *flags,
                          int colour, unsigned depth_bit, uint8_t need,
                          int64_t nchunks)
 {
     struct buckets *bk = w->bk;
-    for (;;) {
-        if (__atomic_load_n(&bk->apply, __ATOMIC_RELAXED))
-            worker_apply(w, st);
-        int64_t ch = __atomic_fetch_add(&bk->next, 2, __ATOMIC_RELAXED);
-        if (ch >= nchunks)
-            break;
-        for (int64_t c = ch; c < ch + 2 && c < nchunks; c++)
-            pass_one(w, st, flags, PASS_FORWARD, colour, depth_bit, need, c);
-    }
+    team_scan(w, st, flags, PASS_FORWARD, colour, depth_bit, need, (uint64_t)nchunks,
+              w->team);
     __atomic_fetch_add(&bk->finished, 1, __ATOMIC_RELAXED);
     /* a thread that asks for an apply phase has not finished: so while
      * some thread scans, the finished ones see the request */
@@ -1127,7 +1216,8 @@ static uint64_t run_pass(const struct space *s, struct tables *tb,
         mark_flag = 0;
     }
     struct buckets *bk = &tb->bk;
-    bk->next = 0;
+    for (int o = 0; bk->next && o < bk->threads; o++) /* none for one thread */
+        bk->next[o * 8] = 0;
     bk->finished = 0;
     bk->apply = 0;
     int used = threads;
@@ -1154,6 +1244,9 @@ static uint64_t run_pass(const struct space *s, struct tables *tb,
                            .bput = buckets ? bk->put + (size_t)me * bk->stride : NULL};
         if (buckets) {
             forward_team(&w, st, flags, colour, depth_bit, need, nchunks);
+        } else if (team > 1) { /* a backward or close pass: no buckets */
+            team_scan(&w, st, flags, kind, colour, depth_bit, need, (uint64_t)nchunks,
+                      team);
         } else {
 #pragma omp for schedule(dynamic, 2)
             for (int64_t ch = 0; ch < nchunks; ch++)

@@ -1,10 +1,29 @@
 /*
  * buckets.c - targets bucketed by the thread that marks them (buckets.h).
  */
+#define _GNU_SOURCE /* MAP_ANONYMOUS, MAP_NORESERVE, MADV_HUGEPAGE */
 #include "buckets.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+
+/* The buckets' memory, in huge pages where the kernel gives them (as the
+ * store's): from malloc, in 4 KiB pages, a 2-thread 3x4 search took 3,696
+ * page faults against 1,469 (955 with one thread), and 1.79 s against
+ * 1.75 s (best of 3, alternated). */
+static uint64_t *buckets_map(size_t bytes, size_t *mapped)
+{
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+#ifdef MADV_HUGEPAGE
+    madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+    *mapped = bytes;
+    return p;
+}
 
 int buckets_init(struct buckets *bk, int threads, int small)
 {
@@ -23,11 +42,13 @@ int buckets_init(struct buckets *bk, int threads, int small)
     bk->margin = (size_t)bk->words * BUCKETS_PER_WORD;
     bk->cap = cap;
     bk->stride = (T + 7) & ~(size_t)7;
-    bk->mem = malloc(n * cap * sizeof *bk->mem);
+    bk->mem = buckets_map(n * cap * sizeof *bk->mem, &bk->mapped);
     /* each thread's row of put pointers on cache lines of its own: a row
      * is written at every target its thread sends */
     bk->put = aligned_alloc(64, T * bk->stride * sizeof *bk->put);
-    if (!bk->mem || !bk->put) {
+    /* next[o] on a line of its own: o adds to it every two chunks */
+    bk->next = aligned_alloc(64, T * 8 * sizeof *bk->next);
+    if (!bk->mem || !bk->put || !bk->next) {
         buckets_free(bk);
         return -1;
     }
@@ -39,8 +60,10 @@ int buckets_init(struct buckets *bk, int threads, int small)
 
 void buckets_free(struct buckets *bk)
 {
-    free(bk->mem);
+    if (bk->mem)
+        munmap(bk->mem, bk->mapped);
     free(bk->put);
+    free(bk->next);
     memset(bk, 0, sizeof *bk);
 }
 

@@ -4,15 +4,19 @@
  *
  * Representation.  A forward pass of a team of T > 1 threads alternates
  * two phases, separated by barriers:
- *   scan   threads take chunks of the store dynamically and close their
- *          frontier; the only store writes are to the words being scanned
- *          (closing, and horizontal moves inside a word); every other
- *          target's bit position in the store (twice its index) goes
- *          to bucket (t, o) of the scanning thread t,
- *          where o = owner of the target's chunk (buckets_owner: a share
- *          of every 64 chunks);
+ *   scan   threads take chunks of the store two at a time (next) and
+ *          close their frontier; the only store writes are to the words
+ *          being scanned (closing, and horizontal moves inside a word);
+ *          every other target's bit position in the store (twice its
+ *          index) goes to bucket (t, o) of the scanning thread t, where
+ *          o = owner of the target's chunk (buckets_owner: a share of
+ *          every 64 chunks);
  *   apply  thread o marks the targets of buckets (0..T-1, o), all in
  *          chunks it owns, and empties them.
+ * Thread t takes its own chunks first, in increasing order (next[t]), and
+ * then those of others not yet taken (next[o]; each chunk is taken once, by
+ * an atomic add), in every pass of a team, forward or not (bfs.c,
+ * team_scan): so the words t scans and writes are mostly those it marks.
  * So no word is ever written by two threads in one phase, and every store
  * is plain: no locked instruction per board.  A scanning thread asks for
  * an apply phase (apply = 1) when one of its buckets has less than
@@ -28,6 +32,8 @@
  * Invariants: bucket (t, o) is written by t in scan phases and read and
  * emptied by o in apply phases; its entries are those before put[t][o],
  * at most cap of them; the barriers order the two.  cap >= 2 margin.
+ * next[o] counts the ordinals of o's chunks taken so far in the pass (it
+ * may pass the last one): each is taken by one thread.
  */
 #ifndef SLIDE_ENGINE_BUCKETS_H
 #define SLIDE_ENGINE_BUCKETS_H
@@ -50,11 +56,13 @@ struct buckets {
     size_t margin;          /* words * BUCKETS_PER_WORD */
     size_t stride;          /* T rounded up to 8: a row of put per line */
     uint64_t *mem;          /* bucket (t, o) at mem[(t * T + o) * cap] */
+    size_t mapped;          /* bytes of mem (mmap) */
     uint64_t **put;         /* [t * stride + o]: next free entry of (t, o) */
     int apply;              /* 1: an apply phase is asked for (atomic) */
     uint64_t applies;       /* apply phases so far (thread 0 counts) */
     int finished;           /* threads done scanning this pass (atomic) */
-    int64_t next;           /* next chunk to scan (atomic) */
+    int64_t *next;          /* [o * 8]: o's next chunk to scan, by ordinal
+                             * (buckets_chunk; atomic) */
 };
 
 /* Buckets for `threads` threads (1: none needed), sized as above, or with
@@ -80,6 +88,17 @@ static inline uint64_t *buckets_at(const struct buckets *bk, int t, int o)
 static inline unsigned buckets_owner(uint64_t ch, unsigned T)
 {
     return (unsigned)(((ch & 63) * T) >> 6);
+}
+
+/* Chunk ordinal j of thread o of a team of T, in increasing chunk order:
+ * o owns the chunks ch with ch mod 64 in [ceil(64 o / T), ceil(64 (o + 1)
+ * / T)) (buckets_owner).  May be past the store's last chunk; UINT64_MAX
+ * when o owns none (T > 64). */
+static inline uint64_t buckets_chunk(uint64_t j, unsigned o, unsigned T)
+{
+    uint64_t lo = (64u * o + T - 1) / T, hi = (64u * (o + 1) + T - 1) / T;
+    uint64_t len = hi - lo;
+    return len ? (j / len) * 64 + lo + j % len : UINT64_MAX;
 }
 
 /* Entries in bucket (t, o). */
