@@ -199,7 +199,7 @@ results: all
 check-results: all
 	sh scripts/check-results.sh --jobs $(JOBS)
 
-# 2x7 and 7x2: 10.9 GB and tens of minutes each, checkpointed (see README)
+# 2x7 and 7x2: 10.9 GB and 7 to 9 minutes each on 2 cores, checkpointed (see README)
 results-2x7: all
 	sh scripts/results.sh --big
 

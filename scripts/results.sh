@@ -8,7 +8,7 @@
 #        tables of paper-notes.md
 #   sh scripts/results.sh --list     the parts, one per line
 #   sh scripts/results.sh --big      search 2x7 and 7x2 (`make results-2x7`:
-#        10.9 GB and 10 to 15 minutes each on 2 cores; BIG_BOARDS="2x7"
+#        10.9 GB and 7 to 9 minutes each on 2 cores; BIG_BOARDS="2x7"
 #        for one); a board whose histograms/B.csv and B.txt exist is not
 #        searched again
 #
