@@ -41,7 +41,8 @@ grep -v '^#' tests/data/korf100.txt | cut -f3 > "$tmp/boards"
 build() { # build PARTITION: the tables unless present
     if [ ! -f "$PDB_DIR/$1/$1.1.pdb" ]; then
         echo "## $1 (load: $(cut -d' ' -f1-3 /proc/loadavg))" >> "$OUT/korf100-build.txt"
-        /usr/bin/time -f "wall %e s, peak RSS %M KB" "$SLIDE" pdb build 4x4 --partition "$1" \
+        /usr/bin/time -f "wall %e s, user %U s, system %S s, peak RSS %M KB" \
+            "$SLIDE" pdb build 4x4 --partition "$1" \
             -o "$PDB_DIR/$1" >> "$OUT/korf100-build.txt" 2>> "$OUT/korf100-build.txt"
     fi
 }
