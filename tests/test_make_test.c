@@ -43,7 +43,8 @@ static void browser(const char *text, int status)
  * bins and browser.sh; env: extra variables. */
 static int run(const char *env, const char *bins, char **out)
 {
-    return scripttest_sh(out, "cd '%s' && %s BROWSER_TESTS='%s/browser.sh' sh "
+    /* make test's own SKIP_* variables are not this test's */
+    return scripttest_sh(out, "cd '%s' && SKIP_SERVE= SKIP_MPI= %s BROWSER_TESTS='%s/browser.sh' sh "
                          SCRIPTTEST_ROOT "/scripts/make-test.sh %s", DIR, env, DIR, bins);
 }
 
