@@ -68,6 +68,11 @@ const struct db *serve_db_for(const struct serve_api *api, const struct board *b
  * like goal and for that goal, or NULL. */
 const struct pdb_set *serve_pdb_for(const struct serve_api *api, const struct board *goal);
 
+/* 1 when wd's tables fit a rows x cols board (4x4, 3x5, 2x6 and smaller,
+ * their transposes, one line of up to 16 cells): beyond, building them
+ * fails only after seconds of work, so the server does not try. */
+int serve_wd_fits(int rows, int cols);
+
 /* The heuristic cache of /api/eval (serve_api.h); errors: SLIDE_ENOMEM. */
 int serve_eval_cache_new(struct serve_eval_cache **out, slide_error *err);
 void serve_eval_cache_free(struct serve_eval_cache *c);

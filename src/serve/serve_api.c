@@ -64,8 +64,12 @@ static void info(struct serve_api *api, json_t *f, int client, struct serve_repl
         json_array_append_new(hs, json_pack("{s:s, s:b, s:s}", "name", t[i].name,
                                             "admissible", t[i].admissible == HEURISTIC_YES,
                                             "summary", t[i].summary));
+    /* what /api/solve takes as "heuristic" */
     for (int i = 0; ida_heuristic_name(i); i++)
         json_array_append_new(ida, json_string(ida_heuristic_name(i)));
+    json_array_append_new(ida, json_string("wd"));
+    if (api->npdbs)
+        json_array_append_new(ida, json_string("pdb"));
     json_t *limits = json_pack("{s:I, s:i, s:I, s:f, s:i, s:i, s:i, s:i, s:f, s:f, s:i}",
                                "max_body", (json_int_t)l->max_body, "max_side", l->max_side,
                                "max_nodes", (json_int_t)l->max_nodes,
