@@ -32,9 +32,10 @@ static const char help[] =
     "                 [--resume DIR]\n"
     "       mpirun -n P slide-mpi bfs --mpi --resume DIR [OPTIONS]\n"
     "The breadth-first search of slide bfs spread over the P processes of an MPI\n"
-    "job: process p owns a contiguous slice of the index space (whole blocks of\n"
-    "n boards, so horizontal moves stay local) and 2 bits per board of it; the\n"
-    "neighbours owned elsewhere are sent to their owners in bounded rounds,\n"
+    "job: process p owns a contiguous slice of the index space (whole words of\n"
+    "the store and whole blocks of n boards, so horizontal moves stay local)\n"
+    "and 2 bits per board of it, and expands it with the expansion of slide bfs;\n"
+    "the neighbours owned elsewhere are sent to their owners in bounded rounds,\n"
     "sorted and delta-coded.  Histogram, radius and antipodes are those of\n"
     "slide bfs (text format) for any P and any --threads.\n"
     "  --goal G, --space S  as slide bfs\n"
@@ -49,15 +50,20 @@ static const char help[] =
     "                     their remote neighbours whether one is frontier)\n"
     "  --stats            one line per layer on stderr: 'mpi-layer' distance count\n"
     "                     expanded remote remote-raw bytes messages rounds, then\n"
-    "                     expand, exchange and mark seconds (max over processes)\n"
-    "                     and F (forward) or B (backward: expanded counts the\n"
-    "                     unvisited boards scanned, remote the queries, bytes\n"
-    "                     include the one-bit answers)\n"
+    "                     expand, exchange and mark wall seconds (max over\n"
+    "                     processes; exchange includes waiting for the peers),\n"
+    "                     expand, exchange and mark CPU seconds (sum over\n"
+    "                     processes; exchange without the MPI calls), and F\n"
+    "                     (forward) or B (backward: expanded counts the unvisited\n"
+    "                     boards scanned, remote the queries, bytes include the\n"
+    "                     one-bit answers)\n"
     "  --max-memory B     per machine: refuse if the processes of one machine\n"
     "                     need more than B bytes (default MemAvailable); each\n"
-    "                     needs its slice of the store plus 4 x --budget\n"
-    "  --budget B         raw neighbour indexes (8 bytes each) a process buffers\n"
-    "                     before an exchange round (default 64M, at most 1G)\n"
+    "                     needs its slice of the store, the search's tables and\n"
+    "                     buckets, and up to 5 x --budget for the exchange\n"
+    "  --budget B         bytes of remote neighbour indexes (8 bytes each) the\n"
+    "                     threads of a process buffer before an exchange round\n"
+    "                     (default 64M, at most 1G; at least 2K per thread)\n"
     "  --checkpoint DIR   save at layer boundaries: DIR/part-K.G per process and\n"
     "                     DIR/mpi-state (see README); also once at the end\n"
     "  --checkpoint-every M  minutes between checkpoints (default 5; 0: every layer)\n"
@@ -201,9 +207,10 @@ static int from_checkpoint(MPI_Comm comm, struct mpi_args *a)
 static void print_stats(const struct bfs_mpi_layer *L)
 {
     fprintf(stderr, "mpi-layer %d %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
-            " %" PRIu64 " %d %.4f %.4f %.4f %c\n", L->layer.depth, L->layer.count,
-            L->expanded, L->remote, L->remote_raw, L->bytes, L->messages, L->rounds, L->expand,
-            L->exchange, L->mark, L->layer.backward ? 'B' : 'F');
+            " %" PRIu64 " %d %.4f %.4f %.4f %.4f %.4f %.4f %c\n", L->layer.depth,
+            L->layer.count, L->expanded, L->remote, L->remote_raw, L->bytes, L->messages,
+            L->rounds, L->expand, L->exchange, L->mark, L->cpu_expand, L->cpu_exchange,
+            L->cpu_mark, L->layer.backward ? 'B' : 'F');
 }
 
 /* Rank 0 decides: stop for a signal or a due checkpoint. */
@@ -260,17 +267,19 @@ static int open_search(MPI_Comm comm, const struct mpi_args *a, const struct spa
                        struct store *st, struct bfs_result *r, int *gen, slide_error *err)
 {
     int nprocs, rank, rc;
-    uint64_t lo, hi, extra = 4 * (a->budget ? a->budget : BFS_MPI_DEFAULT_BUDGET);
+    uint64_t lo, hi;
     MPI_Comm_size(comm, &nprocs);
     MPI_Comm_rank(comm, &rank);
     memset(r, 0, sizeof *r);
     *gen = 0;
-    if (a->resume)
-        return checkpoint_mpi_load(comm, a->resume, s, a->max_memory, extra, st, r, gen, err);
     bfs_mpi_range(s, nprocs, rank, &lo, &hi);
-    rc = bfs_mpi_check_memory(comm, store_bytes_needed(hi - lo) + extra, a->max_memory,
-                              "the slices of the two-bit store and exchange buffers of "
-                              "this machine's processes", err);
+    uint64_t need = bfs_mpi_bytes(s, nprocs, rank, a->threads, a->budget);
+    if (a->resume)
+        return checkpoint_mpi_load(comm, a->resume, s, a->max_memory,
+                                   need - store_bytes_needed(hi - lo), st, r, gen, err);
+    rc = bfs_mpi_check_memory(comm, need, a->max_memory,
+                              "the slices of the two-bit store, tables and exchange "
+                              "buffers of this machine's processes", err);
     if (!rc)
         rc = bfs_mpi_agree(comm, store_alloc(st, hi - lo, err), err);
     return rc;
