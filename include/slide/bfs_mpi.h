@@ -159,10 +159,12 @@ int bfs_mpi_agree(MPI_Comm comm, int rc, slide_error *err);
  * The memory guard of store.h per machine: the bytes every process of one
  * machine (MPI_COMM_TYPE_SHARED) needs are summed and checked there
  * against store_memory_available(limit), before anything is allocated.
- * bytes: what this process needs.  Collective.  Errors: SLIDE_ENOMEM (on
- * every process) naming the machine's need and what it has.
+ * bytes: what this process needs (bfs_mpi_bytes).  *machine (may be NULL)
+ * receives the sum over this process's machine.  Collective.  Errors:
+ * SLIDE_ENOMEM (on every process) naming the machine's need and what it
+ * has.
  */
 int bfs_mpi_check_memory(MPI_Comm comm, uint64_t bytes, uint64_t limit,
-                         const char *what, slide_error *err);
+                         const char *what, uint64_t *machine, slide_error *err);
 
 #endif

@@ -262,9 +262,16 @@ static int prepare_dir(MPI_Comm comm, const struct mpi_args *a, const struct spa
     return bfs_mpi_agree(comm, rc, err);
 }
 
-/* A fresh store (after the per-machine memory guard) or a loaded one. */
+/* What the memory guard counted: this process's need (bfs_mpi_bytes) and
+ * the sum over its machine. */
+struct need {
+    uint64_t mine, machine;
+};
+
+/* A fresh store or a loaded one, after the per-machine memory guard. */
 static int open_search(MPI_Comm comm, const struct mpi_args *a, const struct space *s,
-                       struct store *st, struct bfs_result *r, int *gen, slide_error *err)
+                       struct store *st, struct bfs_result *r, int *gen, struct need *nd,
+                       slide_error *err)
 {
     int nprocs, rank, rc;
     uint64_t lo, hi;
@@ -273,16 +280,16 @@ static int open_search(MPI_Comm comm, const struct mpi_args *a, const struct spa
     memset(r, 0, sizeof *r);
     *gen = 0;
     bfs_mpi_range(s, nprocs, rank, &lo, &hi);
-    uint64_t need = bfs_mpi_bytes(s, nprocs, rank, a->threads, a->budget);
+    nd->mine = bfs_mpi_bytes(s, nprocs, rank, a->threads, a->budget);
+    rc = bfs_mpi_check_memory(comm, nd->mine, a->max_memory,
+                              "the slices of the two-bit store, tables and exchange "
+                              "buffers of this machine's processes", &nd->machine, err);
+    if (rc)
+        return rc;
     if (a->resume)
         return checkpoint_mpi_load(comm, a->resume, s, a->max_memory,
-                                   need - store_bytes_needed(hi - lo), st, r, gen, err);
-    rc = bfs_mpi_check_memory(comm, need, a->max_memory,
-                              "the slices of the two-bit store, tables and exchange "
-                              "buffers of this machine's processes", err);
-    if (!rc)
-        rc = bfs_mpi_agree(comm, store_alloc(st, hi - lo, err), err);
-    return rc;
+                                   nd->mine - store_bytes_needed(hi - lo), st, r, gen, err);
+    return bfs_mpi_agree(comm, store_alloc(st, hi - lo, err), err);
 }
 
 /* The search with checkpoints at the boundaries rank 0 picks. */
@@ -320,7 +327,7 @@ static int search(MPI_Comm comm, const struct mpi_args *a, const struct space *s
 }
 
 static void report(const struct mpi_args *a, const struct space *s,
-                   const struct bfs_result *r, int nprocs)
+                   const struct bfs_result *r, int nprocs, const struct need *nd)
 {
     struct board b = {0};
     slide_error err;
@@ -342,6 +349,8 @@ static void report(const struct mpi_args *a, const struct space *s,
     }
     printf("wall %.3f s, processes %d, threads per process %d, peak memory of rank 0 "
            "%.1f MB\n", r->seconds, nprocs, r->threads, provenance_peak_rss() / 1e6);
+    printf("memory counted by the guard: %" PRIu64 " bytes on rank 0's machine "
+           "(rank 0: %" PRIu64 ")\n", nd->machine, nd->mine);
 }
 
 static int run(MPI_Comm comm, const struct mpi_args *a)
@@ -352,13 +361,14 @@ static int run(MPI_Comm comm, const struct mpi_args *a)
     struct bfs_result r = {0};
     slide_error err;
     int nprocs, gen = 0, rc;
+    struct need nd = {0, 0};
     MPI_Comm_size(comm, &nprocs);
     if (cli_goal(a->goal_text, a->rows, a->cols, &goal))
         return EXIT_USAGE;
     rc = space_init(&s, &goal, a->kind, &err);
     board_free(&goal);
     if (!rc && !(rc = prepare_dir(comm, a, &s, &err)) &&
-        !(rc = open_search(comm, a, &s, &st, &r, &gen, &err)))
+        !(rc = open_search(comm, a, &s, &st, &r, &gen, &nd, &err)))
         rc = search(comm, a, &s, &st, &r, gen, &err);
     store_free(&st);
     int code = rc ? (rc == SLIDE_EINTR ? 128 + (int)stop_signal : cli_fail_lib(rc, &err))
@@ -366,7 +376,7 @@ static int run(MPI_Comm comm, const struct mpi_args *a)
     if (rc == SLIDE_EINTR)
         cli_fail(code, "%s", err.msg);
     if (!rc) {
-        report(a, &s, &r, nprocs);
+        report(a, &s, &r, nprocs, &nd);
         if (cli_finish_stdout() || r.reached != s.reachable)
             code = EXIT_FAIL;
     }

@@ -236,8 +236,10 @@ static inline uint64_t pair_queried(const struct exchange *x, size_t i)
 }
 
 /* Move every thread's remote entries into one array (they lie one after
- * the other, thread t's at t x cap) and sort it; then split it by owner. */
-static void sort_round(struct layer_ctx *c)
+ * the other, thread t's at t x cap) and sort it; then split it by owner.
+ * Returns SLIDE_EFORMAT if a buffer holds more than cap entries (the scan
+ * checks its room so that none ever does: this says it if it did). */
+static int sort_round(struct layer_ctx *c)
 {
     struct exchange *x = &c->x;
     uint64_t *all = NULL;
@@ -245,6 +247,8 @@ static void sort_round(struct layer_ctx *c)
     for (int t = 0; t < x->threads; t++) {
         size_t k;
         uint64_t *b = bfs_slice_remote(c->sl, t, &k);
+        if (k > x->most / (size_t)x->threads)
+            return SLIDE_EFORMAT;
         if (t == 0)
             all = b;
         if (k && b != all + n)
@@ -265,7 +269,7 @@ static void sort_round(struct layer_ctx *c)
                 i++;
             x->seg[p] = (size_t)i;
         }
-        return;
+        return SLIDE_OK;
     }
     /* pairs (queried q, asking a) as keys q 2^abits + (a - lo), below
      * 2^(qbits + abits): sorted by q */
@@ -281,6 +285,7 @@ static void sort_round(struct layer_ctx *c)
             i++;
         x->seg[p] = (size_t)i;
     }
+    return SLIDE_OK;
 }
 
 /* The increasing distinct v[0..n) as LEB128 gaps from base into code. */
@@ -497,7 +502,12 @@ static int exchange_round(MPI_Comm comm, struct layer_ctx *c)
     struct exchange *x = &c->x;
     int rc = SLIDE_OK;
     double t0 = MPI_Wtime(), u0 = cpu_now();
-    sort_round(c);
+    if (sort_round(c)) { /* nothing sent: every step of the round still runs */
+        rc = SLIDE_EFORMAT;
+        x->n = 0;
+        for (int p = 0; p <= x->nprocs; p++)
+            x->seg[p] = 0;
+    }
     c->L.exchange += MPI_Wtime() - t0;
     c->L.cpu_exchange += cpu_now() - u0;
     for (int k = 1; k < x->nprocs; k++) {
@@ -645,7 +655,8 @@ static int mpi_layers(MPI_Comm comm, const struct space *s, struct store *st,
         if (rc) {
             rc = slide_fail(err, rc, rc == SLIDE_ENOMEM
                             ? "out of memory for the exchange buffers at distance %d"
-                            : "a corrupt message between processes at distance %d", d + 1);
+                            : "a corrupt message between processes (or an overfull remote buffer) at "
+                              "distance %d", d + 1);
             break;
         }
         struct bfs_mpi_layer L;
@@ -721,14 +732,16 @@ int bfs_mpi_run(MPI_Comm comm, const struct space *s, struct store *st,
 }
 
 int bfs_mpi_check_memory(MPI_Comm comm, uint64_t bytes, uint64_t limit,
-                         const char *what, slide_error *err)
+                         const char *what, uint64_t *machine, slide_error *err)
 {
     MPI_Comm node;
     int node_rank, rc = SLIDE_OK;
     uint64_t sum = 0;
     MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
     MPI_Comm_rank(node, &node_rank);
-    MPI_Reduce(&bytes, &sum, 1, MPI_UINT64_T, MPI_SUM, 0, node);
+    MPI_Allreduce(&bytes, &sum, 1, MPI_UINT64_T, MPI_SUM, node);
+    if (machine)
+        *machine = sum;
     if (node_rank == 0)
         rc = store_check_memory(sum, limit, what, err);
     MPI_Comm_free(&node);
