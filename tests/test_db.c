@@ -367,7 +367,7 @@ static void test_corruptions(void **state)
     expect_bad(b, c.len, SLIDE_EFORMAT, "the header does not start with \"slide-db\"");
     free(b);
     b = copy_of(&c); put32(b + rec + 8, DB_PDB_FORMAT_VERSION + 1);
-    expect_bad(b, c.len, SLIDE_EFORMAT, "format version 3 is newer than this slide reads");
+    expect_bad(b, c.len, SLIDE_EFORMAT, "format version 4 is newer than this slide reads");
     free(b);
     b = copy_of(&c); b[rec + DB_RECORD_FIXED + 8 * 5] ^= 1; /* histogram */
     expect_bad(b, c.len, SLIDE_EFORMAT, "header checksum mismatch");

@@ -11,6 +11,7 @@
 #include "testutil.h"
 
 #include "clitest.h"
+#include "fuzz/fuzz_fixup.h"
 
 #include <unistd.h>
 
@@ -248,6 +249,71 @@ static void test_ida_samples_3x4(void **state)
     pdb_set_free(&s);
 }
 
+/*
+ * IDA* cannot write past its path for any admissible h (issue 31: with h = 0
+ * off the goal a node at depth = threshold is expanded and its children
+ * evaluated).  Every 3x3 board one or two moves from the goal, solved with
+ * every heuristic IDA* and the server accept: the built-in ones, single
+ * tables (additive, plain, tiles 7-8 only), a full additive partition, each
+ * with and without the mirror and maxed with every built-in; the length is
+ * the exact distance of the test's own BFS and the path replays.  Run under
+ * ASan (make asan) this also checks every write.
+ */
+static void test_one_move_boards(void **state)
+{
+    (void)state;
+    struct naive_set set;
+    uint64_t hist[64];
+    int goal9[9] = {1, 2, 3, 4, 5, 6, 7, 8, 0};
+    naive_bfs(3, 3, goal9, hist, 64, &set);
+    make_table(3, 3, NULL, "1-4", PDB_ADDITIVE, "one14");
+    make_table(3, 3, NULL, "5-8", PDB_ADDITIVE, "one58");
+    make_table(3, 3, NULL, "7,8", PDB_ADDITIVE, "one78");
+    make_table(3, 3, NULL, "1-4", PDB_PLAIN, "onep14");
+    struct board goal, b;
+    slide_error err;
+    assert_int_equal(board_goal(&goal, 3, 3, &err), 0);
+    assert_int_equal(board_alloc(&b, 3, 3, &err), 0);
+    const char *sets[] = {"one14", "one78", "onep14", "one14+one58", NULL};
+    const char *with[] = {"", "lc", "manhattan", "misplaced", "wd", NULL};
+    int solved = 0;
+    for (int si = -1; sets[si < 0 ? 0 : si]; si++)
+        for (int reflect = 0; reflect < (si < 0 ? 1 : 2); reflect++)
+            for (int wi = si < 0; with[wi]; wi++) {
+                struct pdb_set s;
+                struct ida_heuristic h;
+                if (si >= 0) {
+                    open_set(&s, sets[si], reflect);
+                    assert_int_equal(ida_heuristic_open_pdb(&h, &s, with[wi], &goal, &err), 0);
+                } else {
+                    assert_int_equal(ida_heuristic_open(&h, with[wi], &goal, &err), 0);
+                }
+                assert_true(h.admissible);
+                for (size_t i = 0; i < set.cap; i++) {
+                    if (!set.keys[i] || set.dist[i] < 1 || set.dist[i] > 2)
+                        continue;
+                    for (int c = 0; c < 9; c++)
+                        b.cells[c] = naive_cell(set.keys[i], c);
+                    struct ida_result r;
+                    if (ida_solve(&b, &goal, &h, NULL, &r, &err) != SLIDE_OK)
+                        fail_msg("%s%s with %s: %s", sets[si < 0 ? 0 : si],
+                                 reflect ? " (mirror)" : "", with[wi], err.msg);
+                    assert_int_equal(r.length, set.dist[i]);
+                    assert_int_equal(ida_replay(&b, &goal, r.moves, r.length, NULL, &err), 0);
+                    ida_result_free(&r);
+                    solved++;
+                }
+                ida_heuristic_close(&h);
+                if (si >= 0)
+                    pdb_set_free(&s);
+            }
+    /* 2 boards at distance 1 and 4 at 2, for 4 built-ins and 4 x 2 x 5 table sets */
+    assert_int_equal(solved, 6 * (4 + 4 * 2 * 5));
+    board_free(&b);
+    board_free(&goal);
+    naive_free(&set);
+}
+
 /* IDA* with walking distance (--h wd) on every 37th 3x3 board and on a
  * 2x5 sample: the length equals the plain BFS distance. */
 static void test_ida_wd(void **state)
@@ -337,12 +403,18 @@ static void test_file_and_verify(void **state)
         assert_non_null(strstr(err.msg, "the search gives"));
         pdb_table_free(&t);
     }
-    /* the 4-bit encoding is used when the values fit: tiles 5-8 reach 14 */
-    snprintf(path, sizeof path, "%s/a58", dir);
+    /* the 4-bit encoding is used when the values fit (tiles 1-3 reach 11),
+     * a byte when they do not (tiles 5-8 reach 15) */
     struct db db;
+    snprintf(path, sizeof path, "%s/a123", dir);
     assert_int_equal(db_open_pdb(path, &db, &err), 0);
     assert_int_equal(db.encoding, DB_ENC_NIBBLE);
-    assert_int_equal(db.radius, 14);
+    assert_true(db.radius <= 14);
+    db_free(&db);
+    snprintf(path, sizeof path, "%s/a58", dir);
+    assert_int_equal(db_open_pdb(path, &db, &err), 0);
+    assert_int_equal(db.encoding, DB_ENC_BYTE);
+    assert_int_equal(db.radius, 15);
     db_free(&db);
     assert_int_equal(db_open(path, &db, &err), SLIDE_EFORMAT);
     assert_non_null(strstr(err.msg, "pattern database"));
@@ -354,6 +426,41 @@ static void test_file_and_verify(void **state)
     test_write_file(path, buf, len);
     free(buf);
     assert_true(pdb_load(path, 1, &t, &err) == SLIDE_EFORMAT);
+}
+
+/*
+ * Files of format 2 (before issue 31): an additive table is refused with a
+ * message saying to rebuild (its seeding made values too low), a plain one,
+ * seeded as now, is read.  The file is a format 3 one with the version field
+ * set back to 2 and the header checksum made right again.
+ */
+static void test_old_format(void **state)
+{
+    (void)state;
+    const char *names[] = {"a14", "p14"};
+    for (int i = 0; i < 2; i++) {
+        char path[256];
+        size_t len;
+        slide_error err;
+        struct pdb_table t;
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        uint8_t *buf = (uint8_t *)test_read_file(path, &len);
+        assert_int_equal(buf[16 + 8], DB_PDB_FORMAT_VERSION);
+        buf[16 + 8] = 2;
+        fuzz_fixup(buf, len);
+        snprintf(path, sizeof path, "%s/old-%s", dir, names[i]);
+        test_write_file(path, (char *)buf, len);
+        free(buf);
+        int rc = pdb_load(path, 1, &t, &err);
+        if (i == 0) {
+            assert_int_equal(rc, SLIDE_EFORMAT);
+            assert_non_null(strstr(err.msg, "format 2"));
+            assert_non_null(strstr(err.msg, "rebuild it with slide pdb build"));
+        } else {
+            assert_int_equal(rc, SLIDE_OK);
+            pdb_table_free(&t);
+        }
+    }
 }
 
 /* The 4x4 tables of an additive 4-4-4-3 partition (small enough for a test). */
@@ -489,7 +596,8 @@ int main(void)
         cmocka_unit_test(test_sweeps_3x3_2x5),  cmocka_unit_test(test_ida_every_3x3),
         cmocka_unit_test(test_ida_samples_3x4), cmocka_unit_test(test_reflect_refused), cmocka_unit_test(test_ida_wd),
         cmocka_unit_test(test_file_and_verify), cmocka_unit_test(test_node_consistency),
-        cmocka_unit_test(test_korf_published_lengths),
+        cmocka_unit_test(test_korf_published_lengths), cmocka_unit_test(test_one_move_boards),
+        cmocka_unit_test(test_old_format),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

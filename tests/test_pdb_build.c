@@ -9,6 +9,7 @@
 
 #include "slide/pattern.h"
 #include "slide/pdb_build.h"
+#include "slide/pdb_file.h"
 
 /* ---- the independent search --------------------------------------------- */
 
@@ -44,12 +45,16 @@ static void unpack(uint64_t key, int *cell, int k, int *blank)
 }
 
 /*
- * 0-1 BFS over (tile cells, blank) from the goal states; returns the map.
- * additive: pattern moves cost 1, blank moves 0; goal = goal cells with the
- * blank anywhere.  plain: every move costs 1; goal = goal cells and blank.
+ * 0-1 BFS over (tile cells, blank) from the goal state, the goal cells with
+ * the blank on the goal's blank cell (the definition: the abstract goal is
+ * the abstraction of the goal board); returns the map.  additive: pattern
+ * moves cost 1, blank moves 0, so the goal blank's region comes out at
+ * cost 0 by the search itself; plain: every move costs 1.
+ * seed_anywhere: the seeding slide used before issue 31 (the goal cells with
+ * the blank on every free cell), kept only to show that the checks reject it.
  */
-static struct hmap reference_bfs(int rows, int cols, const int *goalcell, int k,
-                                 int goalblank, int additive)
+static struct hmap reference_bfs_seeded(int rows, int cols, const int *goalcell, int k,
+                                        int goalblank, int additive, int seed_anywhere)
 {
     int n = rows * cols;
     struct hmap h;
@@ -69,7 +74,7 @@ static struct hmap reference_bfs(int rows, int cols, const int *goalcell, int k,
         int used = 0;
         for (int i = 0; i < k; i++)
             used |= goalcell[i] == z;
-        if (used || (!additive && z != goalblank))
+        if (used || (z != goalblank && !seed_anywhere))
             continue;
         uint64_t key = pack(goalcell, k, z), s = hslot(&h, key);
         h.key[s] = key;
@@ -107,6 +112,12 @@ static struct hmap reference_bfs(int rows, int cols, const int *goalcell, int k,
     }
     free(dq);
     return h;
+}
+
+static struct hmap reference_bfs(int rows, int cols, const int *goalcell, int k,
+                                 int goalblank, int additive)
+{
+    return reference_bfs_seeded(rows, cols, goalcell, k, goalblank, additive, 0);
 }
 
 /* ---- comparing every entry ----------------------------------------------- */
@@ -184,6 +195,85 @@ static void test_plain_small(void **state)
     check_pattern(2, 6, c, 4, 0, 2);
     check_pattern(2, 2, (const int[]){1, 2}, 2, 0, 1);
     check_pattern(5, 5, (const int[]){1, 7}, 2, 0, 2);
+}
+
+/* The additive values (least over the blank's cells) the map h gives to
+ * every placement of pat, into value[0..placements-1]. */
+static void additive_values(const struct pattern *pat, const struct hmap *h, uint8_t *value)
+{
+    for (uint64_t p = 0; p < pat->placements; p++) {
+        uint8_t pos[PATTERN_MAX_TILES];
+        int cell[PATTERN_MAX_TILES];
+        rank_unkperm(p, pat->k, pat->n, pos);
+        for (int i = 0; i < pat->k; i++)
+            cell[i] = pos[i];
+        uint32_t occ = pattern_occupied(pat, pos);
+        int best = PDB_NONE;
+        for (int z = 0; z < pat->n; z++) {
+            uint64_t s = hslot(h, pack(cell, pat->k, z));
+            if (!(occ & (1u << z)) && h->key[s] && h->dist[s] < best)
+                best = h->dist[s];
+        }
+        value[p] = (uint8_t)best;
+    }
+}
+
+/*
+ * The seeding of issue 31: a table seeded with the goal placement and the
+ * blank on any free cell is admissible but too low where the pattern walls
+ * the goal's blank in.  For 3x3 tiles 5-8 (standard goal) 1,164 of the
+ * 3,024 entries differ (the figure of the issue's independent check, its
+ * own 0-1 BFS); every one is lower (value 1: 6 placements instead of 2);
+ * slide's build equals the definition's
+ * table, and pdb_verify rejects the old one (so the checks can fail).
+ */
+static void test_goal_region_seed(void **state)
+{
+    (void)state;
+    struct board goal;
+    struct pattern pat;
+    struct pdb_table t, old;
+    slide_error err;
+    const int tiles[] = {5, 6, 7, 8};
+    assert_int_equal(board_goal(&goal, 3, 3, &err), 0);
+    assert_int_equal(pattern_init(&pat, &goal, tiles, 4, &err), 0);
+    int goalcell[4] = {4, 5, 6, 7};
+    struct hmap right = reference_bfs_seeded(3, 3, goalcell, 4, pat.goal_blank, 1, 0);
+    struct hmap wrong = reference_bfs_seeded(3, 3, goalcell, 4, pat.goal_blank, 1, 1);
+    uint8_t *want = malloc(pat.placements), *low = malloc(pat.placements);
+    assert_non_null(want);
+    assert_non_null(low);
+    additive_values(&pat, &right, want);
+    additive_values(&pat, &wrong, low);
+    uint64_t differ = 0, ones_low = 0, ones = 0;
+    for (uint64_t p = 0; p < pat.placements; p++) {
+        assert_true(low[p] <= want[p]);
+        differ += low[p] != want[p];
+        ones_low += low[p] == 1;
+        ones += want[p] == 1;
+    }
+    assert_int_equal(pat.placements, 3024);
+    assert_int_equal(differ, 1164);
+    assert_int_equal(ones_low, 6); /* the old seeding: 6 placements one move away */
+    assert_int_equal(ones, 2);     /* the definition: 2 (tile 6 or 8 moved into the goal's blank cell) */
+    struct pdb_build_options o = {2, 0, NULL, NULL};
+    assert_int_equal(pdb_build(&pat, PDB_ADDITIVE, &o, &t, &err), 0);
+    assert_memory_equal(t.value, want, pat.placements);
+    struct pdb_verify_report rep;
+    assert_int_equal(pdb_verify(&t, 0, &rep, &err), SLIDE_OK);
+    old = t;
+    old.value = low;
+    pdb_table_count(&old);
+    assert_int_equal(pdb_verify(&old, 0, &rep, &err), SLIDE_EFORMAT);
+    assert_non_null(strstr(err.msg, "the search gives"));
+    pdb_table_free(&t);
+    free(want);
+    free(low);
+    free(right.key);
+    free(right.dist);
+    free(wrong.key);
+    free(wrong.dist);
+    board_free(&goal);
 }
 
 /* Identical tables for 1, 2 and 3 threads (consistency test). */
@@ -311,6 +401,7 @@ int main(void)
         cmocka_unit_test(test_bad_patterns), cmocka_unit_test(test_additive_small),
         cmocka_unit_test(test_plain_small), cmocka_unit_test(test_consistency_threads),
         cmocka_unit_test(test_memory_guard), cmocka_unit_test(test_move_delta),
+        cmocka_unit_test(test_goal_region_seed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2,8 +2,8 @@
  * test_serve_load.c - a bounded load test of `slide serve` (the binary, as
  * a separate process on an ephemeral loopback port): two rounds of
  * LOAD_THREADS clients x LOAD_REQUESTS requests each, mixing searches
- * (IDA* and database descent, more than the two search slots), eval,
- * malformed JSON, oversized bodies and wrong methods.  Every answer is
+ * (IDA* and database descent, more than the two search slots), eval (which
+ * takes a slot too), malformed JSON, oversized bodies and wrong methods.  Every answer is
  * checked (optimal lengths and distances against the plain BFS of
  * testutil.h; 503 only with Retry-After), the server's open files must come
  * back to their level before the load and its memory must not grow in the
@@ -167,10 +167,15 @@ static int one_request(struct client *c, int k, char *big)
             ok = a.status == 200 && field(a.body, "length") == d;
         }
         break;
-    case 2:
+    case 2: /* an evaluation takes a search slot too */
         snprintf(body, sizeof body, "{\"board\": \"%s\"}", board);
         http_post(port, "/api/eval", body, &a);
-        ok = a.status == 200 && field(a.body, "distance") == d;
+        if (a.status == 503) {
+            c->busy++;
+            ok = http_header(&a, "Retry-After", retry, sizeof retry) && !strcmp(retry, "1");
+        } else {
+            ok = a.status == 200 && field(a.body, "distance") == d;
+        }
         break;
     case 3:
         http_post(port, "/api/solve", "{\"board\": [1, 2", &a);

@@ -86,7 +86,7 @@ enum db_encoding { DB_ENC_BIT = 1, DB_ENC_MOD3 = 2, DB_ENC_NIBBLE = 4, DB_ENC_BY
 
 /*
  * Pattern databases (pdb_build.h) travel in the same container: format
- * version 2, space kind DB_KIND_PDB, encoding 4 (entry e in the low nibble
+ * version 3 (see DB_PDB_FORMAT_VERSION), space kind DB_KIND_PDB, encoding 4 (entry e in the low nibble
  * of byte e/2 when e is even, the high one when odd; 15 = no value) or 8
  * (a byte per entry; 255 = no value), radius = the largest value,
  * histogram = entries per value (zero counts allowed), indexes = entries,
@@ -103,7 +103,17 @@ enum db_encoding { DB_ENC_BIT = 1, DB_ENC_MOD3 = 2, DB_ENC_NIBBLE = 4, DB_ENC_BY
  * database) and db_save_pdb (a pattern database) to replace it: the gzip
  * header with the 'Sl' field, the magic, and the space kind (atomic_file.h). */
 extern const struct atomic_file_kind db_file_kind, db_pdb_file_kind;
-#define DB_PDB_FORMAT_VERSION 2u
+/*
+ * Pattern database format versions: 3 (written now) and 2 (read for plain
+ * tables only).  The layout is the same; what changed is the additive
+ * build's seed: format 2 seeded the goal placement with the blank on every
+ * free cell, format 3 only on the cells of the goal blank's region (the
+ * definition, pdb_build.h), so a format 2 additive table holds values that
+ * are too low and db_open_pdb refuses it, saying to rebuild.  Plain tables
+ * were always seeded with the goal's blank cell alone.
+ */
+#define DB_PDB_FORMAT_VERSION 3u
+#define DB_PDB_FORMAT_OLDEST 2u
 #define DB_PDB_EXT 72u
 #define DB_PDB_MAX_CELLS 30
 

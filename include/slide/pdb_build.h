@@ -7,13 +7,19 @@
  *     134, 2002; Felner, Korf and Hanan, "Additive pattern database
  *     heuristics", JAIR 22, 2004): only moves of pattern tiles cost 1; the
  *     blank moving through free cells is free.  The search runs over the
- *     states (placement, blank's free cell) by cost layers; after each layer
- *     the new states are closed under the free moves (a flood fill of the
- *     blank's region among the free cells).  A placement's value is the
- *     first layer that reaches it with the blank anywhere, i.e. the minimum
- *     over blank cells; it is stored without the blank.  Values of disjoint
- *     patterns add up to an admissible heuristic, because every real move
- *     moves one tile and is counted by at most one pattern.
+ *     states (placement, blank's free cell) by cost layers from the
+ *     abstract goal: the goal placement with the blank on the goal's blank
+ *     cell, and so (free moves) on every cell of that cell's region, the
+ *     free cells the blank reaches without moving a pattern tile.  The
+ *     goal placement with the blank in another region is NOT at cost 0:
+ *     pattern tiles wall it off (slide before format 3 seeded it so, which
+ *     made values too low; db.h).  After each layer the new states are
+ *     closed under the free moves (a flood fill of the blank's region among
+ *     the free cells).  A placement's value is the first layer that
+ *     reaches it with the blank anywhere, i.e. the minimum over blank
+ *     cells; it is stored without the blank.  Values of disjoint patterns
+ *     add up to an admissible heuristic, because every real move moves one
+ *     tile and is counted by at most one pattern.
  *   plain (Culberson and Schaeffer 1998): every move costs 1 and the value is
  *     kept per (placement, blank cell); a plain value is admissible alone,
  *     and plain values combine only by max.

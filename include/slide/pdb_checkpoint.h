@@ -31,7 +31,9 @@
 #include "slide/error.h"
 #include "slide/pdb_build.h"
 
-#define PDB_CHECKPOINT_VERSION 1
+/* 2 since the additive seed is the goal blank's region (pdb_build.h); a
+ * format 1 checkpoint holds layers of the old seeding and is refused. */
+#define PDB_CHECKPOINT_VERSION 2
 #define PDB_CHECKPOINT_MAGIC "slide-pdb-checkpoint"
 
 /* 1 if dir holds a pdb checkpoint (DIR/pdb-state), else 0. */

@@ -1,6 +1,6 @@
 /*
  * pdb_file.h - pattern database files: a finished table (pdb_build.h)
- * written through the database container (db.h, format version 2: the
+ * written through the database container (db.h, format version 3: the
  * header record names the board, the goal, the pattern, the kind, the
  * histogram of values and the CRC-32 of every block), read back with every
  * check, and verified by a search that shares no code with the build.

@@ -3,13 +3,20 @@
  * one page (embedded in the binary) and the JSON API of serve_api.h.
  *
  * Representation: a struct serve owns the libmicrohttpd daemon (one thread
- * per connection, at most limits.connections of them), the search pool
- * (serve_pool.h) and the API context; it borrows the loaded databases,
- * which must outlive it.  Every request is bounded: its body by
- * limits.max_body (larger ones get 413 before the body is read), its board
- * by limits.max_side, its search by limits.max_nodes and
- * limits.max_seconds, and the searches running at once by
- * limits.searches (more get 503 with Retry-After).
+ * per connection, at most limits.connections of them and
+ * limits.per_address from one client address; more are closed at once),
+ * the search pool (serve_pool.h), the connections' deadlines and the API
+ * context; it borrows the loaded databases, which must outlive it.  Every
+ * request is bounded: its head and body must arrive within
+ * limits.read_seconds and its answer be taken within limits.send_seconds
+ * (else the connection is closed), its body by limits.max_body (larger
+ * ones get 413: at once when Content-Length says so, else as soon as the
+ * body passes the limit, and the connection is closed), its board by
+ * limits.max_side, its search by limits.max_nodes and limits.max_seconds,
+ * and the searches and evaluations running at once by limits.searches
+ * (more get 503 with Retry-After); a search whose client closes its
+ * connection is cancelled.  API requests from pages of other sites are
+ * refused (403; origin.h says how they are told).
  *
  * Invariant: after serve_start returns SLIDE_OK the server answers on
  * serve_port until serve_stop, which cancels the running searches, closes
@@ -31,8 +38,11 @@ struct pdb_set;
 #define SERVE_MAX_NODES 200000000ull     /* IDA* expansions per search */
 #define SERVE_MAX_SECONDS 10.0           /* wall time per search */
 #define SERVE_MAX_MOVES 20000            /* moves replayed by /api/eval */
-#define SERVE_MAX_CONNECTIONS 64         /* open connections */
-#define SERVE_CONNECTION_TIMEOUT 15      /* seconds an idle connection lives */
+#define SERVE_MAX_CONNECTIONS 512        /* open connections */
+#define SERVE_MAX_PER_ADDRESS 256        /* open connections from one address */
+#define SERVE_READ_SECONDS 10.0          /* a request's head and body arrive within */
+#define SERVE_SEND_SECONDS 60.0          /* an answer is taken within */
+#define SERVE_CONNECTION_TIMEOUT 15      /* seconds without a byte either way */
 #define SERVE_AUTO_IDA_CELLS 16          /* "auto" uses IDA* up to 4x4 */
 
 struct serve_limits {
@@ -41,12 +51,20 @@ struct serve_limits {
     uint64_t max_nodes;   /* a request may ask for fewer, never more */
     double max_seconds;   /* likewise */
     int max_moves;
-    int searches;         /* concurrent searches, 1..SERVE_POOL_MAX */
-    int connections;
+    int searches;         /* concurrent searches and evaluations, 1..SERVE_POOL_MAX */
+    int connections;      /* open connections in all, 1..1024 */
+    int per_address;      /* open connections from one client address, 1..connections */
+    double read_seconds;  /* head and body of a request, from the connection's start or
+                             the previous answer, > 0 */
+    double send_seconds;  /* an answer, from its start to its last byte, > 0 */
 };
 
 /* The default limits above (searches: 2). */
 struct serve_limits serve_default_limits(void);
+
+/* 1 if address (text, as for serve_config.bind) is on the loopback
+ * interface: 127.0.0.0/8, ::1 in any spelling, ::ffff:127.x.x.x. */
+int serve_is_loopback(const char *address);
 
 struct serve_config {
     const char *bind;      /* an IPv4 or IPv6 address; NULL: 127.0.0.1 */
@@ -65,8 +83,10 @@ struct serve;
 
 /*
  * Start serving in background threads.  Errors: SLIDE_EINVAL (bind is not
- * an IP address, a limit out of range), SLIDE_EIO (the address cannot be
- * listened on: the message names it and the system error), SLIDE_ENOMEM.
+ * an IP address, a limit out of range, more connections than the
+ * open-file limit (RLIMIT_NOFILE) leaves room for), SLIDE_EIO (the address
+ * cannot be listened on: the message names it and the system error),
+ * SLIDE_ENOMEM.
  * On success *out is the server; stop and free it with serve_stop.
  */
 int serve_start(const struct serve_config *cfg, struct serve **out, slide_error *err);

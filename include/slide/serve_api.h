@@ -20,7 +20,9 @@
  * the command line's message}); 404 unknown path or no such database; 405
  * wrong method (Allow names the right one); 413 body too large; 422 an
  * unsolvable board given to /api/solve (no node searched); 503 every search
- * slot busy (Retry-After: 1); 500 a bug (a solution that does not replay).
+ * slot busy (Retry-After: 1; /api/solve's IDA* and /api/eval take a slot),
+ * or an evaluation stopped (time limit, server stopping, client gone); 500
+ * a bug (a solution that does not replay).
  */
 #ifndef SLIDE_SERVE_API_H
 #define SLIDE_SERVE_API_H
@@ -52,20 +54,25 @@ struct serve_reply {
     const char *allow;     /* methods for an Allow header (405); NULL: none */
 };
 
-/*
- * Answer one request.  method: "GET", "POST", ...; path: the URL path
- * ("/api/solve"); fields: the request's JSON value (an object; NULL when
- * the body was empty) - or, when parse_error is not NULL, the body did not
- * parse and parse_error says why.  Fills reply (free reply->body).
- * Thread-safe: any number of requests may be answered at once.
- */
 /* Make what answering requests needs (the heuristic cache) in api, whose
  * other fields are set.  Errors: SLIDE_ENOMEM.  Release with
  * serve_api_free after the last request. */
 int serve_api_init(struct serve_api *api, slide_error *err);
 void serve_api_free(struct serve_api *api);
 
+/*
+ * Answer one request.  method: "GET", "POST", ... (any bytes); path: the
+ * URL path ("/api/solve"; any bytes); fields: the request's JSON value (an
+ * object; NULL when the body was empty) - or, when parse_error is not
+ * NULL, the body did not parse and parse_error says why.  client: the
+ * request's socket, which the search pool watches so that a client that
+ * closes it frees its slot at once (-1: none).  Fills reply (free
+ * reply->body); an error that echoes the method or path cuts it between
+ * characters and escapes invalid UTF-8 (\xHH), so it is valid JSON.
+ * Thread-safe: any number of requests may be answered at once.
+ */
 void serve_api_handle(struct serve_api *api, const char *method, const char *path,
-                      json_t *fields, const char *parse_error, struct serve_reply *reply);
+                      json_t *fields, const char *parse_error, int client,
+                      struct serve_reply *reply);
 
 #endif

@@ -1,12 +1,15 @@
 /*
- * serve_pool.h - the small pool of concurrent searches of `slide serve`:
- * a fixed number of slots, each with a wall-time deadline and a cancel
- * flag that a watchdog thread raises when the deadline passes.
+ * serve_pool.h - the small pool of concurrent searches and evaluations of
+ * `slide serve`: a fixed number of slots, each with a wall-time deadline
+ * and a cancel flag that a watchdog thread raises when the deadline passes
+ * or the client that asked has gone.
  *
  * Representation: slots[0..size-1]; a slot is busy from serve_pool_acquire
  * to serve_pool_release.  The searcher polls the slot's cancel flag (IDA*
  * takes it as ida_options.cancel); the watchdog sets it once the slot's
- * deadline (CLOCK_MONOTONIC) is past, and serve_pool_stop sets it on every
+ * deadline (CLOCK_MONOTONIC) is past or its client's socket has been
+ * closed by the peer (poll(2) reports POLLRDHUP, POLLHUP or POLLERR: a
+ * page closed or a fetch aborted), and serve_pool_stop sets it on every
  * busy slot.  A request that finds every slot busy is refused at once (the
  * server answers 503 with Retry-After) instead of queueing: the number of
  * searches, and so the CPU the server takes, never exceeds size.
@@ -31,6 +34,8 @@ struct serve_slot {
     volatile sig_atomic_t cancel; /* raised by the watchdog or by stop */
     int busy;
     int timed_out;                /* the deadline, not stop, raised cancel */
+    int left;                     /* the client's leaving raised cancel */
+    int fd;                       /* the client's socket, watched; -1: none */
     struct timespec deadline;     /* CLOCK_MONOTONIC */
 };
 
@@ -52,16 +57,21 @@ struct serve_pool {
 int serve_pool_init(struct serve_pool *p, int size, slide_error *err);
 
 /*
- * Take a free slot whose deadline is `seconds` (> 0) from now.  Returns the
- * slot number, or -1 when every slot is busy or the pool is stopping.
+ * Take a free slot whose deadline is `seconds` (> 0) from now, for the
+ * client on socket fd (-1: none to watch; the socket must stay open until
+ * the slot is released).  Returns the slot number, or -1 when every slot
+ * is busy or the pool is stopping.
  */
-int serve_pool_acquire(struct serve_pool *p, double seconds);
+int serve_pool_acquire(struct serve_pool *p, double seconds, int fd);
 
 /* The cancel flag of a slot taken by serve_pool_acquire. */
 const volatile sig_atomic_t *serve_pool_flag(struct serve_pool *p, int slot);
 
 /* 1 if the slot's deadline raised its flag (0: not raised, or by stop). */
 int serve_pool_timed_out(struct serve_pool *p, int slot);
+
+/* 1 if the client's leaving raised the slot's flag. */
+int serve_pool_left(struct serve_pool *p, int slot);
 
 /* Give the slot back. */
 void serve_pool_release(struct serve_pool *p, int slot);

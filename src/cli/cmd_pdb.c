@@ -28,6 +28,9 @@ static const char help[] =
     "       slide pdb stats RxC --h H [--samples N] [--seed S] [--exact] [--goal G]\n"
     "       slide pdb predict RxC --h H BOARD --length L [--samples N] [--seed S]\n"
     "       slide pdb predict RxC --h H - [--samples N] [--seed S] [--exact]\n"
+    "Examples:\n"
+    "  slide pdb build 4x4 --partition 7-8 -o pdb78    # the two 15-puzzle tables\n"
+    "  slide solve --h pdb:pdb78 --reflect - < data/korf100.txt\n"
     "build: the pattern database of a set of tiles, by a layered breadth-first\n"
     "search over (placement of the tiles, blank cell) on the two-bit store of\n"
     "slide bfs, written through the database container (see slide db --help):\n"
@@ -38,7 +41,11 @@ static const char help[] =
     "  --additive       (default) only moves of pattern tiles count; the value of\n"
     "                   a placement is the least over the blank's cells and is\n"
     "                   stored without the blank; values of disjoint patterns add\n"
-    "                   up (Korf and Felner 2002)\n"
+    "                   up (Korf and Felner 2002).  The search starts from the\n"
+    "                   goal placement with the blank on the goal's blank cell\n"
+    "                   and every free cell the blank reaches from there without\n"
+    "                   moving a pattern tile (file format 3; tables of format 2\n"
+    "                   seeded the blank on any free cell, too low: rebuild them)\n"
     "  --plain          every move counts; stored per blank cell; max-combined\n"
     "  --partition NAME the standard additive tile sets for the standard goal,\n"
     "                   each written to DIR/NAME.K.pdb: on 4x4 7-8, 6-6-3, 5-5-5\n"
@@ -54,15 +61,6 @@ static const char help[] =
     "  --level N        zlib level 0..9 (default 1)\n"
     "  --progress       one line per layer on standard error (default on a TTY):\n"
     "                   'pdb: cost D: S states, V values (cumulative C of E), T s'\n"
-    "  Output: one line per table on standard output: 'FILE: KIND, tiles T,\n"
-    "  E entries, max M, B bytes (E bits per entry), build S s'; for --partition\n"
-    "  also the --h argument that sums the tables.\n"
-    "info: the header (no payload read): board, goal, kind, tiles, entries,\n"
-    "encoding, checksums, then the table 'value count' of the histogram.\n"
-    "verify: load every block (CRCs, sizes, histogram), then recompute every\n"
-    "value by an independent layered search over (placement, blank cell) with a\n"
-    "byte per state (no code of the build) and compare.  Memory: about n bytes\n"
-    "per placement; refused up front above what is available.\n"
     "  --checkpoint DIR save the build into DIR (created if missing; locked)\n"
     "                   every --checkpoint-every minutes (default 10) and at\n"
     "                   SIGINT/SIGTERM; removed once the table is written\n"
@@ -70,15 +68,25 @@ static const char help[] =
     "                   arguments; a checkpoint of another build is refused);\n"
     "                   with --partition the tables before it must exist\n"
     "  --checkpoint-every M  minutes between checkpoints\n"
-    "SIGINT or SIGTERM during a build: without a checkpoint directory, one\n"
-    "line says which table was not written (and, with --partition, that the\n"
-    "ones before it are complete); no partial file or temporary remains.  With\n"
-    "one, the build stops at the end of the layer, saves a checkpoint, says\n"
-    "where, and exits 128 + the signal; a second signal stops at once.\n"
+    "  Output: one line per table on standard output: 'FILE: KIND, tiles T,\n"
+    "  E entries, max M, B bytes (E bits per entry), build S s'; for --partition\n"
+    "  also the --h argument that sums the tables.\n"
+    "  SIGINT or SIGTERM during a build: without a checkpoint directory, one\n"
+    "  line says which table was not written (and, with --partition, that the\n"
+    "  ones before it are complete); no partial file or temporary remains.  With\n"
+    "  one, the build stops at the end of the layer, saves a checkpoint, says\n"
+    "  where, and exits 128 + the signal; a second signal stops at once.\n"
+    "info: the header (no payload read): board, goal, kind, seed, tiles, entries,\n"
+    "encoding, checksums, then the table 'value count' of the histogram.\n"
+    "verify: load every block (CRCs, sizes, histogram), then recompute every\n"
+    "value by an independent layered search over (placement, blank cell) with a\n"
+    "byte per state (no code of the build), from the abstract goal alone (the\n"
+    "goal placement, the blank on the goal's blank cell), and compare.  Memory:\n"
+    "about n bytes per placement; refused up front above what is available.\n"
     "stats: the distribution of heuristic H (any --h of slide heuristic: pdb:A+B,\n"
     "pdbr:A+B for the mirrored max, manhattan, lc ...) over the solvable boards,\n"
     "from N boards drawn uniformly (slide scramble's draw; the counts depend on\n"
-    "S and N only, never on --threads), with 95 %% intervals: Wilson score for\n"
+    "S and N only, never on --threads), with 95 % intervals: Wilson score for\n"
     "each probability, normal for the mean.  --exact (manhattan only, at most 16\n"
     "cells): every board counted by a dynamic programme instead.  Output: the\n"
     "table 'value count probability low high', then the mean [low, high] (CSV:\n"
@@ -98,9 +106,9 @@ static const char help[] =
     "  --length L      predict: the optimal length of BOARD\n"
     "  --format F      text (default) or csv\n"
     "  --provenance    start the output with the provenance block ('# ' lines)\n"
-    "Exit status: 0 ok, 1 failure (memory, files, a wrong value), 2 bad arguments,\n"
-    "3 predict: a board that cannot reach the goal, 130 (SIGINT) or 143 (SIGTERM)\n"
-    "a build stopped.\n";
+    "Exit status: 0 ok, 1 failure (memory, files, a wrong value, a table of an\n"
+    "old format), 2 bad arguments, 3 predict: a board that cannot reach the goal,\n"
+    "130 (SIGINT) or 143 (SIGTERM) a build stopped.\n";
 
 /* The partitions, in slide's standard goal (tiles turned by t -> n - t). */
 static const struct partition {
@@ -494,7 +502,10 @@ static int info(const struct pdb_args *a)
     printf("file: %s, %" PRIu64 " bytes, zlib level %d, written by slide %s (format %u)\n",
            a->file, db.file_bytes, db.level, db.tool_version, db.version);
     printf("board: %dx%d, goal %s\n", db.rows, db.cols, goal);
-    printf("kind: %s\ntiles:", db.pdb.kind == PDB_ADDITIVE ? "additive" : "plain");
+    printf("kind: %s\n", db.pdb.kind == PDB_ADDITIVE ? "additive" : "plain");
+    printf("seed: the goal placement, the blank %s\ntiles:",
+           db.pdb.kind == PDB_ADDITIVE ? "on every cell of the goal blank's region"
+                                       : "on the goal's blank cell");
     for (int i = 0; i < db.pdb.k; i++)
         printf("%s%d", i ? "," : " ", db.pdb.tiles[i]);
     printf("\nentries: %" PRIu64 ", %" PRIu64 " with a value\n", db.indexes, db.reachable);

@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "cli.h"
 #ifdef SLIDE_HAVE_SERVE
@@ -23,7 +24,8 @@ static const char help[] =
     "Ctrl-C or SIGTERM stops the server cleanly (running searches are\n"
     "cancelled, connections closed).  The page is built into the binary.\n"
     "  --bind ADDR      the IP address to listen on (default 127.0.0.1, this\n"
-    "                   machine only; 0.0.0.0 or :: opens it to the network)\n"
+    "                   machine only, as any 127.x.x.x or ::1; 0.0.0.0, :: or\n"
+    "                   another address opens it to the network)\n"
     "  --port N         the TCP port (default 8080; 0 picks a free one)\n"
     "  --db FILE...     distance databases (slide bfs RxC --save FILE), up to\n"
     "                   16, as the words after --db (--db a.db b.db); their\n"
@@ -41,15 +43,25 @@ static const char help[] =
     "  --reflect        every --pdb set also looks up the board mirrored in the\n"
     "                   main diagonal and takes the larger sum (as slide solve\n"
     "                   --reflect; square boards whose goal's blank is on it)\n"
-    "  --threads N      searches that may run at once (1..64, default 2); a\n"
-    "                   solve request beyond that gets 503 with Retry-After: 1\n"
+    "  --threads N      searches and evaluations that may run at once (1..64,\n"
+    "                   default 2); an IDA* solve or an eval beyond that gets\n"
+    "                   503 with Retry-After: 1\n"
     "  --max-nodes N    IDA* expansions per search (default 200000000)\n"
     "  --max-seconds S  wall time per search (default 10); a search that hits\n"
     "                   either cap answers status \"stopped\" with the lower\n"
     "                   bound it proved\n"
-    "Limits of every request: a body of at most 64 KiB (413 beyond), boards up\n"
-    "to 32x32 (400 beyond; /api/solvable takes any size the body can hold),\n"
-    "at most 64 open connections, idle ones closed after 15 s.\n"
+    "Limits of every request: a body of at most 64 KiB (413 beyond, at once\n"
+    "when Content-Length says so, else when the body passes it; the\n"
+    "connection is then closed), boards up to 32x32 (400 beyond;\n"
+    "/api/solvable takes any size the body can hold), the head and body\n"
+    "within 10 s of the connection's start or the previous answer and the\n"
+    "answer taken within 60 s (else the connection is closed), at most 512\n"
+    "open connections, 256 from one client address (more are closed at\n"
+    "once).  A search or evaluation whose client closes the connection is\n"
+    "cancelled.  API calls from pages of other sites are refused (403): a\n"
+    "browser's Origin must be this server and Sec-Fetch-Site same-origin, and\n"
+    "on a loopback address the Host must be localhost, 127.x.x.x or [::1]\n"
+    "(programs such as curl send neither Origin nor Sec-Fetch-Site).\n"
     "API (JSON; boards are text as on the command line, \"1 2 3/4 5 6/7 8 0\";\n"
     "goal is optional, default 1..n-1 with the blank last):\n"
     "  GET  /api/info       version, limits, loaded databases, heuristics\n"
@@ -78,9 +90,11 @@ static const char help[] =
     "                       reachable, histogram (boards per distance)\n"
     "Statuses: 200; 400 bad input, {\"error\": the command line's one-line\n"
     "message} (malformed JSON, wrong types, unknown fields, boards too big);\n"
-    "404 unknown path or no such database; 405 wrong method (Allow header);\n"
-    "413 body too large; 422 /api/solve of an unsolvable board (no search;\n"
-    "error is the parity explanation); 503 every search slot busy.\n"
+    "403 a call from another site's page; 404 unknown path or no such\n"
+    "database; 405 wrong method (Allow header); 413 body too large; 422\n"
+    "/api/solve of an unsolvable board (no search; error is the parity\n"
+    "explanation); 503 every search slot busy, or an eval stopped (its time\n"
+    "limit, the server stopping).\n"
     "Exit status: 0 stopped by a signal, 1 cannot listen or load a database,\n"
     "or built without the web server, 2 bad arguments.\n";
 
@@ -217,6 +231,19 @@ static int load_pdb_sets(const char *spec, int reflect, struct pdb_set *sets, in
     return EXIT_OK;
 }
 
+/* The open-file limit raised (within its hard limit) to hold the
+ * connections; serve_start refuses if it still cannot. */
+static void room_for_connections(int connections)
+{
+    struct rlimit r;
+    rlim_t need = (rlim_t)connections + 64;
+    if (getrlimit(RLIMIT_NOFILE, &r) == 0 && r.rlim_cur != RLIM_INFINITY && r.rlim_cur < need &&
+        (r.rlim_max == RLIM_INFINITY || r.rlim_max >= need)) {
+        r.rlim_cur = need;
+        setrlimit(RLIMIT_NOFILE, &r);
+    }
+}
+
 static int run(const struct serve_args *a, struct db *dbs, const struct pdb_set *pdbs,
                int npdbs, const sigset_t *set)
 {
@@ -227,6 +254,7 @@ static int run(const struct serve_args *a, struct db *dbs, const struct pdb_set 
     cfg.limits.max_seconds = a->max_seconds;
     struct serve *s;
     slide_error err;
+    room_for_connections(cfg.limits.connections);
     int rc = serve_start(&cfg, &s, &err);
     if (rc)
         return cli_fail_lib(rc, &err) == EXIT_USAGE ? EXIT_USAGE : EXIT_FAIL;
@@ -234,8 +262,8 @@ static int run(const struct serve_args *a, struct db *dbs, const struct pdb_set 
     printf("http://%s%s%s:%d/\n", v6 ? "[" : "", a->bind, v6 ? "]" : "", serve_port(s));
     fflush(stdout);
     fprintf(stderr, "slide: serving the page at that address%s; Ctrl-C stops\n",
-            strcmp(a->bind, "127.0.0.1") && strcmp(a->bind, "::1")
-                ? " (open to the network: bound to a non-loopback address)" : "");
+            serve_is_loopback(a->bind)
+                ? "" : " (open to the network: bound to a non-loopback address)");
     int sig = wait_for_signal(set);
     serve_stop(s);
     fprintf(stderr, "slide: %s received, server stopped\n", sig == SIGTERM ? "SIGTERM" : "SIGINT");

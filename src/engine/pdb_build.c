@@ -278,17 +278,22 @@ static void scan(struct pdb_run *b, int d, struct counts *total)
 
 /* ---- the search ------------------------------------------------------------ */
 
-/* The goal's states at cost 0, current for layer 0. */
+/*
+ * The goal's states at cost 0, current for layer 0: the goal placement with
+ * the blank on the goal's blank cell and, for an additive table, on every
+ * free cell the blank reaches from there without moving a pattern tile
+ * (those moves are free, so the whole region costs 0).  A free cell of
+ * another region is walled off by pattern tiles: reaching the goal from it
+ * takes pattern moves, so seeding it too would make values too low.
+ */
 static void seed_goal(struct pdb_run *b)
 {
     const struct pattern *pat = &b->pat;
     uint64_t p = rank_kperm(pat->goal_pos, pat->k, pat->n), e = p * (uint64_t)b->f;
     uint32_t occ = pattern_occupied(pat, pat->goal_pos);
-    uint64_t bits; /* bit 2j for entry j */
-    if (b->kind == PDB_ADDITIVE) /* the blank anywhere */
-        bits = STORE_LOW_BITS & ((1ULL << (2 * b->f)) - 1);
-    else
-        bits = 1ULL << (2 * pattern_free_rank(occ, pat->goal_blank));
+    uint64_t bits = b->kind == PDB_ADDITIVE /* bit 2j for entry j */
+                        ? region_entries(pat, occ, pat->goal_blank)
+                        : 1ULL << (2 * pattern_free_rank(occ, pat->goal_blank));
     block_clear(&b->st, e, b->f, cur_code(0) == 1 ? bits << 1 : bits); /* 11 -> cur */
 }
 

@@ -665,7 +665,7 @@ static int decode_scalars(const uint8_t *rec, struct db *db, slide_error *err)
     if (pdb != db->want_pdb)
         return pdb ? BAD("this is a pattern database: read it with slide pdb info|verify")
                    : BAD("this is a distance database, not a pattern database");
-    if (db->version != (pdb ? DB_PDB_FORMAT_VERSION : DB_FORMAT_VERSION))
+    if (pdb ? db->version < DB_PDB_FORMAT_OLDEST : db->version != DB_FORMAT_VERSION)
         return BAD("format version %u does not hold a %s database", db->version,
                    pdb ? "pattern" : "distance");
     if (rows < 1 || cols < 1 || rows > most || cols > most || rows * cols > most)
@@ -715,6 +715,12 @@ static int decode_pdb(const uint8_t *rec, struct db *db, slide_error *err)
     if (db->pdb.kind < 0 || db->pdb.kind > 1 || db->pdb.k < 1 || db->pdb.k > n - 1)
         return BAD("pattern record names kind %d and %d tiles (kind 0 or 1, 1..%d tiles)",
                    db->pdb.kind, db->pdb.k, n - 1);
+    if (db->version < DB_PDB_FORMAT_VERSION && db->pdb.kind == 0)
+        return BAD("this additive table is in format %u, whose build seeded the goal "
+                   "placement with the blank on any free cell: admissible, but lower than "
+                   "its definition wherever the pattern walls in the goal's blank; rebuild "
+                   "it with slide pdb build (format %u seeds the goal blank's region only)",
+                   db->version, DB_PDB_FORMAT_VERSION);
     for (int i = 0; i < db->pdb.k; i++) {
         int t = db->pdb.tiles[i];
         if (t < 1 || t >= n || seen[t]++)

@@ -178,7 +178,10 @@ static int parse_state(const char *dir, struct pdb_state *s, slide_error *err)
         return slide_fail(err, SLIDE_EFORMAT, "%s is not a pattern database checkpoint", path);
     if (version != PDB_CHECKPOINT_VERSION)
         return slide_fail(err, SLIDE_EFORMAT, "%s is of checkpoint format %d; this slide "
-                          "reads %d", path, version, PDB_CHECKPOINT_VERSION);
+                          "reads %d%s", path, version, PDB_CHECKPOINT_VERSION,
+                          version == 1 ? " (format 1 builds seeded additive tables with the "
+                                         "blank on any free cell: start the build anew)"
+                                       : "");
     b += 7;
     size_t bl = strcspn(b, "\n");
     snprintf(s->build, sizeof s->build, "%.*s", (int)bl, b);

@@ -220,14 +220,14 @@ static int moves_of(struct verifier *v, uint64_t s, int d)
 static int search(struct verifier *v, uint64_t *states, slide_error *err)
 {
     const struct pattern *pat = v->pat;
-    uint64_t g = rank_kperm(pat->goal_pos, pat->k, pat->n);
-    uint32_t occ = pattern_occupied(pat, pat->goal_pos);
-    for (int z = 0; z < pat->n; z++)
-        if (!(occ & (1u << z)) && (v->additive || z == pat->goal_blank)) {
-            v->dist[g * (uint64_t)pat->n + (uint64_t)z] = 0;
-            if (push(&v->cur, g * (uint64_t)pat->n + (uint64_t)z) != 0)
-                return slide_fail(err, SLIDE_ENOMEM, "out of memory for the layer list");
-        }
+    /* The abstract goal is one state, the goal placement with the blank on
+     * the goal's blank cell, for both kinds; the free moves of layer 0 reach
+     * the rest of its region at cost 0 (additive). */
+    uint64_t g = rank_kperm(pat->goal_pos, pat->k, pat->n) * (uint64_t)pat->n +
+                 (uint64_t)pat->goal_blank;
+    v->dist[g] = 0;
+    if (push(&v->cur, g) != 0)
+        return slide_fail(err, SLIDE_ENOMEM, "out of memory for the layer list");
     for (int d = 0; v->cur.len; d++) {
         for (uint64_t i = 0; i < v->cur.len; i++) { /* cur grows by free moves */
             if (v->dist[v->cur.v[i]] != d)

@@ -18,6 +18,9 @@
 void reply_error(struct serve_reply *r, int status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* Fill r with 503, Retry-After: 1 and "all N search slots are busy". */
+void serve_reply_busy(const struct serve_api *api, struct serve_reply *r);
+
 /* Fill r with status and the JSON text of v; takes v's reference. */
 void reply_json(struct serve_reply *r, int status, json_t *v);
 
@@ -69,8 +72,9 @@ const struct pdb_set *serve_pdb_for(const struct serve_api *api, const struct bo
 int serve_eval_cache_new(struct serve_eval_cache **out, slide_error *err);
 void serve_eval_cache_free(struct serve_eval_cache *c);
 
-/* The endpoints. */
-void serve_solve(struct serve_api *api, json_t *f, struct serve_reply *r);
-void serve_eval(struct serve_api *api, json_t *f, struct serve_reply *r);
+/* The endpoints that take a slot of the pool; client is the socket of the
+ * request (the pool's watchdog cancels the work when it closes; -1: none). */
+void serve_solve(struct serve_api *api, json_t *f, int client, struct serve_reply *r);
+void serve_eval(struct serve_api *api, json_t *f, int client, struct serve_reply *r);
 
 #endif

@@ -9,20 +9,27 @@
 #include <netinet/in.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
-#include <string.h>
 
 #include "assets.h"
+#include "conns.h"
+#include "origin.h"
 #include "slide/serve.h"
 #include "slide/serve_api.h"
+#include "text.h"
 
 struct serve {
     struct MHD_Daemon *daemon;
     struct serve_limits limits;
     struct serve_pool pool;
     struct serve_api api;
+    struct conns conns;   /* every connection and its deadline */
     int port;
+    int loopback;         /* listening on a loopback address (origin.h) */
     /* requests between their first call and their completion, so that
      * serve_stop lets the answers of cancelled searches go out */
     pthread_mutex_t lock;
@@ -34,23 +41,50 @@ struct serve {
 struct request {
     char *body;
     size_t len, cap;
-    int too_big;
 };
 
 struct serve_limits serve_default_limits(void)
 {
-    return (struct serve_limits){SERVE_MAX_BODY, SERVE_MAX_SIDE, SERVE_MAX_NODES,
-                                 SERVE_MAX_SECONDS, SERVE_MAX_MOVES, 2,
-                                 SERVE_MAX_CONNECTIONS};
+    return (struct serve_limits){.max_body = SERVE_MAX_BODY,
+                                 .max_side = SERVE_MAX_SIDE,
+                                 .max_nodes = SERVE_MAX_NODES,
+                                 .max_seconds = SERVE_MAX_SECONDS,
+                                 .max_moves = SERVE_MAX_MOVES,
+                                 .searches = 2,
+                                 .connections = SERVE_MAX_CONNECTIONS,
+                                 .per_address = SERVE_MAX_PER_ADDRESS,
+                                 .read_seconds = SERVE_READ_SECONDS,
+                                 .send_seconds = SERVE_SEND_SECONDS};
+}
+
+int serve_is_loopback(const char *address)
+{
+    return origin_is_loopback(address);
 }
 
 /* How long serve_stop waits for the answers in flight (cancelled searches
  * answer within milliseconds; a slow client must not hold the stop). */
 #define SERVE_DRAIN_SECONDS 2
 
-static enum MHD_Result respond(struct MHD_Connection *c, int status, const char *type,
-                               void *data, size_t len, enum MHD_ResponseMemoryMode mode,
-                               const struct serve_reply *extra)
+/* The connection's entry in the deadline list (NULL if it has none). */
+static struct conn *conn_of(struct MHD_Connection *c)
+{
+    const union MHD_ConnectionInfo *i =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return i ? i->socket_context : NULL;
+}
+
+/* The connection's socket, -1 if unknown. */
+static int socket_of(struct MHD_Connection *c)
+{
+    const union MHD_ConnectionInfo *i =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return i ? i->connect_fd : -1;
+}
+
+static enum MHD_Result respond(struct serve *s, struct MHD_Connection *c, int status,
+                               const char *type, void *data, size_t len,
+                               enum MHD_ResponseMemoryMode mode, const struct serve_reply *extra)
 {
     struct MHD_Response *r = MHD_create_response_from_buffer(len, data, mode);
     if (!r)
@@ -62,22 +96,25 @@ static enum MHD_Result respond(struct MHD_Connection *c, int status, const char 
     MHD_add_response_header(r, "Content-Security-Policy",
                             "default-src 'self'; style-src 'self'; img-src 'self' data:");
     if (extra && extra->retry_after) {
-        char s[16];
-        snprintf(s, sizeof s, "%d", extra->retry_after);
-        MHD_add_response_header(r, MHD_HTTP_HEADER_RETRY_AFTER, s);
+        char v[16];
+        snprintf(v, sizeof v, "%d", extra->retry_after);
+        MHD_add_response_header(r, MHD_HTTP_HEADER_RETRY_AFTER, v);
     }
     if (extra && extra->allow)
         MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, extra->allow);
     enum MHD_Result ret = MHD_queue_response(c, (unsigned)status, r);
     MHD_destroy_response(r);
+    if (ret == MHD_YES)
+        conns_set(&s->conns, conn_of(c), CONN_SENDING);
     return ret;
 }
 
-static enum MHD_Result respond_reply(struct MHD_Connection *c, struct serve_reply *reply)
+static enum MHD_Result respond_reply(struct serve *s, struct MHD_Connection *c,
+                                     struct serve_reply *reply)
 {
     if (!reply->body)
         return MHD_NO;
-    enum MHD_Result ret = respond(c, reply->status, "application/json; charset=utf-8",
+    enum MHD_Result ret = respond(s, c, reply->status, "application/json; charset=utf-8",
                                   reply->body, strlen(reply->body), MHD_RESPMEM_MUST_FREE,
                                   reply);
     if (ret == MHD_NO)
@@ -86,56 +123,136 @@ static enum MHD_Result respond_reply(struct MHD_Connection *c, struct serve_repl
     return ret;
 }
 
-/* A reply built here (not by the API): status and one error line. */
-static enum MHD_Result respond_error(struct MHD_Connection *c, int status, const char *allow,
-                                     const char *msg)
+/* {"error": msg} as JSON text (malloc'd; NULL when out of memory). */
+static char *error_json(const char *msg)
 {
     json_t *o = json_pack("{s:s}", "error", msg);
-    struct serve_reply reply = {status, o ? json_dumps(o, JSON_COMPACT) : NULL, 0, allow};
+    char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
     json_decref(o);
-    return respond_reply(c, &reply);
+    return text;
 }
 
+/* A reply built here (not by the API): status and one error line. */
+static enum MHD_Result respond_error(struct serve *s, struct MHD_Connection *c, int status,
+                                     const char *allow, const char *msg)
+{
+    struct serve_reply reply = {status, error_json(msg), 0, allow};
+    return respond_reply(s, c, &reply);
+}
+
+static void body_limit(const struct serve *s, char *msg, size_t len)
+{
+    snprintf(msg, len, "the request body is larger than %zu bytes, the most slide serve reads",
+             s->limits.max_body);
+}
+
+/* A body announced (Content-Length) over the limit: 413 before reading it. */
 static enum MHD_Result too_big(struct serve *s, struct MHD_Connection *c)
 {
     char msg[128];
-    snprintf(msg, sizeof msg, "the request body is larger than %zu bytes, the most slide "
-             "serve reads", s->limits.max_body);
-    return respond_error(c, 413, NULL, msg);
+    body_limit(s, msg, sizeof msg);
+    return respond_error(s, c, 413, NULL, msg);
 }
 
-static enum MHD_Result asset(struct MHD_Connection *c, const char *url, const char *method)
+/*
+ * The answer to a body that turned out too big (or too big for memory)
+ * while it was read: one without Content-Length (chunked) can be endless.
+ * libmicrohttpd queues an answer only before a body is read or after all
+ * of it, so this one is written to the socket here (the handler runs in
+ * the connection's own thread, which nothing else writes from), the
+ * sending side is shut so that the client reads the answer and then the
+ * end, and MHD_NO has libmicrohttpd close the connection without reading
+ * another byte.
+ */
+static enum MHD_Result refuse_body(struct MHD_Connection *c, int status, const char *msg)
+{
+    int fd = socket_of(c);
+    char *body = error_json(msg), head[512];
+    if (fd >= 0 && body) {
+        int n = snprintf(head, sizeof head, "HTTP/1.1 %d %s\r\nContent-Type: application/json; "
+                         "charset=utf-8\r\nContent-Length: %zu\r\nConnection: close\r\n"
+                         "Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n\r\n",
+                         status, status == 413 ? "Content Too Large" : "Internal Server Error",
+                         strlen(body));
+        /* a fresh answer on a socket whose client has read the previous
+         * ones fits its buffer; one that does not is cut, as any
+         * connection closed in the middle */
+        if (send(fd, head, (size_t)n, MSG_NOSIGNAL | MSG_DONTWAIT | MSG_MORE) == n)
+            send(fd, body, strlen(body), MSG_NOSIGNAL | MSG_DONTWAIT);
+        shutdown(fd, SHUT_WR);
+    }
+    free(body);
+    return MHD_NO;
+}
+
+static enum MHD_Result asset(struct serve *s, struct MHD_Connection *c, const char *url,
+                             const char *method)
 {
     if (strcmp(method, "GET") && strcmp(method, "HEAD"))
-        return respond_error(c, 405, "GET, HEAD", "the page's files take GET or HEAD");
+        return respond_error(s, c, 405, "GET, HEAD", "the page's files take GET or HEAD");
     for (size_t i = 0; i < serve_asset_count; i++)
         if (!strcmp(url, serve_assets[i].path) ||
             (!strcmp(url, "/index.html") && !strcmp(serve_assets[i].path, "/")))
-            return respond(c, 200, serve_assets[i].type, (void *)serve_assets[i].data,
+            return respond(s, c, 200, serve_assets[i].type, (void *)serve_assets[i].data,
                            serve_assets[i].len, MHD_RESPMEM_PERSISTENT, NULL);
-    return respond_error(c, 404, NULL, "no such page (the page is /, the API /api/info)");
+    return respond_error(s, c, 404, NULL, "no such page (the page is /, the API /api/info)");
+}
+
+/* The fields of a query, and the first problem with its bytes. */
+struct query {
+    json_t *o;
+    char why[256];
+};
+
+/* A query's text after percent-decoding is any bytes: the fields take
+ * valid UTF-8 without NUL (Jansson's strings, and what a board or a size
+ * is written in). */
+static int query_text_ok(struct query *q, const char *what, const char *key, const char *t,
+                         size_t len)
+{
+    size_t at = utf8_check(t, len);
+    if (at == len)
+        return 1;
+    char k[80];
+    const char *name = text_clip(k, sizeof k, key, strlen(key), 48);
+    if (t[at] == '\0')
+        snprintf(q->why, sizeof q->why, "the query's %s%s%s holds a NUL byte (%%00) at byte "
+                 "%zu; fields are text without NUL", what, key == t ? "" : " of ",
+                 key == t ? "" : name, at + 1);
+    else
+        snprintf(q->why, sizeof q->why, "the query's %s%s%s is not valid UTF-8: byte %zu is "
+                 "0x%02X (percent-encode UTF-8 text, e.g. %%C3%%A9 for \u00e9)", what,
+                 key == t ? "" : " of ", key == t ? "" : name, at + 1,
+                 (unsigned char)t[at]);
+    return 0;
 }
 
 static enum MHD_Result add_query(void *cls, enum MHD_ValueKind kind, const char *key,
-                                 const char *value)
+                                 size_t key_size, const char *value, size_t value_size)
 {
     (void)kind;
-    json_object_set_new(cls, key, json_string(value ? value : ""));
+    struct query *q = cls;
+    if (!query_text_ok(q, "field name", key, key, key_size) ||
+        (value && !query_text_ok(q, "value", key, value, value_size)))
+        return MHD_NO;
+    json_object_set_new(q->o, key, json_stringn(value ? value : "", value ? value_size : 0));
     return MHD_YES;
 }
 
-/* The request's fields: the query of a GET, the JSON body of the rest. */
+/* The request's fields: the query of a GET, the JSON body of the rest;
+ * why says what is wrong with them when it is not empty. */
 static json_t *fields_of(struct MHD_Connection *c, const char *method, const struct request *q,
                          char *why, size_t len)
 {
     why[0] = '\0';
     if (!strcmp(method, "GET") || !strcmp(method, "HEAD")) {
-        json_t *o = json_object();
-        if (o && MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, add_query, o) == 0) {
-            json_decref(o);
+        struct query qu = {json_object(), ""};
+        if (!qu.o)
             return NULL;
-        }
-        return o;
+        MHD_get_connection_values_n(c, MHD_GET_ARGUMENT_KIND, add_query, &qu);
+        if (qu.why[0])
+            snprintf(why, len, "%s", qu.why);
+        return qu.o;
     }
     if (q->len == 0)
         return NULL;
@@ -150,35 +267,55 @@ static json_t *fields_of(struct MHD_Connection *c, const char *method, const str
 static enum MHD_Result api(struct serve *s, struct MHD_Connection *c, const char *url,
                            const char *method, const struct request *q)
 {
-    char why[256];
+    char why[512];
+    if (origin_check(MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST),
+                     MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin"),
+                     MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Sec-Fetch-Site"),
+                     s->loopback, why, sizeof why))
+        return respond_error(s, c, 403, NULL, why);
     json_t *f = fields_of(c, method, q, why, sizeof why);
     struct serve_reply reply;
-    serve_api_handle(&s->api, method, url, f, why[0] ? why : NULL, &reply);
+    serve_api_handle(&s->api, method, url, f, why[0] ? why : NULL, socket_of(c), &reply);
     json_decref(f);
-    return respond_reply(c, &reply);
+    return respond_reply(s, c, &reply);
 }
 
-/* Append a piece of the body, or note that it is over the limit. */
-static void collect(struct serve *s, struct request *q, const char *data, size_t len)
+/* Append a piece of the body: 0, or 413 when it passes the limit, 500
+ * when memory runs out. */
+static int collect(struct serve *s, struct request *q, const char *data, size_t len)
 {
-    if (q->too_big || len > s->limits.max_body - q->len) {
-        q->too_big = 1;
-        return;
-    }
+    if (len > s->limits.max_body - q->len)
+        return 413;
     if (q->len + len > q->cap) {
         size_t cap = q->cap ? q->cap : 4096;
         while (cap < q->len + len)
             cap *= 2;
         char *p = realloc(q->body, cap);
-        if (!p) {
-            q->too_big = 1;
-            return;
-        }
+        if (!p)
+            return 500;
         q->body = p;
         q->cap = cap;
     }
     memcpy(q->body + q->len, data, len);
     q->len += len;
+    return 0;
+}
+
+/* The first call of a request: its headers are in. */
+static enum MHD_Result begin(struct serve *s, struct MHD_Connection *c, void **state)
+{
+    struct request *q = calloc(1, sizeof *q);
+    if (!q)
+        return MHD_NO;
+    *state = q;
+    pthread_mutex_lock(&s->lock);
+    s->active++;
+    pthread_mutex_unlock(&s->lock);
+    const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+                                                 MHD_HTTP_HEADER_CONTENT_LENGTH);
+    if (cl && strtoull(cl, NULL, 10) > s->limits.max_body)
+        return too_big(s, c); /* answered at once: the body is never read */
+    return MHD_YES;
 }
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
@@ -188,40 +325,33 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     (void)version;
     struct serve *s = cls;
     struct request *q = *state;
-    if (!q) { /* the headers are in; the body, if any, comes next */
-        if (!(q = calloc(1, sizeof *q)))
-            return MHD_NO;
-        *state = q;
-        pthread_mutex_lock(&s->lock);
-        s->active++;
-        pthread_mutex_unlock(&s->lock);
-        const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
-                                                     MHD_HTTP_HEADER_CONTENT_LENGTH);
-        if (cl && strtoull(cl, NULL, 10) > s->limits.max_body) {
-            q->too_big = 1; /* answered at once: the body is never read */
-            return too_big(s, c);
-        }
-        return MHD_YES;
-    }
+    if (!q) /* the headers are in; the body, if any, comes next */
+        return begin(s, c, state);
     if (*upload_size) {
-        collect(s, q, upload_data, *upload_size);
+        char msg[128];
+        int status = collect(s, q, upload_data, *upload_size);
+        if (status == 413)
+            body_limit(s, msg, sizeof msg);
+        else if (status)
+            snprintf(msg, sizeof msg, "out of memory for the request body");
+        if (status)
+            return refuse_body(c, status, msg);
         *upload_size = 0;
         return MHD_YES;
     }
-    if (q->too_big)
-        return too_big(s, c);
+    conns_set(&s->conns, conn_of(c), CONN_WORKING);
     if (!strncmp(url, "/api/", 5))
         return api(s, c, url, method, q);
-    return asset(c, url, method);
+    return asset(s, c, url, method);
 }
 
 static void on_completed(void *cls, struct MHD_Connection *c, void **state,
                          enum MHD_RequestTerminationCode why)
 {
-    (void)c;
     (void)why;
     struct serve *s = cls;
     struct request *q = *state;
+    conns_set(&s->conns, conn_of(c), CONN_READING); /* the next request's deadline */
     if (!q)
         return;
     free(q->body);
@@ -233,12 +363,42 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **state,
     pthread_mutex_unlock(&s->lock);
 }
 
+/* A connection opens (its deadline starts) or closes (before its socket
+ * does: conns.h). */
+static void on_connection(void *cls, struct MHD_Connection *c, void **socket_context,
+                          enum MHD_ConnectionNotificationCode code)
+{
+    struct serve *s = cls;
+    if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
+        conns_remove(&s->conns, *socket_context);
+        *socket_context = NULL;
+        return;
+    }
+    int fd = socket_of(c);
+    *socket_context = fd >= 0 ? conns_add(&s->conns, fd) : NULL;
+    if (!*socket_context && fd >= 0)
+        shutdown(fd, SHUT_RDWR); /* without a deadline it is not kept */
+}
+
+/* Descriptors beside the connections: the listening socket, the pool's
+ * and the daemon's pipes, the databases, standard streams. */
+#define SERVE_SPARE_FILES 64
+
 static int check_limits(const struct serve_limits *l, slide_error *err)
 {
+    struct rlimit nofile;
     if (l->max_body < 1 || l->max_body > SERVE_MAX_BODY * 16 || l->max_side < 1 ||
         l->max_side > BOARD_MAX_SIDE || l->max_nodes < 1 || !(l->max_seconds > 0) ||
-        l->max_moves < 0 || l->connections < 1 || l->connections > 1024)
+        l->max_moves < 0 || l->connections < 1 || l->connections > 1024 ||
+        l->per_address < 1 || l->per_address > l->connections || !(l->read_seconds > 0) ||
+        !(l->send_seconds > 0))
         return slide_fail(err, SLIDE_EINVAL, "a server limit is out of range");
+    if (getrlimit(RLIMIT_NOFILE, &nofile) == 0 && nofile.rlim_cur != RLIM_INFINITY &&
+        (rlim_t)l->connections + SERVE_SPARE_FILES > nofile.rlim_cur)
+        return slide_fail(err, SLIDE_EINVAL, "%d connections need %d open files, but the "
+                          "limit (ulimit -n) is %llu", l->connections,
+                          l->connections + SERVE_SPARE_FILES,
+                          (unsigned long long)nofile.rlim_cur);
     return SLIDE_OK;
 }
 
@@ -274,14 +434,18 @@ static int listen_on(struct serve *s, const struct serve_config *cfg, slide_erro
     int rc = address(bind, cfg->port, &a, &v6, err);
     if (rc)
         return rc;
+    /* poll(2), not select(2): descriptors may pass FD_SETSIZE */
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION |
-                     MHD_USE_ITC | (v6 ? MHD_USE_IPv6 : 0);
+                     MHD_USE_POLL | MHD_USE_ITC | (v6 ? MHD_USE_IPv6 : 0);
+    s->loopback = serve_is_loopback(bind);
     errno = 0;
     s->daemon = MHD_start_daemon(
         flags, (uint16_t)cfg->port, NULL, NULL, on_request, s, MHD_OPTION_SOCK_ADDR, &a,
         MHD_OPTION_CONNECTION_LIMIT, (unsigned)s->limits.connections,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)s->limits.per_address,
         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)SERVE_CONNECTION_TIMEOUT,
-        MHD_OPTION_NOTIFY_COMPLETED, on_completed, s, MHD_OPTION_END);
+        MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
+        MHD_OPTION_NOTIFY_CONNECTION, on_connection, s, MHD_OPTION_END);
     if (!s->daemon)
         return slide_fail(err, SLIDE_EIO, "cannot listen on %s port %d: %s", bind, cfg->port,
                           errno ? strerror(errno) : "the server library refused");
@@ -309,8 +473,11 @@ int serve_start(const struct serve_config *cfg, struct serve **out, slide_error 
     if (!rc)
         rc = serve_api_init(&s->api, err);
     if (!rc)
+        rc = conns_init(&s->conns, s->limits.read_seconds, s->limits.send_seconds, err);
+    if (!rc)
         rc = listen_on(s, cfg, err);
     if (rc) {
+        conns_free(&s->conns);
         serve_pool_free(&s->pool);
         serve_api_free(&s->api);
         pthread_cond_destroy(&s->idle);
@@ -337,9 +504,10 @@ void serve_stop(struct serve *s)
     while (s->active > 0 && pthread_cond_timedwait(&s->idle, &s->lock, &until) == 0)
         ;
     pthread_mutex_unlock(&s->lock);
-    MHD_stop_daemon(s->daemon);
+    MHD_stop_daemon(s->daemon); /* every connection closed, announced to conns */
     if (listener != MHD_INVALID_SOCKET)
         close(listener);
+    conns_free(&s->conns);
     serve_pool_free(&s->pool);
     serve_api_free(&s->api);
     pthread_cond_destroy(&s->idle);

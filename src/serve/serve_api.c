@@ -14,6 +14,7 @@
 #include "slide/pdb.h"
 #include "slide/provenance.h"
 #include "slide/scramble.h"
+#include "text.h"
 
 static json_t *db_summary(const struct db *db)
 {
@@ -45,8 +46,9 @@ static json_t *pdb_summary(const struct pdb_set *p)
                      "tables", tables);
 }
 
-static void info(struct serve_api *api, json_t *f, struct serve_reply *r)
+static void info(struct serve_api *api, json_t *f, int client, struct serve_reply *r)
 {
+    (void)client;
     static const char *const none[] = {NULL};
     if (req_fields(f, none, r))
         return;
@@ -64,11 +66,14 @@ static void info(struct serve_api *api, json_t *f, struct serve_reply *r)
                                             "summary", t[i].summary));
     for (int i = 0; ida_heuristic_name(i); i++)
         json_array_append_new(ida, json_string(ida_heuristic_name(i)));
-    json_t *limits = json_pack("{s:I, s:i, s:I, s:f, s:i, s:i, s:i, s:i}",
+    json_t *limits = json_pack("{s:I, s:i, s:I, s:f, s:i, s:i, s:i, s:i, s:f, s:f, s:i}",
                                "max_body", (json_int_t)l->max_body, "max_side", l->max_side,
                                "max_nodes", (json_int_t)l->max_nodes,
                                "max_seconds", l->max_seconds, "max_moves", l->max_moves,
                                "searches", l->searches, "connections", l->connections,
+                               "per_address", l->per_address,
+                               "read_seconds", l->read_seconds,
+                               "send_seconds", l->send_seconds,
                                "auto_ida_cells", SERVE_AUTO_IDA_CELLS);
     reply_json(r, 200, json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:[ssss]}",
                                  "version", provenance_version(), "commit", provenance_commit(),
@@ -85,8 +90,9 @@ static const char *width_rule(const struct parity_report *p)
     return p->cols % 2 ? "odd" : "even";
 }
 
-static void solvable(struct serve_api *api, json_t *f, struct serve_reply *r)
+static void solvable(struct serve_api *api, json_t *f, int client, struct serve_reply *r)
 {
+    (void)client;
     static const char *const fields[] = {"board", "goal", NULL};
     struct board b = {0}, goal = {0};
     struct parity_report p;
@@ -118,8 +124,9 @@ static uint64_t clock_seed(void)
     return rng_splitmix64(&x);
 }
 
-static void scramble(struct serve_api *api, json_t *f, struct serve_reply *r)
+static void scramble(struct serve_api *api, json_t *f, int client, struct serve_reply *r)
 {
+    (void)client;
     static const char *const fields[] = {"size", "goal", "walk", "seed", NULL};
     int rows, cols, given;
     long long walk = -1;
@@ -151,8 +158,9 @@ done:
     board_free(&b);
 }
 
-static void histogram(struct serve_api *api, json_t *f, struct serve_reply *r)
+static void histogram(struct serve_api *api, json_t *f, int client, struct serve_reply *r)
 {
+    (void)client;
     static const char *const fields[] = {"size", "goal", NULL};
     int rows, cols;
     struct board goal = {0};
@@ -175,7 +183,8 @@ done:
     board_free(&goal);
 }
 
-typedef void (*endpoint_fn)(struct serve_api *api, json_t *f, struct serve_reply *r);
+typedef void (*endpoint_fn)(struct serve_api *api, json_t *f, int client,
+                            struct serve_reply *r);
 
 static const struct route {
     const char *path, *method;
@@ -198,7 +207,8 @@ void serve_api_free(struct serve_api *api)
 }
 
 void serve_api_handle(struct serve_api *api, const char *method, const char *path,
-                      json_t *fields, const char *parse_error, struct serve_reply *reply)
+                      json_t *fields, const char *parse_error, int client,
+                      struct serve_reply *reply)
 {
     memset(reply, 0, sizeof *reply);
     for (size_t i = 0; i < sizeof routes / sizeof routes[0]; i++) {
@@ -207,15 +217,19 @@ void serve_api_handle(struct serve_api *api, const char *method, const char *pat
             continue;
         if (strcmp(method, t->method) && !(strcmp(t->method, "GET") == 0 &&
                                            strcmp(method, "HEAD") == 0)) {
+            char m[32];
             reply->allow = strcmp(t->method, "GET") ? t->method : "GET, HEAD";
-            reply_error(reply, 405, "%s takes %s, not %.16s", t->path, t->method, method);
+            reply_error(reply, 405, "%s takes %s, not %s", t->path, t->method,
+                        text_clip(m, sizeof m, method, strlen(method), 16));
         } else if (parse_error) {
             reply_error(reply, 400, "%s", parse_error);
         } else {
-            t->run(api, fields, reply);
+            t->run(api, fields, client, reply);
         }
         return;
     }
-    reply_error(reply, 404, "no such endpoint: %.128s (the API: /api/info, /api/solvable, "
-                "/api/solve, /api/scramble, /api/eval, /api/histogram)", path);
+    char p[160];
+    reply_error(reply, 404, "no such endpoint: %s (the API: /api/info, /api/solvable, "
+                "/api/solve, /api/scramble, /api/eval, /api/histogram)",
+                text_clip(p, sizeof p, path, strlen(path), 128));
 }

@@ -3,6 +3,11 @@
  * a loaded database covers the board, its exact distance - for one board
  * and for each board along a sequence of moves (the page's chart of h and
  * d along a solution).
+ *
+ * An evaluation takes a slot of the search pool (serve_pool.h) like a
+ * search: up to 20,000 boards of 32x32 are seconds of CPU, so the slots
+ * bound the CPU the server takes, and the slot's flag (deadline, stop,
+ * client gone) is read before every board.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -11,6 +16,7 @@
 #include "request.h"
 #include "slide/heuristic.h"
 #include "slide/pdb.h"
+#include "text.h"
 
 #define EVAL_CACHE 8 /* goals whose heuristics are kept */
 
@@ -170,35 +176,71 @@ static json_t *evaluate(const struct evaluator *e, const struct db *db,
     return o;
 }
 
-/* The boards along moves, each evaluated; NULL and a 400 on an illegal move. */
-static json_t *along(const struct evaluator *e, const struct db *db, const struct pdb_set *pdb,
-                     const struct board *start, const char *moves, struct serve_reply *r)
+/* What an evaluation reads besides the board. */
+struct eval_ctx {
+    const struct evaluator *e;
+    const struct db *db;
+    const struct pdb_set *pdb;
+    const volatile sig_atomic_t *cancel; /* the pool slot's flag */
+};
+
+/* The refusal of move i + 1 of moves: a whole character is named, so a
+ * multibyte one is echoed as itself. */
+static void bad_move(const char *moves, size_t i, int m, struct serve_reply *r)
+{
+    char c[16];
+    size_t n = strlen(moves + i);
+    int k = utf8_char((const unsigned char *)moves + i, n);
+    text_clip(c, sizeof c, moves + i, k > 0 ? (size_t)k : 1, 8);
+    reply_error(r, 400, "field \"moves\": move %zu ('%s') %s", i + 1, c,
+                m < 0 ? "is not one of U, D, L, R" : "leaves the board");
+}
+
+/* The boards along moves, each evaluated; NULL and an answer in r on an
+ * illegal move, or when the slot's flag stops it (*stopped then 1). */
+static json_t *along(const struct eval_ctx *x, const struct board *start, const char *moves,
+                     int *stopped, struct serve_reply *r)
 {
     struct board b;
     slide_error err;
+    *stopped = 0;
     if (board_copy(&b, start, &err)) {
         reply_error(r, 500, "%s", err.msg);
         return NULL;
     }
     json_t *path = json_array();
-    json_array_append_new(path, evaluate(e, db, pdb, &b));
+    json_array_append_new(path, evaluate(x->e, x->db, x->pdb, &b));
     int z = board_blank(&b);
     for (size_t i = 0; moves[i]; i++) {
         int m = move_parse(moves[i]);
-        if (m < 0 || board_move(&b, &z, (enum move)m)) {
-            reply_error(r, 400, "field \"moves\": move %zu ('%c') %s", i + 1, moves[i],
-                        m < 0 ? "is not one of U, D, L, R" : "leaves the board");
-            json_decref(path);
-            path = NULL;
-            break;
+        if (*x->cancel) {
+            *stopped = 1;
+        } else if (m < 0 || board_move(&b, &z, (enum move)m)) {
+            bad_move(moves, i, m, r);
+        } else {
+            json_array_append_new(path, evaluate(x->e, x->db, x->pdb, &b));
+            continue;
         }
-        json_array_append_new(path, evaluate(e, db, pdb, &b));
+        json_decref(path);
+        path = NULL;
+        break;
     }
     board_free(&b);
     return path;
 }
 
-static void eval_board(struct serve_api *api, json_t *f, const struct board *b,
+/* The answer of an evaluation that the slot's flag stopped. */
+static void stopped_reply(struct serve_api *api, int slot, size_t moves, struct serve_reply *r)
+{
+    if (serve_pool_timed_out(api->pool, slot))
+        reply_error(r, 503, "the evaluation of %zu moves stopped at the time limit of %g s; "
+                    "ask for fewer moves", moves, api->limits->max_seconds);
+    else
+        reply_error(r, 503, "the evaluation was stopped: the server is stopping or the "
+                    "client has gone");
+}
+
+static void eval_board(struct serve_api *api, json_t *f, int client, const struct board *b,
                        const struct board *goal, struct serve_reply *r)
 {
     const char *moves;
@@ -209,18 +251,28 @@ static void eval_board(struct serve_api *api, json_t *f, const struct board *b,
                     strlen(moves), api->limits->max_moves);
         return;
     }
-    const struct db *db = serve_db_for(api, b, goal);
-    const struct pdb_set *pdb = serve_pdb_for(api, goal);
+    struct eval_ctx x = {NULL, serve_db_for(api, b, goal), serve_pdb_for(api, goal), NULL};
+    int slot = serve_pool_acquire(api->pool, api->limits->max_seconds, client);
+    if (slot < 0) {
+        serve_reply_busy(api, r);
+        return;
+    }
+    x.cancel = serve_pool_flag(api->pool, slot);
     struct evaluator *e;
-    int own;
+    int own, stopped = 0;
     slide_error err;
     if (evaluator_for(api, goal, &e, &own, &err)) {
+        serve_pool_release(api->pool, slot);
         reply_error(r, 500, "%s", err.msg);
         return;
     }
-    json_t *o = evaluate(e, db, pdb, b);
-    json_t *path = moves ? along(e, db, pdb, b, moves, r) : NULL;
-    json_object_set_new(o, "database", json_boolean(db != NULL));
+    x.e = e;
+    json_t *o = evaluate(e, x.db, x.pdb, b);
+    json_t *path = moves ? along(&x, b, moves, &stopped, r) : NULL;
+    if (stopped)
+        stopped_reply(api, slot, strlen(moves), r);
+    serve_pool_release(api->pool, slot);
+    json_object_set_new(o, "database", json_boolean(x.db != NULL));
     if (path)
         json_object_set_new(o, "path", path);
     if (!moves || path)
@@ -231,12 +283,12 @@ static void eval_board(struct serve_api *api, json_t *f, const struct board *b,
         evaluator_free(e);
 }
 
-void serve_eval(struct serve_api *api, json_t *f, struct serve_reply *r)
+void serve_eval(struct serve_api *api, json_t *f, int client, struct serve_reply *r)
 {
     static const char *const fields[] = {"board", "goal", "moves", NULL};
     struct board b = {0}, goal = {0};
     if (!req_fields(f, fields, r) && !req_board(api, f, 0, &b, &goal, r))
-        eval_board(api, f, &b, &goal, r);
+        eval_board(api, f, client, &b, &goal, r);
     board_free(&b);
     board_free(&goal);
 }

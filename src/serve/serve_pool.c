@@ -1,7 +1,9 @@
 /*
  * serve_pool.c - search slots with deadlines and a watchdog (serve_pool.h).
  */
+#define _GNU_SOURCE /* POLLRDHUP */
 #include <errno.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,7 +18,17 @@ static int past(const struct timespec *now, const struct timespec *t)
     return now->tv_sec > t->tv_sec || (now->tv_sec == t->tv_sec && now->tv_nsec >= t->tv_nsec);
 }
 
-/* Raise the flags of busy slots whose deadline has passed; 1 if any busy. */
+/* 1 if the peer of socket fd has closed it (or it failed): the request's
+ * answer has nobody to go to.  Data waiting (a pipelined request) is not
+ * a close. */
+static int client_gone(int fd)
+{
+    struct pollfd q = {fd, POLLRDHUP, 0};
+    return fd >= 0 && poll(&q, 1, 0) == 1 && (q.revents & (POLLRDHUP | POLLHUP | POLLERR));
+}
+
+/* Raise the flags of busy slots whose deadline has passed or whose client
+ * has gone; 1 if any busy. */
 static int expire(struct serve_pool *p)
 {
     struct timespec now;
@@ -29,6 +41,9 @@ static int expire(struct serve_pool *p)
         busy = 1;
         if (!s->cancel && past(&now, &s->deadline)) {
             s->timed_out = 1;
+            s->cancel = 1;
+        } else if (!s->cancel && client_gone(s->fd)) {
+            s->left = 1;
             s->cancel = 1;
         }
     }
@@ -82,7 +97,7 @@ int serve_pool_init(struct serve_pool *p, int size, slide_error *err)
     return SLIDE_OK;
 }
 
-int serve_pool_acquire(struct serve_pool *p, double seconds)
+int serve_pool_acquire(struct serve_pool *p, double seconds, int fd)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
@@ -98,7 +113,7 @@ int serve_pool_acquire(struct serve_pool *p, double seconds)
     for (int i = 0; i < p->size && got < 0 && !p->stopping; i++) {
         if (p->slots[i].busy)
             continue;
-        p->slots[i] = (struct serve_slot){.busy = 1, .deadline = t};
+        p->slots[i] = (struct serve_slot){.busy = 1, .fd = fd, .deadline = t};
         got = i;
     }
     if (got >= 0)
@@ -120,10 +135,19 @@ int serve_pool_timed_out(struct serve_pool *p, int slot)
     return t;
 }
 
+int serve_pool_left(struct serve_pool *p, int slot)
+{
+    pthread_mutex_lock(&p->lock);
+    int t = p->slots[slot].left;
+    pthread_mutex_unlock(&p->lock);
+    return t;
+}
+
 void serve_pool_release(struct serve_pool *p, int slot)
 {
     pthread_mutex_lock(&p->lock);
     p->slots[slot].busy = 0;
+    p->slots[slot].fd = -1;
     pthread_mutex_unlock(&p->lock);
 }
 

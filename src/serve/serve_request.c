@@ -10,15 +10,27 @@
 
 #include "request.h"
 #include "slide/pdb.h"
+#include "text.h"
 
+/* The message goes through text_clip: a request's bytes echoed in it
+ * (a method, a path, a cut field name) could otherwise make it invalid
+ * UTF-8, which no JSON string may hold. */
 void reply_error(struct serve_reply *r, int status, const char *fmt, ...)
 {
-    char msg[SLIDE_ERROR_LEN + 128];
+    char msg[SLIDE_ERROR_LEN + 128], safe[4 * sizeof msg];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    reply_json(r, status, json_pack("{s:s}", "error", msg));
+    text_clip(safe, sizeof safe, msg, strlen(msg), sizeof safe - 1);
+    reply_json(r, status, json_pack("{s:s}", "error", safe));
+}
+
+void serve_reply_busy(const struct serve_api *api, struct serve_reply *r)
+{
+    r->retry_after = 1;
+    reply_error(r, 503, "all %d search slots are busy; try again in a second",
+                api->limits->searches);
 }
 
 void reply_json(struct serve_reply *r, int status, json_t *v)
@@ -67,8 +79,9 @@ int req_fields(json_t *f, const char *const *allowed, struct serve_reply *r)
         for (int i = 0; allowed[i] && !known; i++)
             known = strcmp(key, allowed[i]) == 0;
         if (!known) {
-            reply_error(r, 400, "unknown field \"%.64s\" (allowed: %s)", key,
-                        list[0] ? list : "none");
+            char k[80];
+            reply_error(r, 400, "unknown field \"%s\" (allowed: %s)",
+                        text_clip(k, sizeof k, key, strlen(key), 64), list[0] ? list : "none");
             return -1;
         }
     }

@@ -12,6 +12,7 @@
 #include "slide/layers.h"
 #include "slide/parity.h"
 #include "slide/pdb.h"
+#include "text.h"
 
 /* What a method produced; the figures a method does not have stay -1. */
 struct solved {
@@ -31,6 +32,7 @@ struct solve_request {
                                   it is maxed with, "" for none); else NULL */
     long long max_nodes;
     double max_seconds;
+    int client; /* the request's socket, watched while the search runs */
 };
 
 /*
@@ -73,7 +75,7 @@ static int run_ida(struct serve_api *api, const struct solve_request *q, struct 
                     : ida_heuristic_open(&h, q->heuristic, q->goal, err);
     if (rc)
         return rc;
-    int slot = serve_pool_acquire(api->pool, q->max_seconds);
+    int slot = serve_pool_acquire(api->pool, q->max_seconds, q->client);
     if (slot < 0) {
         ida_heuristic_close(&h);
         return 1;
@@ -86,6 +88,8 @@ static int run_ida(struct serve_api *api, const struct solve_request *q, struct 
         snprintf(s->stopped, sizeof s->stopped, "stopped at the time limit of %g s, in "
                  "the iteration with threshold %d: the optimum is at least %d",
                  q->max_seconds, res.bound, res.bound);
+    else if (rc == SLIDE_EINTR && serve_pool_left(api->pool, slot))
+        snprintf(s->stopped, sizeof s->stopped, "stopped: the client has gone");
     else if (rc == SLIDE_EINTR)
         snprintf(s->stopped, sizeof s->stopped, "%s", err->msg);
     serve_pool_release(api->pool, slot);
@@ -133,7 +137,8 @@ static int run_layers(const struct board *start, const struct board *goal, struc
     if (!rc && !(s->moves = malloc(m.len + 1)))
         rc = slide_fail(err, SLIDE_ENOMEM, "out of memory for the moves");
     if (!rc) {
-        memcpy(s->moves, m.moves, m.len);
+        if (m.len) /* a board already at the goal has no moves (m.moves NULL) */
+            memcpy(s->moves, m.moves, m.len);
         s->moves[m.len] = '\0';
         s->length = (long long)m.len;
     }
@@ -216,9 +221,10 @@ static int read_options(struct serve_api *api, json_t *f, const struct board *go
     int ok = 0;
     for (int i = 0; known[i]; i++)
         ok |= strcmp(*method, known[i]) == 0;
+    char clip[48];
     if (!ok) {
-        reply_error(r, 400, "field \"method\" must be auto, ida, db or layers, not \"%.32s\"",
-                    *method);
+        reply_error(r, 400, "field \"method\" must be auto, ida, db or layers, not \"%s\"",
+                    text_clip(clip, sizeof clip, *method, strlen(*method), 32));
         return -1;
     }
     if (q->heuristic && strcmp(*method, "ida") && strcmp(*method, "auto")) {
@@ -244,8 +250,8 @@ static int read_options(struct serve_api *api, json_t *f, const struct board *go
         snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "",
                  ida_heuristic_name(i));
     }
-    reply_error(r, 400, "unknown heuristic \"%.32s\" for IDA* (known: %s, pdb)", q->heuristic,
-                names);
+    reply_error(r, 400, "unknown heuristic \"%s\" for IDA* (known: %s, pdb)",
+                text_clip(clip, sizeof clip, q->heuristic, strlen(q->heuristic), 32), names);
     return -1;
 }
 
@@ -260,10 +266,10 @@ static const char *choose(const struct board *b, const char *method, const struc
     return board_cells(b) <= SERVE_AUTO_IDA_CELLS ? "ida" : "layers";
 }
 
-static void solve_board(struct serve_api *api, json_t *f, const struct board *b,
+static void solve_board(struct serve_api *api, json_t *f, int client, const struct board *b,
                         const struct board *goal, struct serve_reply *r)
 {
-    struct solve_request q = {b, goal, NULL, NULL, 0, 0};
+    struct solve_request q = {b, goal, NULL, NULL, 0, 0, client};
     const char *method;
     if (read_options(api, f, goal, &method, &q, r) || refuse_unsolvable(b, goal, r))
         return;
@@ -283,9 +289,7 @@ static void solve_board(struct serve_api *api, json_t *f, const struct board *b,
                                      : run_layers(b, goal, &s, &err);
     double seconds = now_seconds() - t0;
     if (rc == 1) {
-        r->retry_after = 1;
-        reply_error(r, 503, "all %d search slots are busy; try again in a second",
-                    api->limits->searches);
+        serve_reply_busy(api, r);
     } else if (rc && rc != SLIDE_EINTR) {
         reply_error(r, rc == SLIDE_EINVAL || rc == SLIDE_ERANGE ? 400 : 500, "%s", err.msg);
     } else if (!rc && !replays(b, goal, s.moves)) {
@@ -297,13 +301,13 @@ static void solve_board(struct serve_api *api, json_t *f, const struct board *b,
     free(s.moves);
 }
 
-void serve_solve(struct serve_api *api, json_t *f, struct serve_reply *r)
+void serve_solve(struct serve_api *api, json_t *f, int client, struct serve_reply *r)
 {
     static const char *const fields[] = {"board", "goal", "method", "heuristic",
                                          "max_nodes", "max_seconds", NULL};
     struct board b = {0}, goal = {0};
     if (!req_fields(f, fields, r) && !req_board(api, f, 0, &b, &goal, r))
-        solve_board(api, f, &b, &goal, r);
+        solve_board(api, f, client, &b, &goal, r);
     board_free(&b);
     board_free(&goal);
 }

@@ -30,8 +30,9 @@ struct ida_search {
     struct ida_heuristic *h;
     const struct ida_options *o;
     struct frame *stack;    /* stack[0..bound] */
-    unsigned char *state;   /* h's state per depth: state_size bytes each */
-    int depth_cap;
+    unsigned char *state;   /* h's state per depth 0..bound + 1: state_size
+                               bytes each */
+    int depth_cap;          /* frames and states allocated, >= bound + 2 */
     int bound, next_bound;
     uint64_t expanded, generated;
     struct timespec t0;
@@ -75,12 +76,19 @@ static int search_init(struct ida_search *s, const struct board *start,
     return SLIDE_OK;
 }
 
-/* Make room for a path of `bound` moves. */
+/*
+ * Make room for a path of `bound` moves: frames 0..bound, and h's state for
+ * depths 0..bound + 1.  The extra state is for the children of a node at
+ * depth bound, which the search still evaluates (their f sets the next
+ * threshold): with an h that is 0 off the goal (a table that does not
+ * cover every tile, misplaced on a board whose blank alone is off) such a
+ * node is within the threshold and is expanded.
+ */
 static int reserve_path(struct ida_search *s, int bound, slide_error *err)
 {
-    if (bound < s->depth_cap)
+    if (bound + 2 <= s->depth_cap)
         return SLIDE_OK;
-    int cap = bound + 1 > 2 * s->depth_cap ? bound + 1 : 2 * s->depth_cap;
+    int cap = bound + 2 > 2 * s->depth_cap ? bound + 2 : 2 * s->depth_cap;
     struct frame *p = realloc(s->stack, (size_t)cap * sizeof *p);
     if (!p)
         return slide_fail(err, SLIDE_ENOMEM, "out of memory for a path of %d moves", bound);
