@@ -152,7 +152,7 @@ ck=$tmp/ck
 ) &
 job=$!
 radius=0
-for i in $(seq 1 600); do
+for i in $(seq 1 2400); do # up to 2 minutes
     radius=$(sed -n 's/^radius //p' "$ck/mpi-state" 2>/dev/null)
     [ "${radius:-0}" -ge 10 ] && break
     sleep 0.05
