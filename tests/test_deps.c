@@ -216,6 +216,12 @@ static void test_root_failed_install_not_retried(void **state)
     assert_true(apt_calls("install") > tries);
 }
 
+/* A make of its own, as a user's shell starts it: under `make test` the
+ * environment carries the outer make's MAKELEVEL (a sub-make does not run
+ * deps.sh), MAKEFLAGS and HAVE_SERVE (make-test.sh's), which would decide
+ * for the make under test. */
+#define MAKE_FRESH "unset MAKELEVEL MAKEFLAGS MFLAGS HAVE_SERVE HAVE_MPI;"
+
 /* The Makefile on such a machine (make -n: nothing built): deps.sh runs
  * before make looks, its lines say what is left out, and what make then
  * decides agrees with them - no server flag, no slide-mpi, and make test
@@ -229,8 +235,9 @@ static void test_make_says_what_it_leaves_out(void **state)
                                    "find env; do ln -sf \"$(command -v $p)\" $p; done", dir),
                      0);
     free(out);
-    assert_int_equal(scripttest_sh(&out, "cd " SCRIPTTEST_ROOT " && D='%s' PATH='%s/bin' "
-                                   "DEPS_INCLUDE='%s/include' make -n BUILD='%s/build' all test",
+    assert_int_equal(scripttest_sh(&out, "cd " SCRIPTTEST_ROOT " && " MAKE_FRESH " D='%s' "
+                                   "PATH='%s/bin' DEPS_INCLUDE='%s/include' make -n "
+                                   "BUILD='%s/build' all test",
                                    dir, dir, dir, dir), 0);
     assert_non_null(strstr(out, "slide: building without slide serve: libmicrohttpd-dev "
                                 "libjansson-dev are missing"));
@@ -250,9 +257,9 @@ static void test_make_says_what_it_leaves_out(void **state)
     assert_null(strstr(first + 1, "building without slide serve"));
     free(out);
     /* HAVE_SERVE=0 HAVE_MPI=0: left out on purpose, without a word */
-    assert_int_equal(scripttest_sh(&out, "cd " SCRIPTTEST_ROOT " && D='%s' PATH='%s/bin' "
-                                   "DEPS_INCLUDE='%s/include' make -n BUILD='%s/build' "
-                                   "HAVE_SERVE=0 HAVE_MPI=0 test", dir, dir, dir, dir), 0);
+    assert_int_equal(scripttest_sh(&out, "cd " SCRIPTTEST_ROOT " && " MAKE_FRESH " D='%s' "
+                                   "PATH='%s/bin' DEPS_INCLUDE='%s/include' make -n "
+                                   "BUILD='%s/build' HAVE_SERVE=0 HAVE_MPI=0 test", dir, dir, dir, dir), 0);
     assert_null(strstr(out, "building without"));
     assert_non_null(strstr(out, "SKIP_SERVE_WHY='make HAVE_SERVE=0'"));
     assert_non_null(strstr(out, "SKIP_MPI_WHY='make HAVE_MPI=0'"));
