@@ -41,7 +41,9 @@
 /*
  * Make dir ready (create it if missing; its parent must exist; refuse a
  * symlink or a non-directory) and lock it for this process: *lock_fd
- * receives the descriptor holding the lock (close it to release).
+ * receives the descriptor holding the lock (close it to release).  The
+ * temporaries that a killed run left there (".layer-D.<hex>.tmp",
+ * ".state.<hex>.tmp"; atomic_file_remove_stale) are removed.
  * Errors: SLIDE_EIO naming dir and what is wrong, including "in use by
  * another process".
  */

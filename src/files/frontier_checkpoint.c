@@ -53,6 +53,9 @@ int fcheckpoint_open(const char *dir, int *lock_fd, slide_error *err)
         return slide_fail(err, SLIDE_EIO, "checkpoint directory %s is in use by another "
                           "process (%s is locked)", dir, path);
     }
+    /* what a killed run was writing: under the lock no live run owns it */
+    static const char *const names[] = {"layer-*", "state", NULL};
+    atomic_file_remove_stale(dir, names, NULL, NULL);
     *lock_fd = fd;
     return SLIDE_OK;
 }
