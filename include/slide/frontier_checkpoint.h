@@ -64,7 +64,8 @@ int fcheckpoint_describe(const char *dir, int *rows, int *cols, char *goal, size
 
 /*
  * Save the search f (between steps) with goal into dir (open, locked).
- * Checks the free disk space first (the new layer files and 1 MiB).  On
+ * Checks the free disk space first: the new files (layers and state), each
+ * rounded up to whole blocks, and one block more.  On
  * failure the previous checkpoint stays valid.  *bytes receives the bytes
  * written.  Errors: SLIDE_ENOMEM (disk space, both figures), SLIDE_EIO
  * naming the file and the system error, SLIDE_EINVAL (big-endian host).

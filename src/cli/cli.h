@@ -23,7 +23,7 @@ enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2, EXIT_UNSOLVABLE = 3 };
  * compares them).  Each command's --help says which of them it uses.
  */
 #define CLI_EXIT_CODES(X)                                                      \
-    X(0, "success; also a bfs whose final checkpoint could not be written (the result is complete; a warning says so)") \
+    X(0, "success; also a bfs or frontier whose final checkpoint could not be written (the result is complete; a warning says so)") \
     X(1, "failure: out of memory or disk, a file that cannot be read or written, is corrupt or is in use, a search stopped, or a check that disagrees (bfs count, parity, heuristic claims)") \
     X(2, "bad input: options, sizes, board text, a board the database does not cover, or bad lines in a --keep-going batch") \
     X(3, "a board cannot reach the goal (solve, dist)") \
