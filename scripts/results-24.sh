@@ -5,14 +5,20 @@
 # part of `make test` or `make results`.
 #   - The four tables (127,512,000 entries each) are built once into
 #     PDB_DIR/6-6-6-6 (default build/pdb; about 0.73 GB while one builds,
-#     0.51 GB once all four are loaded) with their build time and peak memory
-#     in results/puzzle24-build.txt.  They are never committed.
+#     0.51 GB once all four are loaded) with their build time, CPU time and
+#     peak memory in results/puzzle24-build.txt.  They are never committed.
 #   - Boards: random walks of WALKS moves from the goal (slide scramble
 #     --walk), then UNIFORM boards drawn uniformly from the solvable ones,
-#     each under BUDGET node expansions; then the instances KF of Korf and
-#     Felner's 50 (tests/data/korf24.txt, with their published optimal
-#     lengths) under KF_BUDGET expansions each.  Budgets are counts, so the
-#     boards that finish do not depend on the machine.  SEED fixes the boards.
+#     each under BUDGET node expansions (counts, so the boards that finish do
+#     not depend on the machine; SEED fixes the boards).
+#   - Then Korf and Felner's 50 instances (tests/data/korf24.txt, with their
+#     published optimal lengths), in the order of the gap between the
+#     published length and h(board), smallest first (ties by number), as many
+#     as fit in KF_CPU seconds of search (one thread per search, JOBS lanes,
+#     each with KF_CPU / JOBS): an instance still running when its lane's
+#     share is spent is interrupted (SIGINT) and shown with the lower bound
+#     its search proved.  KF="1 40" runs those instances instead, each under
+#     KF_BUDGET expansions.
 #   - Every solution is checked here, outside slide: the blank moves are
 #     replayed (awk) from the board to the goal, their number is the length,
 #     and the length is at least the Manhattan distance with its parity.
@@ -20,10 +26,11 @@
 #     expansions (a consistency check: another heuristic, the same search);
 #     where both finish the lengths must agree, and KF instances must match
 #     the published optimum.  The script fails otherwise.
-#   - results/puzzle24.csv (one record per board) and results/puzzle24.md.
-# JOBS searches at once (default 1), each one thread; the load average is
-# recorded, since the machine may be shared (node counts are the
-# deterministic figures).
+#   - results/puzzle24.csv (one record per board) and results/puzzle24.md,
+#     with each search's CPU seconds (user + system, the tables' load
+#     excluded) and nodes per CPU second.
+# The load average is recorded, since the machine may be shared (node counts
+# are the deterministic figures).
 set -eu
 cd "$(dirname "$0")/.."
 SLIDE=${SLIDE:-build/slide}
@@ -36,6 +43,7 @@ BUDGET=${BUDGET:-500000000}
 MD_BUDGET=${MD_BUDGET:-100000000}
 KF=${KF:-}
 KF_BUDGET=${KF_BUDGET:-2000000000}
+KF_CPU=${KF_CPU:-7200}
 THREADS=${THREADS:-}
 JOBS=${JOBS:-1}
 mkdir -p "$PDB_DIR" "$OUT"
@@ -49,8 +57,9 @@ if [ ! -f "$dir/6-6-6-6.4.pdb" ]; then
         printf '# pattern database build (slide %s)\n' "$("$SLIDE" --version | head -1)"
         echo "## 6-6-6-6 on 5x5 (load: $(load))"
     } > "$OUT/puzzle24-build.txt"
-    /usr/bin/time -f "wall %e s, peak RSS %M KB" "$SLIDE" pdb build 5x5 --partition 6-6-6-6 \
-        ${THREADS:+--threads "$THREADS"} -o "$dir" >> "$OUT/puzzle24-build.txt" 2>&1
+    /usr/bin/time -f "wall %e s, user %U s, system %S s, peak RSS %M KB" "$SLIDE" pdb build \
+        5x5 --partition 6-6-6-6 ${THREADS:+--threads "$THREADS"} -o "$dir" \
+        >> "$OUT/puzzle24-build.txt" 2>&1
 fi
 h="pdb:$dir/6-6-6-6.1.pdb+$dir/6-6-6-6.2.pdb+$dir/6-6-6-6.3.pdb+$dir/6-6-6-6.4.pdb"
 
@@ -64,39 +73,75 @@ i=0
     i=$((i + 1))
     echo "uniform $i - $b" >> "$tmp/boards"
 done
-for n in $KF; do
-    awk -F'\t' -v n="$n" '!/^#/ && $1 == n {
+kf_board() { # kf_board N: "kf N PUBLISHED BOARD"
+    awk -F'\t' -v n="$1" '!/^#/ && $1 == n {
         split($4, c, " "); b = ""
         for (k = 1; k <= 25; k++) b = b c[k] (k == 25 ? "" : k % 5 ? " " : "/")
-        print "kf", n, $2, b }' tests/data/korf24.txt >> "$tmp/boards"
-done
+        print "kf", n, $2, b }' tests/data/korf24.txt
+}
+for n in $KF; do kf_board "$n" >> "$tmp/boards"; done
+# Without KF: all 50 by the gap between the published length and h(board)
+# (h from one run that stops each search at its first node), smallest first.
+: > "$tmp/kf-auto"
+if [ -z "$KF" ]; then
+    for n in $(seq 1 50); do kf_board "$n"; done > "$tmp/kf-all"
+    cut -d' ' -f4- "$tmp/kf-all" | "$SLIDE" solve --size 5x5 --format csv --no-progress \
+        --h "$h" --reflect --max-nodes 1 - 2> /dev/null | tail -n +2 |
+        sed 's/"[^"]*"/q/g' | cut -d, -f11 > "$tmp/kf-h"
+    [ "$(wc -l < "$tmp/kf-h")" -eq 50 ] || { echo "results-24: no h for the 50" >&2; exit 1; }
+    paste -d' ' "$tmp/kf-h" "$tmp/kf-all" | awk '{ print $4 - $1, $3, $0 }' |
+        sort -k1,1n -k2,2n | cut -d' ' -f4- > "$tmp/kf-auto"
+fi
+# CPU seconds of loading the tables (a run on the goal board), taken off each
+# search's process CPU time
+/usr/bin/time -f "%U %S" -o "$tmp/cpu.load" "$SLIDE" solve --count --no-progress --h "$h" \
+    --reflect '1 2 3 4 5/6 7 8 9 10/11 12 13 14 15/16 17 18 19 20/21 22 23 24 0' > /dev/null 2>&1
+load_cpu=$(tail -1 "$tmp/cpu.load" | awk '{ print $1 + $2 }')
 
 solve() { # solve LANE BUDGET HEURISTIC [OPTIONS]: boards on stdin, CSV out;
     # the process's CPU seconds (user + system, table loading included) in
     # tmp/cpu.LANE
     lane=$1 budget=$2 heur=$3
     shift 3
-    /usr/bin/time -f "%U %S" -o "$tmp/cpu.$lane" "$SLIDE" solve --size 5x5 --format csv \
-        --no-progress --h "$heur" --max-nodes "$budget" "$@" - | tail -n +2
+    /usr/bin/time -f "%U %S" -o "$tmp/cpu.$lane" ${secs:+timeout -s INT "$secs"} "$SLIDE" \
+        solve --size 5x5 --format csv --no-progress --h "$heur" --max-nodes "$budget" "$@" - |
+        tail -n +2
 }
-lane() { # lane L: boards number L, L + JOBS, ... one after the other
-    awk -v j="$JOBS" -v l="$1" '(NR - 1) % j == l { print NR, $0 }' "$tmp/boards" |
+# one board: record "NR,set,id,published,md,load,search CPU s,slide's record"
+one() { # one LANE NR SET ID PUB BOARD BUDGET [SECONDS]
+    ln=$1 nr=$2 set=$3 id=$4 pub=$5 b=$6 budget=$7 secs=${8:-}
+    l=$(load)
+    rec=$(echo "$b" | solve "$ln" "$budget" "$h" --reflect 2> "$tmp/err.$ln" || true)
+    [ -n "$rec" ] || { cat "$tmp/err.$ln" >&2; return 1; }
+    cpu=$(tail -1 "$tmp/cpu.$ln" | awk -v l="$load_cpu" '{ printf "%.2f", $1 + $2 - l }')
+    md=""
+    if [ "$set" = walk ]; then
+        secs=""
+        md=$(echo "$b" | solve "$ln" "$MD_BUDGET" manhattan |
+             awk -F, '$4 == "optimal" { print $5 }' || true)
+    fi
+    printf '%s,%s,%s,%s,%s,%s,%s,%s\n' "$nr" "$set" "$id" "$pub" "$md" "$l" "$cpu" "$rec" \
+        >> "$tmp/solved.$ln"
+    echo "results-24: $set $id: $(echo "$rec" | cut -d, -f4,5,8) ($cpu CPU s)" >&2
+}
+lane() { # lane L: boards number L, L + JOBS, ... one after the other, then
+    # its share of the gap-ordered instances while its CPU share lasts
+    awk -v j="$JOBS" -v l="$1" '(NR - 1) % j == l { print NR, $0 }' "$tmp/boards" > "$tmp/lane.$1"
     while read -r nr set id pub b; do
         budget=$BUDGET
         [ "$set" != kf ] || budget=$KF_BUDGET
-        l=$(load)
-        rec=$(echo "$b" | solve "$1" "$budget" "$h" --reflect 2> "$tmp/err.$1" || true)
-        [ -n "$rec" ] || { cat "$tmp/err.$1" >&2; exit 1; }
-        cpu=$(tail -1 "$tmp/cpu.$1" | awk '{ print $1 + $2 }')
-        md=""
-        if [ "$set" = walk ]; then
-            md=$(echo "$b" | solve "$1" "$MD_BUDGET" manhattan |
-                 awk -F, '$4 == "optimal" { print $5 }' || true)
-        fi
-        printf '%s,%s,%s,%s,%s,%s,%s,%s\n' "$nr" "$set" "$id" "$pub" "$md" "$l" "$cpu" "$rec" \
-            >> "$tmp/solved.$1"
-        echo "results-24: $set $id: $(echo "$rec" | cut -d, -f4,5,8)" >&2
-    done
+        one "$1" "$nr" "$set" "$id" "$pub" "$b" "$budget" || return 1
+    done < "$tmp/lane.$1"
+    left=$((KF_CPU / JOBS))
+    awk -v j="$JOBS" -v l="$1" '(NR - 1) % j == l { print 1000 + NR, $0 }' "$tmp/kf-auto" \
+        > "$tmp/kflane.$1"
+    while [ "$left" -gt 0 ] && read -r nr set id pub b; do
+        # the time limit is wall-clock, at least the CPU time of one thread:
+        # the CPU spent never passes the share
+        one "$1" "$nr" "$set" "$id" "$pub" "$b" 1000000000000000 "$left" || return 1
+        left=$(tail -1 "$tmp/cpu.$1" | awk -v l="$left" '{ printf "%d", l - $1 - $2 - 0.5 }')
+    done < "$tmp/kflane.$1"
+    : > "$tmp/done.$1"
 }
 # JOBS lanes at once (each search one thread), records put back in order
 k=0
@@ -106,12 +151,15 @@ while [ "$k" -lt "$JOBS" ]; do
     k=$((k + 1))
 done
 wait
+k=0
+while [ "$k" -lt "$JOBS" ]; do
+    [ -f "$tmp/done.$k" ] || { echo "results-24: lane $k failed" >&2; exit 1; }
+    k=$((k + 1))
+done
 cat "$tmp"/solved.* | sort -t, -k1,1n | cut -d, -f2- > "$tmp/solved"
-[ "$(wc -l < "$tmp/solved")" -eq "$(wc -l < "$tmp/boards")" ] ||
-    { echo "results-24: a lane failed" >&2; exit 1; }
 
 # fields of tmp/solved: 1 set, 2 id, 3 published, 4 Manhattan IDA* length,
-# 5 load, 6 CPU seconds, then slide's record: 7 board, 8 method,
+# 5 load, 6 search CPU seconds (the tables' load taken off), then slide's record: 7 board, 8 method,
 # 9 heuristic, 10 status, 11 length, 12 blank moves, 13 tiles, 14 expanded,
 # 15 generated, 16 iterations, 17 h_start, 18 lower bound, 19 seconds,
 # 20 stored
@@ -135,7 +183,7 @@ function replay(board, moves,   c, n, k, z, m, to, r) {
         c[z] = c[to]; c[to] = 0; z = to }
     for (k = 0; k < 24; k++) if (c[k] != k + 1) return "not the goal"
     return "ok" }
-BEGIN { print "set,id,board,published,status,length,lower_bound,h_start,manhattan,expanded,generated,seconds,expanded_per_s,generated_per_s,cpu_s,check,manhattan_ida_length,load" }
+BEGIN { print "set,id,board,published,status,length,lower_bound,h_start,manhattan,expanded,generated,seconds,expanded_per_cpu_s,generated_per_cpu_s,cpu_s,check,manhattan_ida_length,load" }
 {
     check = "-"; md = ""
     r = replay($7, $12)
@@ -146,8 +194,8 @@ BEGIN { print "set,id,board,published,status,length,lower_bound,h_start,manhatta
         else if ($3 != "-" && $3 != $11) check = "differs from the published " $3
         else if ($4 != "" && $4 != $11) check = "differs from IDA* with Manhattan (" $4 ")"
         if (check != "ok") bad = 1 }
-    rate_e = $19 > 0 ? sprintf("%.0f", $14 / $19) : ""
-    rate_g = $19 > 0 ? sprintf("%.0f", $15 / $19) : ""
+    rate_e = $6 > 0.5 ? sprintf("%.0f", $14 / $6) : ""
+    rate_g = $6 > 0.5 ? sprintf("%.0f", $15 / $6) : ""
     printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", $1, $2, $7, $3, $10, $11, $18, $17, md,
         $14, $15, $19, rate_e, rate_g, $6, check, $4, $5 }
 END { exit bad }' "$tmp/solved" > "$OUT/puzzle24.csv.tmp" || {
@@ -168,20 +216,28 @@ rm -f "$OUT/puzzle24.csv.tmp"
          "host $(uname -n), $(nproc) cores; one thread per search, $JOBS at once; IDA* with the sum of the" \
          "four additive tables of Korf and Felner (2002) and its mirror about the main" \
          "diagonal (--reflect; the larger of the two sums).  Budgets: $BUDGET expansions per" \
-         "walk or uniform board, $KF_BUDGET per Korf-Felner instance, $MD_BUDGET for the" \
-         "Manhattan cross-check.  scripts/results-24.sh, SEED=$SEED."
+         "walk or uniform board, $MD_BUDGET for the Manhattan cross-check;" \
+         "$(if [ -n "$KF" ]; then echo "Korf-Felner instances $KF under $KF_BUDGET expansions each."; \
+            else echo "Korf-Felner instances in the order of the gap between the published length and h, smallest first, within $KF_CPU CPU seconds of search ($JOBS lane(s) of $((KF_CPU / JOBS)) s each, the tables' load counted)."; fi)" \
+         "scripts/results-24.sh, SEED=$SEED."
     echo
-    echo "| board | published | status | length | h(board) | Manhattan | expanded | generated | search s | generated/s | CPU s | check | Manhattan IDA* | load |"
-    echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+    echo "| board | published | gap | status | length | h(board) | Manhattan | expanded | generated | search s | CPU s | M generated per CPU s | check | Manhattan IDA* | load |"
+    echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
     grep -v "^#" "$OUT/puzzle24.csv" | tail -n +2 | awk -F, '{
         name = $1 == "walk" ? "walk of " $2 : $1 == "kf" ? "Korf-Felner #" $2 : "uniform " $2
         len = $5 == "optimal" ? $6 : ">= " $7
-        printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", name, $4, $5, len,
-            $8, $9, $10, $11, $12, $14, $15, $16, $17 == "" ? "-" : $17, $18 }'
+        gap = $4 == "-" ? "-" : $4 - $8
+        printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", name, $4, gap,
+            $5, len, $8, $9, $10, $11, $12, $15, $14 == "" ? "-" : sprintf("%.2f", $14 / 1e6), $16,
+            $17 == "" ? "-" : $17, $18 }'
     echo
-    grep -v "^#" "$OUT/puzzle24.csv" | tail -n +2 | awk -F, '$12 > 1 { e += $10; g += $11; s += $12; c += $15; n++ }
-        END { if (n) printf "Node rate over the %d searches (solved or stopped) of over 1 s: %.2f M expanded and %.2f M generated per second of wall time (one thread; the load column says how shared the cores were), %.2f M generated per CPU second (table loading included).\n", n, e / s / 1e6, g / s / 1e6, g / c / 1e6 }'
-    echo "A stopped board shows the lower bound its search proved (>= L)."
+    grep -v "^#" "$OUT/puzzle24.csv" | tail -n +2 | awk -F, '
+        $1 == "kf" { k++; if ($5 == "optimal") { ks++; ke += $10; kg += $11; kc += $15 } else kstop++; kcpu += $15 }
+        $15 > 1 { e += $10; g += $11; c += $15; n++ }
+        END {
+            if (k) printf "Korf-Felner instances: %d solved (every length the published one, every path replayed above), %d stopped; %.0f CPU s in all; the solved ones %.3g expanded and %.3g generated nodes in %.0f CPU s.\n", ks, kstop, kcpu, ke, kg, kc
+            if (n) printf "Node rate over the %d searches of over 1 CPU s: %.2f M expanded and %.2f M generated per CPU second (one thread per search; the tables'"'"' load excluded).\n", n, e / c / 1e6, g / c / 1e6 }'
+    echo "A stopped board shows the lower bound its search proved (>= L).  Gap: the published length less h(board)."
     echo "Table build: results/puzzle24-build.txt."
 } > "$OUT/puzzle24.md"
 cat "$OUT/puzzle24.md"

@@ -346,7 +346,9 @@ printf '%s\n' $parts | xargs -P "$jobs" -I{} sh -c '
         echo "results: part $3 FAILED:" >&2; cat "$4/$3.log" >&2; exit 1
     fi' sh "$jobs" "$out" {} "$logs" || { echo "results: a part failed" >&2; exit 1; }
 
-summary_csv "$out/summary.csv" $SUMMARY_BOARDS
+# the summaries describe the histogram parts' run (threads, parts at once):
+# written only by a run that made histograms
+case " $(echo $parts) " in *" hist-"*) summary_csv "$out/summary.csv" $SUMMARY_BOARDS ;; esac
 case " $(echo $parts) " in *" big "*) summary_csv "$out/summary-big.csv" 2x7 7x2 ;; esac
 if [ "$out" = results ]; then
     sh scripts/plots.sh "$out"

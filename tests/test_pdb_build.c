@@ -378,6 +378,66 @@ static void test_move_delta(void **state)
     check_move_delta(4, 4, 8, 997);
 }
 
+/*
+ * pattern_region (mask shifts) against a flood fill by row and column
+ * arithmetic, and pattern_free_entries (pext/pdep where the CPU has BMI2)
+ * against counting the free cells below each cell: random free masks and
+ * seeds on 3x3, 2x5, 4x4, 5x5 and 5x6 (a 30-cell board: bits 30 and 31 of
+ * the shifts must be cut).
+ */
+static void test_region_masks(void **state)
+{
+    (void)state;
+    static const int shapes[][2] = {{3, 3}, {2, 5}, {5, 2}, {4, 4}, {5, 5}, {5, 6}, {6, 5}};
+    uint64_t seed = 77;
+    for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; si++) {
+        int rows = shapes[si][0], cols = shapes[si][1], n = rows * cols;
+        struct board goal;
+        struct pattern pat;
+        slide_error err;
+        assert_int_equal(board_goal(&goal, rows, cols, &err), 0);
+        assert_int_equal(pattern_init(&pat, &goal, (const int[]){1}, 1, &err), 0);
+        for (int trial = 0; trial < 4000; trial++) {
+            seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+            uint32_t free = (uint32_t)(seed >> 20) & ((1u << n) - 1u);
+            if (!free)
+                continue;
+            int start = (int)((seed >> 8) % (uint64_t)n);
+            while (!(free & (1u << start)))
+                start = (start + 1) % n;
+            /* naive flood fill */
+            uint32_t want = 1u << start;
+            for (int changed = 1; changed;) {
+                changed = 0;
+                for (int c = 0; c < n; c++) {
+                    if (!(want & (1u << c)))
+                        continue;
+                    int r = c / cols, k = c % cols;
+                    int nb[4] = {r > 0 ? c - cols : -1, r < rows - 1 ? c + cols : -1,
+                                 k > 0 ? c - 1 : -1, k < cols - 1 ? c + 1 : -1};
+                    for (int m = 0; m < 4; m++)
+                        if (nb[m] >= 0 && (free & (1u << nb[m])) && !(want & (1u << nb[m]))) {
+                            want |= 1u << nb[m];
+                            changed = 1;
+                        }
+                }
+            }
+            uint32_t got = pattern_region(&pat, 1u << start, free);
+            assert_int_equal(got, want);
+            uint32_t occ = ~free & ((1u << n) - 1u);
+            uint64_t bits = 0;
+            for (int c = 0, j = 0; c < n; c++)
+                if (free & (1u << c)) {
+                    if (want & (1u << c))
+                        bits |= 1ULL << (2 * j);
+                    j++;
+                }
+            assert_true(pattern_free_entries(occ, want) == bits);
+        }
+        board_free(&goal);
+    }
+}
+
 /* The memory guard refuses a build above the limit before allocating. */
 static void test_memory_guard(void **state)
 {
@@ -401,7 +461,7 @@ int main(void)
         cmocka_unit_test(test_bad_patterns), cmocka_unit_test(test_additive_small),
         cmocka_unit_test(test_plain_small), cmocka_unit_test(test_consistency_threads),
         cmocka_unit_test(test_memory_guard), cmocka_unit_test(test_move_delta),
-        cmocka_unit_test(test_goal_region_seed),
+        cmocka_unit_test(test_goal_region_seed), cmocka_unit_test(test_region_masks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -39,6 +39,8 @@ struct pattern {
     int goal_cells[PATTERN_MAX_CELLS];     /* the goal board, reading order */
     uint64_t placements;                   /* n!/(n-k)! */
     uint32_t nbr[PATTERN_MAX_CELLS];       /* cells next to cell c, as a mask */
+    uint32_t not_first_col, not_last_col;  /* cells outside column 0 / C - 1:
+                                              where a shift by one cell may land */
     uint64_t weight[PATTERN_MAX_TILES];    /* rank weight of tiles[i]'s digit:
                                               (n-i-1)!/(n-k)! */
 };
@@ -121,5 +123,9 @@ static inline int64_t pattern_move_delta(const struct pattern *pat, const int8_t
 /* The cells reachable from the cells of seed through free cells of free
  * (a flood fill; seed must lie inside free). */
 uint32_t pattern_region(const struct pattern *pat, uint32_t seed, uint32_t free);
+
+/* The entries of the cells in `cells` (free cells of occ) in a placement's
+ * block of two-bit entries: bit 2j for the cell of free rank j. */
+uint64_t pattern_free_entries(uint32_t occ, uint32_t cells);
 
 #endif

@@ -26,6 +26,10 @@ static int check_shape(const struct board *goal, int k, slide_error *err)
 static void init_neighbours(struct pattern *pat)
 {
     for (int c = 0; c < pat->n; c++) {
+        if (c % pat->cols != 0)
+            pat->not_first_col |= 1u << c;
+        if (c % pat->cols != pat->cols - 1)
+            pat->not_last_col |= 1u << c;
         uint32_t m = 0;
         for (int mv = 0; mv < MOVE_COUNT; mv++) {
             int t = board_step(pat->rows, pat->cols, c, (enum move)mv);
@@ -142,15 +146,42 @@ void pattern_placement(const struct pattern *pat, const int *cells, uint8_t *pos
     }
 }
 
+/* Whole-mask steps: the cells of r and their four neighbours, as shifts of
+ * the mask (a shift by one cell must not wrap into the next row; bits past
+ * the last cell are cut by free). */
 uint32_t pattern_region(const struct pattern *pat, uint32_t seed, uint32_t free)
 {
-    uint32_t r = seed, grow = seed;
-    while (grow) {
-        uint32_t add = 0;
-        for (uint32_t x = grow; x; x &= x - 1)
-            add |= pat->nbr[__builtin_ctz(x)];
-        grow = add & free & ~r;
-        r |= grow;
+    uint32_t r = seed;
+    for (;;) {
+        uint32_t g = (r | (r << 1 & pat->not_first_col) | (r >> 1 & pat->not_last_col) |
+                      r << pat->cols | r >> pat->cols) & free;
+        if (g == r)
+            return r;
+        r = g;
     }
-    return r;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+/* With BMI2: pext packs the cells' bits to their free ranks, pdep spreads
+ * rank j to bit 2j. */
+__attribute__((target("bmi2"))) static uint64_t free_entries_bmi2(uint32_t occ,
+                                                                  uint32_t cells)
+{
+    return __builtin_ia32_pdep_di(__builtin_ia32_pext_si(cells, ~occ), 0x5555555555555555ULL);
+}
+#endif
+
+uint64_t pattern_free_entries(uint32_t occ, uint32_t cells)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+    static int bmi2 = -1; /* benign race: every thread computes the same value */
+    if (bmi2 < 0)
+        bmi2 = __builtin_cpu_supports("bmi2") ? 1 : 0;
+    if (bmi2)
+        return free_entries_bmi2(occ, cells);
+#endif
+    uint64_t out = 0;
+    for (uint32_t x = cells; x; x &= x - 1)
+        out |= 1ULL << (2 * pattern_free_rank(occ, __builtin_ctz(x)));
+    return out;
 }

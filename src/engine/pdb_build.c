@@ -122,17 +122,14 @@ struct target {
 static uint64_t region_entries(const struct pattern *pat, uint32_t occ, int c)
 {
     uint32_t free = ~occ & ((1u << pat->n) - 1u);
-    uint32_t region = pattern_region(pat, 1u << c, free);
-    uint64_t out = 0;
-    for (uint32_t x = region; x; x &= x - 1)
-        out |= 1ULL << (2 * pattern_free_rank(occ, __builtin_ctz(x)));
-    return out;
+    return pattern_free_entries(occ, pattern_region(pat, 1u << c, free));
 }
 
 /* Mark target tg next (its region, additive) if it is unseen.  A region is
  * uniform, so testing its one entry tg.t decides for all of them; two
  * threads marking the same region both clear the same bits. */
-static void mark(struct pdb_run *b, const struct target *tg, unsigned next)
+static inline __attribute__((always_inline)) void mark(struct pdb_run *b, const struct target *tg,
+                                                   unsigned next)
 {
     uint64_t e = tg->q * (uint64_t)b->f, t = e + tg->j;
     unsigned sh = (unsigned)(t & 31) * 2;
@@ -142,6 +139,31 @@ static void mark(struct pdb_run *b, const struct target *tg, unsigned next)
                                             : 1ULL << (2 * tg->j);
     /* 11 -> next: clear the bit that next lacks */
     block_clear(&b->st, e, b->f, next == 2 ? bits : bits << 1);
+}
+
+/*
+ * The targets a thread has generated and prefetched but not yet marked, in
+ * a ring: a target is marked LOOKAHEAD targets after it was prefetched, so
+ * the cache misses of many placements' targets are under way at once
+ * instead of those of one placement (a placement with one current region
+ * has a few targets, and marking them right away waited for each miss).
+ * Marks of one layer commute (each turns unseen entries into next ones and
+ * the first writer wins), so marking later changes nothing but the time.
+ */
+#define RING 256 /* a power of 2, above LOOKAHEAD + MAX_TARGETS */
+#define LOOKAHEAD 48
+struct ring {
+    struct target t[RING];
+    unsigned head, tail; /* pending: t[tail % RING .. head % RING) */
+};
+_Static_assert(RING >= LOOKAHEAD + MAX_TARGETS && (RING & (RING - 1)) == 0,
+               "the ring holds a placement's targets beyond the lookahead");
+
+/* Mark the pending targets until at most `keep` remain. */
+static void ring_mark(struct pdb_run *b, struct ring *r, unsigned keep, unsigned next)
+{
+    while (r->head - r->tail > keep)
+        mark(b, &r->t[r->tail++ % RING], next);
 }
 
 /* Free cells of occ in increasing order into fc (f of them). */
@@ -180,15 +202,14 @@ static void record(struct pdb_run *b, uint64_t p, uint64_t cur, int d, struct co
  * is p plus the change of the one moved tile (pattern_move_delta), not a
  * ranking anew.
  */
-static void expand(struct pdb_run *b, uint64_t p, uint64_t cur, int d, struct counts *c)
+static void expand(struct pdb_run *b, uint64_t p, uint64_t cur, int d, struct counts *c,
+                   struct ring *r)
 {
     const struct pattern *pat = &b->pat;
     uint8_t pos[PATTERN_MAX_TILES], fc[PATTERN_MAX_CELLS];
     int8_t at[PATTERN_MAX_CELLS];
     uint32_t before[PATTERN_MAX_TILES], occ = 0;
-    struct target target[MAX_TARGETS];
     uint64_t f = (uint64_t)b->f;
-    int nt = 0;
     record(b, p, cur, d, c);
     rank_unkperm(p, pat->k, pat->n, pos);
     memset(at, -1, sizeof at);
@@ -205,7 +226,7 @@ static void expand(struct pdb_run *b, uint64_t p, uint64_t cur, int d, struct co
         int c = pos[i];
         for (uint32_t nb = pat->nbr[c] & curcells; nb; nb &= nb - 1) {
             int z = __builtin_ctz(nb);
-            struct target *tg = &target[nt++];
+            struct target *tg = &r->t[r->head++ % RING];
             tg->q = p + (uint64_t)pattern_move_delta(pat, at, occ, before[i], i, c, z);
             tg->occ = occ ^ (1u << c) ^ (1u << z);
             tg->cell = (uint8_t)c;
@@ -216,15 +237,13 @@ static void expand(struct pdb_run *b, uint64_t p, uint64_t cur, int d, struct co
     if (b->kind == PDB_PLAIN) /* the blank moves to a free cell at cost 1 */
         for (uint32_t zs = curcells; zs; zs &= zs - 1)
             for (uint32_t nb = pat->nbr[__builtin_ctz(zs)] & ~occ; nb; nb &= nb - 1) {
-                struct target *tg = &target[nt++];
+                struct target *tg = &r->t[r->head++ % RING];
                 tg->q = p;
                 tg->occ = occ;
                 tg->cell = (uint8_t)__builtin_ctz(nb);
                 tg->j = (uint8_t)pattern_free_rank(occ, tg->cell);
             }
-    unsigned next = 3u - cur_code(d);
-    for (int j = 0; j < nt; j++)
-        mark(b, &target[j], next);
+    ring_mark(b, r, LOOKAHEAD, 3u - cur_code(d));
     /* close: cur -> 00 */
     block_xor(&b->st, p * f, b->f, cur_code(d) == 1 ? cur : cur << 1);
 }
@@ -244,6 +263,8 @@ static void scan(struct pdb_run *b, int d, struct counts *total)
     reduction(+ : states, values)
     for (int64_t ch = 0; ch < nchunks; ch++) {
         struct counts c = {0, 0};
+        struct ring r;
+        r.head = r.tail = 0;
         uint64_t e0 = (uint64_t)ch * CHUNK_WORDS * 32, e1 = e0 + CHUNK_WORDS * 32ULL;
         uint64_t p = (e0 + f - 1) / f, p_end = (e1 + f - 1) / f;
         if (p_end > b->placements)
@@ -266,9 +287,10 @@ static void scan(struct pdb_run *b, int d, struct counts *total)
             }
             uint64_t hit = entries_equal(block_bits(&b->st, p * f, b->f), which);
             if (hit)
-                expand(b, p, hit, d, &c);
+                expand(b, p, hit, d, &c, &r);
             p++;
         }
+        ring_mark(b, &r, 0, 3u - which);
         states += c.states;
         values += c.values;
     }
