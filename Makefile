@@ -85,8 +85,8 @@ TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 MPICC    := $(shell command -v mpicc 2>/dev/null)
 MPI_BIN  := $(if $(MPICC),$(BUILD)/slide-mpi,)
 MPI_OBJ  := $(MPI_SRC:src/%.c=$(BUILD)/mpi/%.o) $(BUILD)/mpi/cli/cmd_bfs.o
-# test_mpi runs mpirun: only where the MPI build is
-TEST_BIN := $(if $(MPICC),$(TEST_BIN),$(filter-out $(BUILD)/tests/test_mpi,$(TEST_BIN)))
+# test_mpi and test_mpi_netns run mpirun: only where the MPI build is
+TEST_BIN := $(if $(MPICC),$(TEST_BIN),$(filter-out $(BUILD)/tests/test_mpi $(BUILD)/tests/test_mpi_netns,$(TEST_BIN)))
 
 .PHONY: all run test asan bench bench-solvers bench-pdb bench-pdb-build bench-mpi results check-results results-2x7 results-24 install clean deps check-build-deps check-test-deps
 .DELETE_ON_ERROR:
