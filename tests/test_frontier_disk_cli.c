@@ -14,6 +14,7 @@
  */
 #include "testutil.h"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -137,6 +138,58 @@ static void test_final_checkpoint_fails(void **state)
                                 "complete)\n"));
 }
 
+/*
+ * The other half of the rule, as slide bfs: a search stopped by SIGTERM
+ * whose checkpoint could not be saved has lost its work since the last
+ * one, so it exits 1 saying so (at 4e81fef: 143, as if stopped cleanly).
+ * 4x4 runs for hours: the signal comes once a checkpoint has failed (the
+ * first warning, near distance 12 with files limited to 16 KiB), and the
+ * search stops at the end of that layer.
+ */
+static void test_stop_unsaved(void **state)
+{
+    (void)state;
+    int e[2];
+    assert_int_equal(pipe(e), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        dup2(e[1], 2);
+        close(e[0]);
+        int null = open("/dev/null", O_WRONLY);
+        dup2(null, 1);
+        struct rlimit r = {16 << 10, 16 << 10};
+        signal(SIGXFSZ, SIG_IGN);
+        setrlimit(RLIMIT_FSIZE, &r);
+        struct rlimit cpu = {120, 120}; /* should the signal never come */
+        setrlimit(RLIMIT_CPU, &cpu);
+        char ck[128];
+        snprintf(ck, sizeof ck, "%s/ck2", dir);
+        execl(getenv("SLIDE"), "slide", "frontier", "4x4", "--checkpoint", ck,
+              "--no-progress", (char *)NULL);
+        _exit(127);
+    }
+    close(e[1]);
+    FILE *f = fdopen(e[0], "r");
+    char l[1024];
+    int signalled = 0, stopped = 0;
+    while (fgets(l, sizeof l, f)) {
+        if (!signalled && strstr(l, "slide: warning: checkpoint of distance ")) {
+            kill(pid, SIGTERM);
+            signalled = 1;
+        }
+        stopped |= strstr(l, "slide: stopped by SIGTERM after distance ") &&
+                   strstr(l, ", but the checkpoint was not saved\n");
+    }
+    fclose(f);
+    int st;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    assert_true(signalled);
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), 1);
+    assert_true(stopped);
+}
+
 /* `unshare -rm`: a private mount namespace, root in it; 0 where the system
  * does not allow one. */
 static int have_mount_namespace(void)
@@ -203,6 +256,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_first_checkpoint_fails),
         cmocka_unit_test(test_final_checkpoint_fails),
+        cmocka_unit_test(test_stop_unsaved),
         cmocka_unit_test(test_small_disk),
         cmocka_unit_test(test_refusal_in_bytes),
     };
