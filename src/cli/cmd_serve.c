@@ -26,6 +26,9 @@ static const char help[] =
     "size's distance histogram.  The URL goes to standard output (one line);\n"
     "Ctrl-C or SIGTERM stops the server cleanly (running searches are\n"
     "cancelled, connections closed).  The page is built into the binary.\n"
+    "A board can be typed into the page in any syntax slide takes, or given\n"
+    "in its address: /?board=BOARD[&size=RxC][&goal=first|last|GOAL], e.g.\n"
+    "/?board=14+13+15+7/11+12+9+5/6+0+2+1/4+8+10+3&goal=first (Korf's #1).\n"
     "  --bind ADDR      the IP address to listen on (default 127.0.0.1, this\n"
     "                   machine only, as any 127.x.x.x or ::1; 0.0.0.0, :: or\n"
     "                   another address opens it to the network)\n"
@@ -39,10 +42,11 @@ static const char help[] =
     "                   slide solve --h pdb:FILE+...), where a name may be the\n"
     "                   DIR of pdb build --partition (all its tables); sets\n"
     "                   are separated by commas, up to 4 (--pdb a.pdb+b.pdb,\n"
-    "                   pdb78).  Each set must be admissible (disjoint additive\n"
-    "                   tables, or one table).  IDA* with no heuristic asked uses\n"
-    "                   max(lc,pdb) with the set built for the board's size and\n"
-    "                   goal, else lc; /api/eval reports its value as pdb\n"
+    "                   pdb78; no empty one).  Each set must be admissible\n"
+    "                   (disjoint additive tables, or one table).  IDA* with no\n"
+    "                   heuristic asked uses max(lc,pdb) with the set built for\n"
+    "                   the board's size and goal, else lc; /api/eval reports\n"
+    "                   its value as pdb\n"
     "  --reflect        every --pdb set also looks up the board mirrored in the\n"
     "                   main diagonal and takes the larger sum (as slide solve\n"
     "                   --reflect; square boards whose goal's blank is on it)\n"
@@ -70,9 +74,15 @@ static const char help[] =
     "  GET  /api/info       version, limits, loaded databases and pattern\n"
     "                       databases, heuristics (ida_heuristics: what\n"
     "                       /api/solve's heuristic takes here)\n"
-    "  POST /api/solvable   {board, goal} -> solvable, inversions, blank_row,\n"
+    "  POST /api/solvable   {board, goal | blank_first: true, size: \"RxC\" (a flat\n"
+    "                       list of cells)} -> solvable, inversions, blank_row,\n"
     "                       goal_blank_row (0 = top), rows, cols, width_rule\n"
-    "                       (odd, even or path), explanation (words)\n"
+    "                       (odd, even or path), explanation (words), board\n"
+    "                       and goal (as parsed), goal_kind (standard,\n"
+    "                       blank-first, other), hint (null, or another\n"
+    "                       reading: {size, board, goal, goal_kind, solvable}\n"
+    "                       - the blank-first goal of Korf's convention or the\n"
+    "                       standard one, a one-row list as a rectangle)\n"
     "  POST /api/solve      {board, goal, method: auto|ida|db|layers,\n"
     "                       heuristic: lc|manhattan|misplaced|wd|pdb (ida;\n"
     "                       default max(lc,pdb) where a set fits, else lc;\n"
@@ -218,14 +228,19 @@ static int load_pdb_sets(const char *spec, int reflect, struct pdb_set *sets, in
     if (snprintf(buf, sizeof buf, "%s", spec) >= (int)sizeof buf)
         return cli_fail(EXIT_USAGE, "--pdb: the list of files is longer than %zu bytes",
                         sizeof buf - 1);
+    size_t len = strlen(spec); /* strtok_r would skip an empty set silently */
+    if (len && (spec[0] == ',' || spec[len - 1] == ',' || strstr(spec, ",,")))
+        return cli_fail(EXIT_USAGE, "--pdb \"%s\": an empty set name; give SET or "
+                        "SET,SET,... (a set is FILE or FILE+FILE+...)", spec);
     char *save = NULL;
     for (char *one = strtok_r(buf, ",", &save); one; one = strtok_r(NULL, ",", &save)) {
         slide_error err;
         if (*n == SERVE_MAX_PDB_SETS)
             return cli_fail(EXIT_USAGE, "--pdb: at most %d sets (separated by commas)",
                             SERVE_MAX_PDB_SETS);
-        if (pdb_set_load(&sets[*n], one, reflect, 0, &err))
-            return cli_fail(EXIT_FAIL, "%s", err.msg);
+        int rc = pdb_set_load(&sets[*n], one, reflect, 0, &err);
+        if (rc) /* bad input 2, a bad file 1, as slide solve --h pdb: */
+            return cli_fail_lib(rc, &err);
         (*n)++;
         if (!pdb_set_admissible(&sets[*n - 1]))
             return cli_fail(EXIT_USAGE, "--pdb %s: the pattern databases overlap or mix "

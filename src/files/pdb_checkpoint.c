@@ -247,13 +247,17 @@ int pdb_checkpoint_load(const char *dir, const struct pattern *pat, enum pdb_kin
         rc = load_blob(dir, "pdb-store", s.depth, run->st.words, sb, s.store_crc, err);
     if (!rc)
         rc = load_blob(dir, "pdb-values", s.depth, run->value, vb, s.values_crc, err);
+    run->depth = s.depth;
+    run->cumulative = s.cumulative;
+    run->elapsed = s.elapsed;
+    slide_error why;
+    if (!rc && pdb_run_check(run, &why))
+        rc = slide_fail(err, SLIDE_EFORMAT, "checkpoint %s is corrupt (%s); start the "
+                        "build anew", dir, why.msg);
     if (rc) {
         pdb_run_free(run);
         return rc;
     }
-    run->depth = s.depth;
-    run->cumulative = s.cumulative;
-    run->elapsed = s.elapsed;
     return SLIDE_OK;
 }
 
@@ -261,7 +265,16 @@ void pdb_checkpoint_remove(const char *dir)
 {
     char p[4096];
     slide_error err;
+    struct checkpoint_lock lk;
+    /* taken again (the build released it): a directory another run has
+     * taken since is left to it; locking also clears dead temporaries */
+    if (checkpoint_lock(dir, &lk, &err))
+        return;
     remove_others(dir, -1);
     if (path_of(dir, STATE_NAME, -1, p, sizeof p, &err) == SLIDE_OK)
         unlink(p);
+    if ((size_t)snprintf(p, sizeof p, "%s/lock", dir) < sizeof p)
+        unlink(p);
+    rmdir(dir); /* only when nothing else is in it: other files are not ours */
+    checkpoint_unlock(&lk);
 }
