@@ -39,7 +39,8 @@ async function shot(browser, url, viewport, moves, file) {
   // here can come too late on a busy machine (the animation ends first)
   await page.waitForFunction((m) => {
     if (Number(document.getElementById('move-count').textContent) < m) return false;
-    document.getElementById('pause').click();
+    const pause = document.getElementById('pause');
+    if (pause.textContent === 'Pause') pause.click(); // once: the check may run again
     return true;
   }, { polling: 'mutation' }, moves);
   await page.waitForFunction(() => document.getElementById('pause').textContent === 'Resume');
