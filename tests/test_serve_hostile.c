@@ -25,6 +25,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -674,6 +675,30 @@ static void test_loopback_addresses(void **state)
         fail_msg("127.0.0.2 is loopback, yet: %s", eline);
 }
 
+/* slide serve --pdb on a FIFO: refused at once in one line, exit 1.  The
+ * server blocks SIGINT and SIGTERM before it loads the tables, so an open
+ * that waited for a writer could be ended only by SIGKILL (timeout -k). */
+static void test_pdb_fifo_refused(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/slide-test-hostile-XXXXXX", fifo[64], cmd[512], out[1024];
+    assert_non_null(mkdtemp(dir));
+    snprintf(fifo, sizeof fifo, "%s/t.pdb", dir);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    snprintf(cmd, sizeof cmd, "timeout -k 2 10 %s serve --port 0 --pdb %s 2>&1",
+             getenv("SLIDE"), fifo);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = '\0';
+    int st = pclose(p);
+    unlink(fifo);
+    rmdir(dir);
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 1 || !strstr(out, "is a FIFO, not a regular file") ||
+        clitest_count_lines(out) != 1)
+        fail_msg("serve --pdb FIFO: status %d, output:\n%s", st, out);
+}
+
 int main(void)
 {
     signal(SIGPIPE, SIG_IGN);
@@ -688,6 +713,7 @@ int main(void)
         cmocka_unit_test(test_unread_answers),
         cmocka_unit_test(test_solved_board),
         cmocka_unit_test(test_loopback_addresses),
+        cmocka_unit_test(test_pdb_fifo_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
