@@ -20,13 +20,19 @@
 #   make results-24   the 24-puzzle with the 6-6-6-6 pattern databases (builds
 #                   four 0.13 GB tables in build/pdb, then long searches)
 #   make install    PREFIX=/usr/local DESTDIR= ; make clean
-#   make deps       install (as root) or name the missing build dependencies
-#                   (and the optional ones: the web server, the browser tests,
-#                   Open MPI: then make also builds build/slide-mpi)
+#   make deps       install (as root) or name every package: the build's,
+#                   the full tool's (libmicrohttpd, Jansson, Open MPI), the
+#                   tests' (cmocka, chromium, node), gnuplot
 #
+# Every make first runs scripts/deps.sh: as root with apt-get it installs
+# what the full tool needs and is missing (make test: cmocka too; make
+# results: gnuplot); otherwise it stops when a required package is missing
+# and says in ONE line each what it leaves out:
+#   slide: building without slide serve: libmicrohttpd-dev libjansson-dev are missing (...)
+#   slide: building without build/slide-mpi (slide bfs --mpi): ... (...)
 # slide serve is built when pkg-config finds libmicrohttpd and jansson
-# (Debian: libmicrohttpd-dev libjansson-dev); without them slide builds all
-# the same and `slide serve` says what to install.  HAVE_SERVE=0 forces it off.
+# (without them `slide serve` says what to install); build/slide-mpi when
+# mpicc is there.  HAVE_SERVE=0 and HAVE_MPI=0 leave them out on purpose.
 
 VERSION   := 0.1.0
 PREFIX    ?= /usr/local
@@ -39,6 +45,18 @@ SAN_FLAGS ?=
 # lets the BFS shuffle a tail of t in one instruction.
 ARCH_CFLAGS := $(if $(filter x86_64,$(shell uname -m)),-mpopcnt -mssse3,)
 BASE_CFLAGS := $(ARCH_CFLAGS) -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -fopenmp -Iinclude
+# What is installed decides what is built, so deps.sh runs before anything
+# below looks (once per make: not again in make's own sub-makes; not for
+# clean and deps).
+DEPS_GOALS := $(filter-out clean deps,$(or $(MAKECMDGOALS),all))
+ifneq ($(and $(DEPS_GOALS),$(filter 0,$(MAKELEVEL))),)
+DEPS_MODE := $(if $(filter test asan,$(DEPS_GOALS)),test,$(if $(filter results results-2x7,$(DEPS_GOALS)),results,build))
+DEPS_RC := $(shell NO_SERVE=$(if $(filter 0,$(HAVE_SERVE)),1,0) NO_MPI=$(if $(filter 0,$(HAVE_MPI)),1,0) \
+             DEPS_STAMP=$(BUILD)/deps-failed sh scripts/deps.sh $(DEPS_MODE) >&2; echo $$?)
+ifneq ($(DEPS_RC),0)
+$(error the packages named above are missing)
+endif
+endif
 ZLIB_CFLAGS := $(shell pkg-config --cflags zlib 2>/dev/null)
 ZLIB_LIBS   := $(shell pkg-config --libs zlib 2>/dev/null || echo -lz)
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
@@ -78,29 +96,30 @@ CLI_OBJ  := $(CLI_SRC:src/%.c=$(BUILD)/obj/%.o)
 TEST_ORDER := board parity rank space store report atomic_file bfs checkpoint cli
 TEST_SRC := $(foreach t,$(TEST_ORDER),$(wildcard tests/test_$(t).c)) \
             $(filter-out $(foreach t,$(TEST_ORDER),tests/test_$(t).c),$(wildcard tests/test_*.c))
+# The suites a build leaves out, and why (make test names them at the end).
+SERVE_TESTS := $(patsubst tests/%.c,%,$(filter tests/test_serve%,$(TEST_SRC)))
+MPI_TESTS   := $(patsubst tests/%.c,%,$(filter tests/test_mpi%,$(TEST_SRC)))
 ifneq ($(HAVE_SERVE),1)
 TEST_SRC := $(filter-out tests/test_serve%,$(TEST_SRC))
+SERVE_OFF := $(if $(filter file,$(origin HAVE_SERVE)),libmicrohttpd-dev libjansson-dev are missing (make deps),make HAVE_SERVE=0)
 endif
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
-MPICC    := $(shell command -v mpicc 2>/dev/null)
+MPICC    := $(if $(filter 0,$(HAVE_MPI)),,$(shell command -v mpicc 2>/dev/null))
 MPI_BIN  := $(if $(MPICC),$(BUILD)/slide-mpi,)
 MPI_OBJ  := $(MPI_SRC:src/%.c=$(BUILD)/mpi/%.o) $(BUILD)/mpi/cli/cmd_bfs.o
-# test_mpi runs mpirun: only where the MPI build is
-TEST_BIN := $(if $(MPICC),$(TEST_BIN),$(filter-out $(BUILD)/tests/test_mpi,$(TEST_BIN)))
+# the MPI tests run mpirun: only where the MPI build is
+ifeq ($(MPICC),)
+TEST_BIN := $(filter-out $(MPI_TESTS:%=$(BUILD)/tests/%),$(TEST_BIN))
+MPI_OFF  := $(if $(filter 0,$(HAVE_MPI)),make HAVE_MPI=0,no mpicc: libopenmpi-dev openmpi-bin are missing (make deps))
+endif
 
-.PHONY: all run test asan bench bench-solvers bench-pdb bench-pdb-build bench-mpi results check-results results-2x7 results-24 install clean deps check-build-deps check-test-deps
+.PHONY: all run test asan bench bench-solvers bench-pdb bench-pdb-build bench-mpi results check-results results-2x7 results-24 install clean deps
 .DELETE_ON_ERROR:
 
-all: check-build-deps $(BUILD)/slide $(BUILD)/libslide.a $(MPI_BIN)
-
-check-build-deps:
-	@sh scripts/deps.sh build
-
-check-test-deps:
-	@sh scripts/deps.sh test
+all: $(BUILD)/slide $(BUILD)/libslide.a $(MPI_BIN)
 
 deps:
-	@sh scripts/deps.sh all
+	@DEPS_STAMP=$(BUILD)/deps-failed sh scripts/deps.sh all
 
 $(BUILD)/obj/%.o: src/%.c $(wildcard include/slide/*.h) $(wildcard src/*/*.h)
 	@mkdir -p $(@D)
@@ -164,11 +183,14 @@ $(BUILD)/tests:
 run: all
 	$(BUILD)/slide bfs 3x3
 
-test: check-test-deps all $(TEST_BIN)
+# every suite, then one closing line, the last: "N passed, N failed" over
+# all of them, with the suites skipped and why (scripts/make-test.sh)
+test: all $(TEST_BIN)
 	@sh scripts/check-layers.sh --self-test && sh scripts/check-layers.sh
-	@SLIDE=$(CURDIR)/$(BUILD)/slide SLIDE_MPI_BIN=$(CURDIR)/$(BUILD)/slide-mpi \
-	  sh scripts/run-tests.sh $(TEST_BIN)
-	@SLIDE=$(CURDIR)/$(BUILD)/slide HAVE_SERVE=$(HAVE_SERVE) sh scripts/browser-tests.sh
+	@SLIDE=$(abspath $(BUILD))/slide SLIDE_MPI_BIN=$(abspath $(BUILD))/slide-mpi \
+	  HAVE_SERVE=$(HAVE_SERVE) SKIP_SERVE='$(if $(SERVE_OFF),$(SERVE_TESTS))' \
+	  SKIP_SERVE_WHY='$(SERVE_OFF)' SKIP_MPI='$(if $(MPI_OFF),$(MPI_TESTS))' \
+	  SKIP_MPI_WHY='$(MPI_OFF)' sh scripts/make-test.sh $(TEST_BIN)
 
 asan:
 	$(MAKE) BUILD=build-asan CFLAGS='-O1 -g' \
@@ -210,6 +232,7 @@ results-24: all
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/slide
 	install -m 755 $(BUILD)/slide $(DESTDIR)$(PREFIX)/bin/slide
+	$(if $(MPI_BIN),install -m 755 $(MPI_BIN) $(DESTDIR)$(PREFIX)/bin/slide-mpi)
 	install -m 644 $(BUILD)/libslide.a $(DESTDIR)$(PREFIX)/lib/libslide.a
 	install -m 644 include/slide/*.h $(DESTDIR)$(PREFIX)/include/slide/
 

@@ -11,10 +11,10 @@ skip() {
     exit 0
 }
 [ "${HAVE_SERVE:-0}" = 1 ] ||
-    skip "slide was built without the web server, so were its API and load tests (apt-get install libmicrohttpd-dev libjansson-dev, then make test)"
+    skip "slide was built without the web server (make deps, or apt-get install libmicrohttpd-dev libjansson-dev, then make test)"
 chromium=${CHROMIUM:-$(command -v chromium || command -v chromium-browser || true)}
-[ -n "$chromium" ] || skip "no chromium (apt-get install chromium)"
-command -v node >/dev/null 2>&1 || skip "no node (apt-get install nodejs npm)"
+[ -n "$chromium" ] || skip "no chromium (make deps, or apt-get install chromium)"
+command -v node >/dev/null 2>&1 || skip "no node (make deps, or apt-get install nodejs npm)"
 major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
 [ "$major" -ge 18 ] || skip "node $major is older than 18 (puppeteer-core needs 18)"
 if [ ! -f "$dir/node_modules/puppeteer-core/package.json" ]; then

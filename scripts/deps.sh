@@ -1,41 +1,134 @@
 #!/bin/sh
-# deps.sh build|test|mpi|all - make sure the packages slide needs are present
-# (all: also the optional ones of slide serve and its browser tests).
-# Open MPI (build/slide-mpi and its tests) is optional: `test` only notes
-# that it is missing; `mpi` and `all` install it.
-# As root with apt-get, installs what is missing; otherwise prints the exact
-# command to run and fails.
+# deps.sh build|test|results|all - make sure the packages of the full slide
+# tool are present, before make decides what to build (the Makefile runs it
+# when it starts; `make deps` runs "all").
+#
+#   required  pkg-config, zlib (build); cmocka (test, all); gnuplot (results:
+#             make results draws its figures with it)
+#   full tool libmicrohttpd + Jansson (slide serve), Open MPI (build/slide-mpi,
+#             slide bfs --mpi); chromium, node and npm (the browser tests:
+#             all only - make test says in one line when it skips them)
+#
+# As root with apt-get, installs what is missing (the package lists are
+# refreshed first).  Otherwise, and when apt-get fails, a missing required
+# package stops the build with the exact command to run (exit 1), and each
+# part of the full tool that is left out gets ONE line on stderr:
+#   slide: building without slide serve: libmicrohttpd-dev libjansson-dev are missing (...)
+# An install that failed is not retried by every make: the packages are
+# written to $DEPS_STAMP (the Makefile: build/deps-failed) and only `make
+# deps` tries them again.  NO_SERVE=1 and NO_MPI=1 (make HAVE_SERVE=0,
+# HAVE_MPI=0) leave those parts out on purpose: no install, no line.
 set -u
 what=${1:-all}
-missing=""
-have_pkg() { command -v pkg-config >/dev/null 2>&1 && pkg-config --exists "$1"; }
-command -v pkg-config >/dev/null 2>&1 || missing="$missing pkg-config"
-have_pkg zlib || [ -f /usr/include/zlib.h ] || missing="$missing zlib1g-dev"
-if [ "$what" != build ]; then
-    have_pkg cmocka || [ -f /usr/include/cmocka.h ] || missing="$missing libcmocka-dev"
+case $what in
+build | test | results | all) ;;
+*) echo "usage: deps.sh build|test|results|all" >&2; exit 2 ;;
+esac
+stamp=${DEPS_STAMP:-}
+have_cmd() { command -v "$1" >/dev/null 2>&1; }
+have_pkg() { have_cmd pkg-config && pkg-config --exists "$1"; }
+# DEPS_INCLUDE: where headers are looked for (a test's stand-in machine)
+have_header() { [ -f "${DEPS_INCLUDE:-/usr/include}/$1" ]; }
+
+# The packages of each part that are missing here.
+missing_required() {
+    m=""
+    have_cmd pkg-config || m="$m pkg-config"
+    have_pkg zlib || have_header zlib.h || m="$m zlib1g-dev"
+    if [ "$what" != build ] && [ "$what" != results ]; then
+        have_pkg cmocka || have_header cmocka.h || m="$m libcmocka-dev"
+    fi
+    echo $m $(missing_gnuplot)
+}
+missing_gnuplot() {
+    [ "$what" = results ] || [ "$what" = all ] || return
+    have_cmd gnuplot || echo gnuplot-nox
+}
+missing_serve() {
+    m=""
+    [ "${NO_SERVE:-0}" = 1 ] && return
+    # pkg-config only: the Makefile builds slide serve when it finds them
+    have_pkg libmicrohttpd || m="$m libmicrohttpd-dev"
+    have_pkg jansson || m="$m libjansson-dev"
+    echo $m
+}
+missing_mpi() {
+    [ "${NO_MPI:-0}" = 1 ] && return
+    have_cmd mpicc || echo libopenmpi-dev openmpi-bin
+}
+missing_browser() {
+    [ "$what" = all ] || return
+    m=""
+    have_cmd chromium || have_cmd chromium-browser || m="$m chromium"
+    have_cmd node || m="$m nodejs"
+    have_cmd npm || m="$m npm"
+    echo $m
+}
+
+# "a b are missing" / "a is missing"
+are() { set -- $1; [ $# -gt 1 ] && echo "$* are missing" || echo "$* is missing"; }
+
+required=$(missing_required)
+optional="$(missing_serve) $(missing_mpi) $(missing_browser)"
+optional=$(echo $optional)
+[ -z "$required$optional" ] && { [ -n "$stamp" ] && rm -f "$stamp"; exit 0; }
+
+if [ "$(id -u)" = 0 ] && have_cmd apt-get; then
+    # a failed optional install is tried again only by `make deps` (all)
+    tried=""
+    [ -n "$stamp" ] && [ -f "$stamp" ] && [ "$what" != all ] && tried=$(cat "$stamp")
+    try=$optional
+    [ -n "$tried" ] && [ "$tried" = "$optional" ] && try=""
+    if [ -n "$required$try" ]; then
+        echo "slide: installing $(echo $required $try) with apt-get" >&2
+        # a fresh image may have no package lists
+        apt-get update -qq >&2 || true
+        apt_install() {
+            DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >&2
+        }
+        # one call for everything; part by part if that fails, so that one
+        # package the archive lacks does not keep the others out
+        if ! apt_install $required $try; then
+            [ -z "$required" ] || apt_install $required
+            for part in "$(missing_serve)" "$(missing_mpi)" "$(missing_browser)"; do
+                [ -n "$part" ] && apt_install $part
+            done
+        fi
+    fi
+    required=$(missing_required)
+    left="$(missing_serve) $(missing_mpi) $(missing_browser)"
+    left=$(echo $left)
+    if [ -n "$stamp" ]; then
+        if [ -n "$left" ]; then
+            mkdir -p "$(dirname "$stamp")" && echo "$left" > "$stamp"
+        else
+            rm -f "$stamp"
+        fi
+    fi
+    how="apt-get could not install them; make deps tries again"
+else
+    how="make deps as root, or sudo apt-get install -y"
 fi
-if [ "$what" = mpi ] || [ "$what" = all ]; then
-    command -v mpicc >/dev/null 2>&1 || missing="$missing libopenmpi-dev openmpi-bin"
-elif [ "$what" = test ] && ! command -v mpicc >/dev/null 2>&1; then
-    echo "slide: no mpicc: the MPI tests are skipped (make deps, or apt-get install libopenmpi-dev openmpi-bin)" >&2
+
+# One line for each part of the full tool that is left out.
+hint() { # packages
+    case $how in
+    make\ deps*) echo "$how $1" ;;
+    *) echo "$how" ;;
+    esac
+}
+s=$(missing_serve)
+[ -n "$s" ] && echo "slide: building without slide serve: $(are "$s") ($(hint "$s"))" >&2
+s=$(missing_mpi)
+[ -n "$s" ] && echo "slide: building without build/slide-mpi (slide bfs --mpi): $(are "$s") ($(hint "$s"))" >&2
+s=$(missing_browser)
+[ -n "$s" ] && echo "slide: no browser tests: $(are "$s") ($(hint "$s"))" >&2
+required=$(missing_required)
+[ -z "$required" ] && exit 0
+g=$(missing_gnuplot)
+if [ "$required" = "$g" ]; then
+    echo "slide: make $what draws its figures with gnuplot: $(are "$g") ($(hint "$g"))" >&2
+else
+    echo "slide: cannot build: $(are "$required") ($(hint "$required"))" >&2
 fi
-# optional (make deps only): slide serve's libraries, and chromium + node for
-# its browser tests; without them slide builds and the tests say what they skip
-if [ "$what" = all ]; then
-    have_pkg libmicrohttpd || [ -f /usr/include/microhttpd.h ] || missing="$missing libmicrohttpd-dev"
-    have_pkg jansson || [ -f /usr/include/jansson.h ] || missing="$missing libjansson-dev"
-    command -v chromium >/dev/null 2>&1 || missing="$missing chromium"
-    command -v node >/dev/null 2>&1 || missing="$missing nodejs"
-    command -v npm >/dev/null 2>&1 || missing="$missing npm"
-fi
-[ -z "$missing" ] && exit 0
-if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    echo "slide: installing$missing with apt-get" >&2
-    # refresh the package lists first: a fresh image may have none
-    apt-get update -qq >&2 || true
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing >&2 && exit 0
-    echo "slide: apt-get could not install$missing" >&2
-    exit 1
-fi
-echo "slide: missing$missing; install with: sudo apt-get install -y$missing" >&2
 exit 1

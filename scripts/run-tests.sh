@@ -1,7 +1,8 @@
 #!/bin/sh
 # run-tests.sh BIN... - run cmocka test binaries in the order given and end
-# with one summary line "N passed, N failed" over all of them.  A binary that
-# crashes or prints no cmocka summary counts as one failed test.
+# with one summary line "cmocka: N passed, N failed" over all of them (make
+# test's closing line, over every suite, comes from scripts/make-test.sh).
+# A binary that crashes or prints no cmocka summary counts as one failed test.
 set -u
 passed=0
 failed=0
@@ -26,9 +27,11 @@ for bin in "$@"; do
     else
         echo "ok   $name ($p tests)"
     fi
+    # a test that cannot run here says why in one line "skip: ..."
+    sed -n "s/^skip: /skip $name: /p" "$out"
     passed=$((passed + p))
     failed=$((failed + f))
 done
 [ -n "$crashed" ] && echo "crashed or no summary:$crashed" >&2
-echo "$passed passed, $failed failed"
+echo "cmocka: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

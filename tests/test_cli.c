@@ -82,8 +82,9 @@ static void test_bfs_errors(void **state)
     expect("bfs 3x3 --goal '1 2 3/4 5 6/7 8 8'", 2, "goal: tile 8 appears twice");
     expect("bfs 2x2 --goal '1 2 3/4 5 6/7 8 0'", 2, "board has 9 cells, a 2x2 board needs 4");
     expect("frobnicate", 2, "unknown command \"frobnicate\"");
-    /* build/slide has no MPI: --mpi names what to install, in one line */
-    expect("bfs 3x3 --mpi", 2, "install Open MPI (apt-get install libopenmpi-dev openmpi-bin)");
+    /* build/slide has no MPI: --mpi points at the MPI build, in one line
+     * (test_hints_cli: the exact lines with and without one beside it) */
+    expect("bfs 3x3 --mpi", 2, "slide-mpi bfs");
     assert_non_null(strchr(out, '\n'));
     assert_string_equal(strchr(out, '\n'), "\n"); /* one line */
     expect("bfs --resume ''", 1, "slide: the checkpoint directory name is empty");
@@ -185,6 +186,42 @@ static void test_help_version(void **state)
     expect("solvable --help", 0, "width even");
 }
 
+/* Every command's --help starts with its usage lines, then "Examples:" and
+ * two command lines of that command (or building its input: slide bfs for
+ * dist), each within 79 columns; the commands come from slide --help. */
+static void test_help_examples(void **state)
+{
+    (void)state;
+    static char list[sizeof out];
+    assert_int_equal(slide("--help", 0), 0);
+    snprintf(list, sizeof list, "%s", out);
+    int commands = 0;
+    for (char *line = strstr(list, "commands:\n"); line && (line = strchr(line, '\n'));) {
+        char name[32], args[64];
+        line++;
+        if (sscanf(line, "  %31[a-z] ", name) != 1 || line[2] == ' ')
+            break;
+        snprintf(args, sizeof args, "%s --help", name);
+        assert_int_equal(slide(args, 0), 0);
+        char *p = out;
+        while (*p && (!strncmp(p, "usage:", 6) || *p == ' ')) /* the usage lines */
+            p = strchr(p, '\n') + 1;
+        if (strncmp(p, "Examples:\n", 10))
+            fail_msg("slide %s: no \"Examples:\" after the usage lines:\n%.300s", args, p);
+        p += 10;
+        for (int k = 0; k < 2; k++) {
+            size_t len = strcspn(p, "\n");
+            if (strncmp(p, "  slide ", 8) || len > 79)
+                fail_msg("slide %s: example %d is not '  slide ...' within 79 columns: %.*s",
+                         args, k + 1, (int)len, p);
+            p += len + 1;
+        }
+        assert_true(*p != ' '); /* two, then the text */
+        commands++;
+    }
+    assert_true(commands >= 11);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -192,6 +229,7 @@ int main(void)
         cmocka_unit_test(test_bfs_errors), cmocka_unit_test(test_option_errors),
         cmocka_unit_test(test_solvable),
         cmocka_unit_test(test_help_version),
+        cmocka_unit_test(test_help_examples),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

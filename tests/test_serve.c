@@ -283,6 +283,49 @@ static void test_solve_3x3(void **state)
     solve3(far2, "db", "db");
 }
 
+/* IDA* with wd, as serve --help lists it: optimal lengths against the BFS;
+ * a size its tables do not fit is refused at once; /api/info lists it. */
+static void test_solve_wd(void **state)
+{
+    (void)state;
+    uint64_t seed = 9;
+    int cells[9];
+    for (int k = 0; k < 20; k++) {
+        random_solvable3(cells, &seed);
+        solve3_at(port, cells, ", \"method\": \"ida\", \"heuristic\": \"wd\"", "ida", "wd");
+    }
+    const int far1[9] = {8, 6, 7, 2, 5, 4, 3, 0, 1};
+    solve3_at(port, far1, ", \"method\": \"ida\", \"heuristic\": \"wd\"", "ida", "wd");
+    json_t *s = call("POST", "/api/scramble", "{\"size\": \"6x6\", \"seed\": 1}", 200);
+    char body[512];
+    snprintf(body, sizeof body, "{\"board\": \"%s\", \"method\": \"ida\", \"heuristic\": "
+             "\"wd\"}", str(s, "board"));
+    json_t *v = call("POST", "/api/solve", body, 400);
+    assert_string_equal(str(v, "error"), "heuristic wd: its tables fit boards up to 4x4, 3x5 "
+                        "and 2x6 (and their transposes; one row or column up to 16 cells), "
+                        "not 6x6; take lc, manhattan or misplaced");
+    json_decref(v);
+    json_decref(s);
+    v = call("POST", "/api/solve", "{\"board\": \"1 2 3/4 5 6/7 0 8\", \"heuristic\": "
+             "\"wd2\"}", 400);
+    assert_string_equal(str(v, "error"), "unknown heuristic \"wd2\" for IDA* (known: lc, "
+                        "manhattan, misplaced, wd, pdb)");
+    json_decref(v);
+    /* what /api/info says /api/solve takes: pdb only where tables are loaded */
+    for (int i = 0; i < 2; i++) {
+        v = call_at(i ? port_pdb : port, "GET", "/api/info", NULL, 200);
+        char names[128] = "";
+        json_t *h = json_object_get(v, "ida_heuristics"), *e;
+        size_t k;
+        json_array_foreach(h, k, e)
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", k ? "," : "",
+                     json_string_value(e));
+        assert_string_equal(names, i ? "lc,manhattan,misplaced,wd,pdb"
+                                     : "lc,manhattan,misplaced,wd");
+        json_decref(v);
+    }
+}
+
 /* A 4x4 board from a walk: IDA* with lc, replayed; the length is at most
  * the walk, of its parity, and at least the Manhattan distance counted
  * here. */
@@ -965,6 +1008,7 @@ int main(void)
         cmocka_unit_test(test_solvable_loyd),
         cmocka_unit_test(test_solve_3x3),
         cmocka_unit_test(test_solve_4x4),
+        cmocka_unit_test(test_solve_wd),
         cmocka_unit_test(test_solve_caps),
         cmocka_unit_test(test_scramble),
         cmocka_unit_test(test_eval),

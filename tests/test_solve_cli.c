@@ -135,6 +135,34 @@ static void test_solve_unsolvable_and_errors(void **state)
 
 /* 4x4 random walks through both commands: the optimum is <= the walk and
  * has its parity. */
+/* --provenance as bfs's: the block first, the CSV records after it
+ * unchanged, the wall time last; '> ' for Markdown. */
+static void test_solve_provenance(void **state)
+{
+    (void)state;
+    assert_int_equal(run("solve --provenance --format csv '8 6 7/2 5 4/3 0 1'", NULL, out,
+                         sizeof out), 0);
+    assert_true(strncmp(out, "# slide ", 8) == 0);
+    assert_non_null(strstr(out, "\n# command: slide solve --provenance --format csv "
+                                "8 6 7/2 5 4/3 0 1\n"));
+    assert_non_null(strstr(out, "\n# date: "));
+    const char *header = strstr(out, "\nboard,method,"), *record = strstr(out, "\n8 6 7/2 5 4/3 0 1,ida,lc,optimal,31,");
+    assert_non_null(header);
+    assert_non_null(record);
+    const char *times = strstr(out, "\n# wall time: ");
+    assert_non_null(times);
+    assert_true(record < times && strchr(times + 1, '\n')[1] == '\0'); /* the last line */
+    assert_int_equal(run("solve --provenance --format md --count '1 2 3/4 5 6/7 0 8'", NULL,
+                         out, sizeof out), 2); /* --count and --format choose one output */
+    assert_int_equal(run("solve --provenance --format md '1 2 3/4 5 6/7 0 8'", NULL, out,
+                         sizeof out), 0);
+    assert_true(strncmp(out, "> slide ", 8) == 0);
+    assert_non_null(strstr(out, "\n> wall time: "));
+    /* without it, no block */
+    assert_int_equal(run("solve --count '1 2 3/4 5 6/7 0 8'", NULL, out, sizeof out), 0);
+    assert_string_equal(out, "1\n");
+}
+
 static void test_walks_through_cli(void **state)
 {
     (void)state;
@@ -159,6 +187,7 @@ int main(void)
         cmocka_unit_test(test_solve_text),
         cmocka_unit_test(test_solve_unsolvable_and_errors),
         cmocka_unit_test(test_walks_through_cli),
+        cmocka_unit_test(test_solve_provenance),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

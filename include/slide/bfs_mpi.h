@@ -3,49 +3,56 @@
  * communicator, one slice of the store per process.
  *
  * Representation: process p of P owns the contiguous index range
- * [lo_p, hi_p) of the space, cut at block boundaries (multiples of n, the
- * cell count): block h = index / n holds the n boards that share the tile
- * sequence t, and a horizontal move changes only z, so it stays inside its
- * block and never leaves the process.  Blocks are shared out as evenly as
- * integers allow (lo_p = n * floor(blocks * p / P)), so P need not divide
- * anything.  Each process holds a store (store.h) of hi_p - lo_p entries
- * with the meaning of bfs.h: local entry i is global index lo_p + i.
+ * [lo_p, hi_p) of the space, cut at multiples of lcm(32, n) indexes (n the
+ * cell count): whole words of the store, so no word is shared, and whole
+ * blocks (block h = index / n holds the n boards that share the tile
+ * sequence t; a horizontal move changes only z, so it stays inside its
+ * block and never leaves the process).  The units are shared out as evenly
+ * as integers allow (lo_p = unit * floor(units * p / P)), so P need not
+ * divide anything; a process may own nothing.  Each process holds a store
+ * (store.h) of hi_p - lo_p entries with the meaning of bfs.h: local entry i
+ * is global index lo_p + i.
  *
  * A layer d (method: Korf 2008's two-bit BFS with a per-owner exchange, as
  * in distributed BFS codes such as Graph500's):
- *   expand:   scan the local frontier of colour d mod 2 in index order;
- *             neighbours owned here are marked at once (store_mark), the
- *             others appended to a buffer per owner; the entry is closed;
- *   exchange: when the buffers hold `budget` bytes of raw indexes (or the
- *             scan ends) every process stops; each buffer is sorted,
- *             de-duplicated and delta-coded (LEB128 varints of the gaps,
- *             the first relative to the owner's lo), and sent in P - 1
- *             pairwise steps (send to p + k, receive from p - k), so only
- *             one incoming message is held at a time and every message is
- *             below 2^31 bytes;
- *   mark:     the owner decodes and marks what it receives.
+ *   expand:   the process scans its slice with the expansion of bfs_run
+ *             itself (src/engine/bfs_slice.h: the same word scan, move and
+ *             window tables, per-thread buckets and chunk flags); targets
+ *             in the slice are marked as bfs_run marks them, the others go
+ *             to the scanning thread's remote buffer (budget / 8 / threads
+ *             entries); when a buffer is nearly full every thread stops at
+ *             a word boundary;
+ *   exchange: the buffers are sorted (radix) and de-duplicated, cut by
+ *             owner (ownership is contiguous), and each owner's part is
+ *             delta-coded (LEB128 varints of the gaps, the first relative
+ *             to the owner's lo) and sent in P - 1 pairwise steps (send to
+ *             p + k, receive from p - k), so only one incoming message is
+ *             held at a time and every message is below 2^31 bytes;
+ *   mark:     the owner decodes and marks what it receives; the scan goes
+ *             on where it stopped.
  * Rounds repeat until every process has scanned its whole slice.
  *
  * Backward layers (once fewer unvisited boards remain than frontier
  * boards, as in bfs.c; compact space only): each process scans its
  * unvisited entries of the next colour; one with a frontier neighbour on
  * this process is marked at once, one without asks the owners of its
- * remote neighbours.  The queries (pairs of queried index and asking board,
- * buffered per owner like the forward neighbours) are exchanged in the same
- * bounded rounds: the distinct queried indexes go sorted and delta-coded,
- * the owner answers one bit per index (frontier or not), and the asker
- * marks the boards whose query came back 1.  The old frontier is closed in
- * a second pass.  The choice is made from the reduced histogram, so every
- * process makes the same one; options.no_backward keeps every layer forward.
+ * remote neighbours.  The queries (pairs of queried index and asking
+ * board, in the same remote buffers) are exchanged in the same bounded
+ * rounds: the distinct queried indexes go sorted and delta-coded, the
+ * owner answers one bit per index (frontier or not), and the asker marks
+ * the boards whose query came back 1.  The old frontier is closed in a
+ * second pass once every process has had its answers.  The choice is made
+ * from the reduced histogram, so every process makes the same one;
+ * options.no_backward keeps every layer forward.
  *
- * Threads: inside a process, OpenMP threads take words of the slice from a
- * shared counter, each with its own buffer per owner (merged before the
- * exchange), and mark received indexes in parallel.
+ * Threads: inside a process, OpenMP threads scan as in bfs_run (chunks
+ * from counters by owner, a team's targets in buckets by owner thread),
+ * each with its own remote buffer, and mark received indexes in parallel.
  *
- * Exactness: a board's count goes to the thread whose store_mark turned
- * it from unvisited into frontier, on its owner, so each layer count is the
- * exact sum over threads and processes (MPI_Allreduce) and does not depend
- * on P or the thread count.  The
+ * Exactness: every 11 -> 10 change of a board is made and counted by one
+ * writer on its owner, whether the target was found there or received, so
+ * each layer count is the exact sum over threads and processes
+ * (MPI_Allreduce) and does not depend on P or the thread count.  The
  * antipodes (smallest BFS_KEEP indexes of the last layer) are the smallest
  * of the union of every process's smallest ones.
  *
@@ -75,10 +82,27 @@ void bfs_mpi_range(const struct space *s, int nprocs, int rank, uint64_t *lo,
 /* Rank owning global index i (inverse of bfs_mpi_range). */
 int bfs_mpi_owner(const struct space *s, int nprocs, uint64_t i);
 
+/*
+ * Bytes process `rank` of `nprocs` needs at most for a search of s with
+ * `threads` OpenMP threads (<= 0: OpenMP's default) and an exchange budget
+ * of `budget` bytes (0: the default): its slice of the store, the chunk
+ * flags, the move and window tables, the threads' buckets and remote
+ * buffers, and (nprocs > 1) the exchange's sort scratch, messages and
+ * answers at their largest.  For bfs_mpi_check_memory.
+ */
+uint64_t bfs_mpi_bytes(const struct space *s, int nprocs, int rank, int threads,
+                       uint64_t budget);
+
 /* Figures of one layer, summed over the processes (times: the largest). */
 struct bfs_mpi_layer {
     struct bfs_layer layer;
-    double expand, exchange, mark; /* seconds, max over processes */
+    double expand, exchange, mark; /* wall seconds, max over processes: the scan;
+                                      the exchange (sort, encode, MPI, decode,
+                                      waiting for the peers); marking what came */
+    double cpu_expand, cpu_exchange, cpu_mark; /* CPU seconds of the process (all its
+                                      threads), summed over processes: the scan;
+                                      sort, encode and decode (not MPI calls);
+                                      marking what came and closing */
     uint64_t expanded;             /* frontier boards expanded (forward) or unvisited
                                       boards scanned (backward: layer.backward) */
     uint64_t remote;               /* indexes sent to other owners (deduplicated):
@@ -99,7 +123,8 @@ typedef int (*bfs_mpi_layer_fn)(const struct bfs_mpi_layer *layer, void *ctx);
 struct bfs_mpi_options {
     int threads;              /* OpenMP threads per process; <= 0: OpenMP's default */
     int no_backward;          /* 1: expand every layer forward */
-    uint64_t budget;          /* raw outgoing index bytes per round (all threads), 0: default */
+    uint64_t budget;          /* remote buffer bytes of a process, all threads (8 per
+                                 entry; at least 2 KiB per thread), 0: default */
     bfs_mpi_layer_fn on_layer;/* may be NULL */
     void *ctx;
     int fault_rank;           /* test hook: this rank dies with SIGKILL ... */
@@ -134,10 +159,12 @@ int bfs_mpi_agree(MPI_Comm comm, int rc, slide_error *err);
  * The memory guard of store.h per machine: the bytes every process of one
  * machine (MPI_COMM_TYPE_SHARED) needs are summed and checked there
  * against store_memory_available(limit), before anything is allocated.
- * bytes: what this process needs.  Collective.  Errors: SLIDE_ENOMEM (on
- * every process) naming the machine's need and what it has.
+ * bytes: what this process needs (bfs_mpi_bytes).  *machine (may be NULL)
+ * receives the sum over this process's machine.  Collective.  Errors:
+ * SLIDE_ENOMEM (on every process) naming the machine's need and what it
+ * has.
  */
 int bfs_mpi_check_memory(MPI_Comm comm, uint64_t bytes, uint64_t limit,
-                         const char *what, slide_error *err);
+                         const char *what, uint64_t *machine, slide_error *err);
 
 #endif

@@ -66,6 +66,14 @@ int board_equal(const struct board *a, const struct board *b);
 int board_parse_dims(const char *text, int *rows, int *cols, slide_error *err);
 
 /*
+ * The rectangle that n cells written on one line most likely stand for:
+ * rows x cols = n with 2 <= rows <= cols and rows the largest divisor of n
+ * up to sqrt(n) (16: 4x4, 12: 3x4, 6: 2x3, 8: 2x4).  Returns 1, or 0 when
+ * there is none (n < 4 or prime).
+ */
+int board_rectangle(int n, int *rows, int *cols);
+
+/*
  * Parse a board from text (syntax above).  If rows and cols are both > 0 the
  * text may also be one flat list of rows*cols cells; otherwise the size is
  * inferred from the rows and must then agree with rows/cols when given.

@@ -22,6 +22,8 @@
  * process or machine lost at any point leaves mpi-state naming a complete
  * set of parts.  Invariant: mpi-state's parts exist with the bytes and
  * CRCs it names, and together hold closed layers 0..D-1 and frontier D.
+ * Version 2: slices cut at multiples of lcm(32, n) indexes (bfs_mpi.h);
+ * version 1 (whole blocks) is refused, naming both versions.
  */
 #ifndef SLIDE_CHECKPOINT_MPI_H
 #define SLIDE_CHECKPOINT_MPI_H
@@ -35,7 +37,7 @@
 #include "slide/space.h"
 #include "slide/store.h"
 
-#define CHECKPOINT_MPI_VERSION 1
+#define CHECKPOINT_MPI_VERSION 2
 #define CHECKPOINT_MPI_MAGIC "slide-mpi-checkpoint"
 
 /*

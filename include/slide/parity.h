@@ -55,4 +55,41 @@ int parity_check(const struct board *b, const struct board *goal,
  */
 size_t parity_explain(const struct parity_report *r, char *buf, size_t len);
 
+/*
+ * The two goals every user meets: the standard goal 1 .. n-1 with the blank
+ * last (board_goal), and the blank-first goal 0 1 .. n-1 of Korf's papers
+ * (Korf 1985, the 15-puzzle instances) and many other sources.
+ */
+enum parity_goal_kind { PARITY_GOAL_OTHER = 0, PARITY_GOAL_STANDARD, PARITY_GOAL_BLANK_FIRST };
+
+/* Which of the two goals `goal` is (PARITY_GOAL_OTHER for any other). */
+enum parity_goal_kind parity_goal_kind(const struct board *goal);
+
+/*
+ * A reading of an unsolvable board under which it is solvable, for the
+ * hints of a user interface: a board copied from a source of the other
+ * convention, or a one-line list of cells meant as a rectangle.
+ *   rows, cols   the shape: the board's own, or (one_line) the rectangle
+ *                of its n cells (board_rectangle: 16 cells 4x4, 12 3x4)
+ *   goal         PARITY_GOAL_STANDARD or PARITY_GOAL_BLANK_FIRST
+ * found is 0 when there is none: b reaches goal; goal is neither of the two
+ * goals above; or no reading works (odd widths: both goals are in one
+ * parity class, so neither reaches a board the other does not).
+ */
+struct parity_hint {
+    int found;
+    int rows, cols;
+    enum parity_goal_kind goal;
+};
+
+/*
+ * Look for a parity_hint for board b and goal (same dimensions, both
+ * valid).  one_line: b was read from one line of cells with no size given
+ * (b->rows == 1), so a rectangle of the same cells is tried first, towards
+ * the same kind of goal, then towards the other.  Then the same shape
+ * towards the other kind of goal.  Errors: as parity_check.
+ */
+int parity_hint(const struct board *b, const struct board *goal, int one_line,
+                struct parity_hint *hint, slide_error *err);
+
 #endif

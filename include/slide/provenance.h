@@ -34,4 +34,8 @@ unsigned long long provenance_peak_rss(void);
 void provenance_write(FILE *out, const char *prefix, const char *command,
                       int threads, double wall_seconds);
 
+/* The block's last line alone (wall_seconds >= 0), for output that streams:
+ * the block without it first (wall_seconds -1), this line at the end. */
+void provenance_write_times(FILE *out, const char *prefix, double wall_seconds);
+
 #endif

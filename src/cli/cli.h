@@ -236,6 +236,23 @@ void cli_resume_fill(const struct checkpoint_info *info, int sized, int kind_giv
                      int *rows, int *cols, enum space_kind *kind, const char **goal,
                      char *buf, size_t len);
 
+/*
+ * After the verdict or the answer for board b: one line on stderr, "slide:
+ * hint: ...", when another reading of the input would be likelier meant.
+ * When b cannot reach goal but another reading can (parity_hint: the
+ * blank-first goal of Korf's convention or the standard one; for one_line,
+ * a board read from one row of cells without --size, the rectangle of its
+ * cells), the line names what to write: the options --size and --goal
+ * (CLI_HINT_OPTIONS; goal_given: --goal was given), or, where the goal
+ * comes from a file (dist's database, pdb's tables), a file built for that
+ * goal (CLI_HINT_FILES).  With CLI_HINT_OPTIONS, a one_line board whose
+ * cells form a rectangle (board_rectangle) gets "add --size RxC" whatever
+ * its verdict.  At most one line per process.
+ */
+enum cli_hint_to { CLI_HINT_OPTIONS, CLI_HINT_FILES };
+void cli_board_hint(const struct board *b, const struct board *goal, int one_line,
+                    int goal_given, enum cli_hint_to how);
+
 /* slide bfs --mpi (cmd_bfs_mpi.c in the MPI build; otherwise a one-line
  * refusal naming what to install). */
 int cmd_bfs_mpi(int argc, char **argv);

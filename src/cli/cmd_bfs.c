@@ -28,6 +28,9 @@ static const char help[] =
     "                 [--save FILE [--encoding 1|2|8] [--level N]]\n"
     "                 [--antipodes all|N] [--antipodes-file FILE]\n"
     "       slide bfs --resume DIR [OPTIONS]\n"
+    "Examples:\n"
+    "  slide bfs 3x3                               # the 8-puzzle: histogram, radius\n"
+    "  slide bfs 3x4 --format csv --save 3x4.db    # CSV, and a distance database\n"
     "Breadth-first search from the goal over every board of an R x C puzzle\n"
     "(R*C <= 20), 2 bits per board.  Reports the number of boards at each\n"
     "distance, the radius (largest distance, God's number) and the antipodes\n"
@@ -827,14 +830,40 @@ static int run(const struct bfs_args *a, const struct board *goal)
 }
 
 #ifndef SLIDE_MPI
-/* The binary built without MPI: --mpi names what to install. */
+/* The MPI build beside this binary (make builds build/slide-mpi next to
+ * build/slide, make install both into PREFIX/bin) into path; 1 if found. */
+static int mpi_build_beside(char *path, size_t len)
+{
+    char self[4096];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0)
+        return 0;
+    self[n] = '\0';
+    char *slash = strrchr(self, '/');
+    if (!slash)
+        return 0;
+    *slash = '\0';
+    return snprintf(path, len, "%s/slide-mpi", self) < (int)len && access(path, X_OK) == 0;
+}
+
+/* The binary built without MPI: --mpi points at the MPI build when it is
+ * there (the command to run, with the words given), else says how to get it. */
 int cmd_bfs_mpi(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    return cli_fail(EXIT_USAGE, "--mpi needs the MPI build: install Open MPI (apt-get install "
-                    "libopenmpi-dev openmpi-bin), run make, then mpirun -n P build/slide-mpi "
-                    "bfs RxC --mpi");
+    char mpi[4200], words[1024] = "";
+    if (!mpi_build_beside(mpi, sizeof mpi))
+        return cli_fail(EXIT_USAGE, "--mpi needs the MPI build (build/slide-mpi), and there "
+                        "is none beside this slide: make deps (or apt-get install "
+                        "libopenmpi-dev openmpi-bin), make, then mpirun -n P build/slide-mpi "
+                        "bfs RxC --mpi");
+    for (int i = 0; i < argc; i++) {
+        size_t at = strlen(words);
+        int plain = argv[i][0] && !argv[i][strspn(argv[i], "abcdefghijklmnopqrstuvwxyzABCDEFGH"
+                                                           "IJKLMNOPQRSTUVWXYZ0123456789-_./=:,+")];
+        snprintf(words + at, sizeof words - at, plain ? " %s" : " '%s'", argv[i]);
+    }
+    return cli_fail(EXIT_USAGE, "--mpi runs in the MPI build, not in this slide: mpirun -n P "
+                    "%s%s", mpi, words);
 }
 #endif
 

@@ -32,9 +32,10 @@ static const char help[] =
     "                 [--resume DIR]\n"
     "       mpirun -n P slide-mpi bfs --mpi --resume DIR [OPTIONS]\n"
     "The breadth-first search of slide bfs spread over the P processes of an MPI\n"
-    "job: process p owns a contiguous slice of the index space (whole blocks of\n"
-    "n boards, so horizontal moves stay local) and 2 bits per board of it; the\n"
-    "neighbours owned elsewhere are sent to their owners in bounded rounds,\n"
+    "job: process p owns a contiguous slice of the index space (whole words of\n"
+    "the store and whole blocks of n boards, so horizontal moves stay local)\n"
+    "and 2 bits per board of it, and expands it with the expansion of slide bfs;\n"
+    "the neighbours owned elsewhere are sent to their owners in bounded rounds,\n"
     "sorted and delta-coded.  Histogram, radius and antipodes are those of\n"
     "slide bfs (text format) for any P and any --threads.\n"
     "  --goal G, --space S  as slide bfs\n"
@@ -49,15 +50,20 @@ static const char help[] =
     "                     their remote neighbours whether one is frontier)\n"
     "  --stats            one line per layer on stderr: 'mpi-layer' distance count\n"
     "                     expanded remote remote-raw bytes messages rounds, then\n"
-    "                     expand, exchange and mark seconds (max over processes)\n"
-    "                     and F (forward) or B (backward: expanded counts the\n"
-    "                     unvisited boards scanned, remote the queries, bytes\n"
-    "                     include the one-bit answers)\n"
+    "                     expand, exchange and mark wall seconds (max over\n"
+    "                     processes; exchange includes waiting for the peers),\n"
+    "                     expand, exchange and mark CPU seconds (sum over\n"
+    "                     processes; exchange without the MPI calls), and F\n"
+    "                     (forward) or B (backward: expanded counts the unvisited\n"
+    "                     boards scanned, remote the queries, bytes include the\n"
+    "                     one-bit answers)\n"
     "  --max-memory B     per machine: refuse if the processes of one machine\n"
     "                     need more than B bytes (default MemAvailable); each\n"
-    "                     needs its slice of the store plus 4 x --budget\n"
-    "  --budget B         raw neighbour indexes (8 bytes each) a process buffers\n"
-    "                     before an exchange round (default 64M, at most 1G)\n"
+    "                     needs its slice of the store, the search's tables and\n"
+    "                     buckets, and up to 5 x --budget for the exchange\n"
+    "  --budget B         bytes of remote neighbour indexes (8 bytes each) the\n"
+    "                     threads of a process buffer before an exchange round\n"
+    "                     (default 64M, at most 1G; at least 2K per thread)\n"
     "  --checkpoint DIR   save at layer boundaries: DIR/part-K.G per process and\n"
     "                     DIR/mpi-state (see README); also once at the end\n"
     "  --checkpoint-every M  minutes between checkpoints (default 5; 0: every layer)\n"
@@ -201,9 +207,10 @@ static int from_checkpoint(MPI_Comm comm, struct mpi_args *a)
 static void print_stats(const struct bfs_mpi_layer *L)
 {
     fprintf(stderr, "mpi-layer %d %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
-            " %" PRIu64 " %d %.4f %.4f %.4f %c\n", L->layer.depth, L->layer.count,
-            L->expanded, L->remote, L->remote_raw, L->bytes, L->messages, L->rounds, L->expand,
-            L->exchange, L->mark, L->layer.backward ? 'B' : 'F');
+            " %" PRIu64 " %d %.4f %.4f %.4f %.4f %.4f %.4f %c\n", L->layer.depth,
+            L->layer.count, L->expanded, L->remote, L->remote_raw, L->bytes, L->messages,
+            L->rounds, L->expand, L->exchange, L->mark, L->cpu_expand, L->cpu_exchange,
+            L->cpu_mark, L->layer.backward ? 'B' : 'F');
 }
 
 /* Rank 0 decides: stop for a signal or a due checkpoint. */
@@ -255,25 +262,34 @@ static int prepare_dir(MPI_Comm comm, const struct mpi_args *a, const struct spa
     return bfs_mpi_agree(comm, rc, err);
 }
 
-/* A fresh store (after the per-machine memory guard) or a loaded one. */
+/* What the memory guard counted: this process's need (bfs_mpi_bytes) and
+ * the sum over its machine. */
+struct need {
+    uint64_t mine, machine;
+};
+
+/* A fresh store or a loaded one, after the per-machine memory guard. */
 static int open_search(MPI_Comm comm, const struct mpi_args *a, const struct space *s,
-                       struct store *st, struct bfs_result *r, int *gen, slide_error *err)
+                       struct store *st, struct bfs_result *r, int *gen, struct need *nd,
+                       slide_error *err)
 {
     int nprocs, rank, rc;
-    uint64_t lo, hi, extra = 4 * (a->budget ? a->budget : BFS_MPI_DEFAULT_BUDGET);
+    uint64_t lo, hi;
     MPI_Comm_size(comm, &nprocs);
     MPI_Comm_rank(comm, &rank);
     memset(r, 0, sizeof *r);
     *gen = 0;
-    if (a->resume)
-        return checkpoint_mpi_load(comm, a->resume, s, a->max_memory, extra, st, r, gen, err);
     bfs_mpi_range(s, nprocs, rank, &lo, &hi);
-    rc = bfs_mpi_check_memory(comm, store_bytes_needed(hi - lo) + extra, a->max_memory,
-                              "the slices of the two-bit store and exchange buffers of "
-                              "this machine's processes", err);
-    if (!rc)
-        rc = bfs_mpi_agree(comm, store_alloc(st, hi - lo, err), err);
-    return rc;
+    nd->mine = bfs_mpi_bytes(s, nprocs, rank, a->threads, a->budget);
+    rc = bfs_mpi_check_memory(comm, nd->mine, a->max_memory,
+                              "the slices of the two-bit store, tables and exchange "
+                              "buffers of this machine's processes", &nd->machine, err);
+    if (rc)
+        return rc;
+    if (a->resume)
+        return checkpoint_mpi_load(comm, a->resume, s, a->max_memory,
+                                   nd->mine - store_bytes_needed(hi - lo), st, r, gen, err);
+    return bfs_mpi_agree(comm, store_alloc(st, hi - lo, err), err);
 }
 
 /* The search with checkpoints at the boundaries rank 0 picks. */
@@ -311,7 +327,7 @@ static int search(MPI_Comm comm, const struct mpi_args *a, const struct space *s
 }
 
 static void report(const struct mpi_args *a, const struct space *s,
-                   const struct bfs_result *r, int nprocs)
+                   const struct bfs_result *r, int nprocs, const struct need *nd)
 {
     struct board b = {0};
     slide_error err;
@@ -333,6 +349,8 @@ static void report(const struct mpi_args *a, const struct space *s,
     }
     printf("wall %.3f s, processes %d, threads per process %d, peak memory of rank 0 "
            "%.1f MB\n", r->seconds, nprocs, r->threads, provenance_peak_rss() / 1e6);
+    printf("memory counted by the guard: %" PRIu64 " bytes on rank 0's machine "
+           "(rank 0: %" PRIu64 ")\n", nd->machine, nd->mine);
 }
 
 static int run(MPI_Comm comm, const struct mpi_args *a)
@@ -343,13 +361,14 @@ static int run(MPI_Comm comm, const struct mpi_args *a)
     struct bfs_result r = {0};
     slide_error err;
     int nprocs, gen = 0, rc;
+    struct need nd = {0, 0};
     MPI_Comm_size(comm, &nprocs);
     if (cli_goal(a->goal_text, a->rows, a->cols, &goal))
         return EXIT_USAGE;
     rc = space_init(&s, &goal, a->kind, &err);
     board_free(&goal);
     if (!rc && !(rc = prepare_dir(comm, a, &s, &err)) &&
-        !(rc = open_search(comm, a, &s, &st, &r, &gen, &err)))
+        !(rc = open_search(comm, a, &s, &st, &r, &gen, &nd, &err)))
         rc = search(comm, a, &s, &st, &r, gen, &err);
     store_free(&st);
     int code = rc ? (rc == SLIDE_EINTR ? 128 + (int)stop_signal : cli_fail_lib(rc, &err))
@@ -357,7 +376,7 @@ static int run(MPI_Comm comm, const struct mpi_args *a)
     if (rc == SLIDE_EINTR)
         cli_fail(code, "%s", err.msg);
     if (!rc) {
-        report(a, &s, &r, nprocs);
+        report(a, &s, &r, nprocs, &nd);
         if (cli_finish_stdout() || r.reached != s.reachable)
             code = EXIT_FAIL;
     }

@@ -13,6 +13,9 @@
 static const char help[] =
     "usage: slide dist --db FILE [--goal G] [--path] [--format text|csv|md|tex]\n"
     "                  [--threads N] [--time] [--keep-going] BOARD... | -\n"
+    "Examples:\n"
+    "  slide bfs 3x3 --save 3x3.db    # the database, once\n"
+    "  slide scramble 3x3 --count 9 | slide dist --db 3x3.db --path -\n"
     "The exact distance of each BOARD from the goal, read from a distance\n"
     "database written by `slide bfs RxC --save FILE`.  With an encoding of 1\n"
     "or 2 bits the distance is found by walking to the goal: from every board\n"
@@ -273,8 +276,11 @@ static int run_batches(struct run_state *r, struct board_source *src,
         r->seconds += omp_get_wtime() - t0;
         r->lookups += n;
         rc = print_batch(t, r->boards, r->ans, r->errs, n, src, r->idx, unsolvable);
-        for (int i = 0; i < n; i++)
+        for (int i = 0; i < n; i++) {
+            if (r->ans[i].rc == SLIDE_EUNSOLVABLE) /* another goal's board? */
+                cli_board_hint(&r->boards[i], &r->db.goal, 0, 0, CLI_HINT_FILES);
             board_free(&r->boards[i]);
+        }
     }
     return rc;
 }

@@ -19,6 +19,9 @@ static const char help_usage[] =
     "usage: slide heuristic RxC --h LIST [--goal G] [--joint FILE.csv]\n"
     "                       [--threads N] [--format text|csv|md|tex] [--provenance]\n"
     "                       [--progress] [--max-memory BYTES]\n"
+    "Examples:\n"
+    "  slide heuristic 3x3 --h manhattan,lc,wd      # admissible? consistent? tight?\n"
+    "  slide heuristic 3x4 --h lc --joint lc.csv    # and the (d, h) table\n"
     "Compare heuristics with the exact distance d of every board that reaches\n"
     "the goal (R*C <= 20 cells; a two-bit BFS gives d layer by layer).\n"
     "  --h LIST           comma-separated heuristics (also --heuristic):\n";

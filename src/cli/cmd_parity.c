@@ -14,6 +14,9 @@
 static const char help[] =
     "usage: slide parity RxC [--goal G] [--threads N] [--format text|csv|md|tex]\n"
     "                    [--provenance] [--max-memory BYTES]\n"
+    "Examples:\n"
+    "  slide parity 3x3                # all 9! arrangements against the criterion\n"
+    "  slide parity 2x4 --format md    # the same check as a Markdown table\n"
     "Check the parity theorem exhaustively: a BFS from the goal over all (RC)!\n"
     "arrangements of the board (full space, 2 bits each) says which ones can\n"
     "reach the goal; the solvability criterion (the one `slide solvable` uses:\n"

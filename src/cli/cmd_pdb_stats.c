@@ -124,9 +124,11 @@ static int predict_board(const struct pdb_stats_args *a, const struct loaded *l,
     board_format(&b, shown, sizeof shown);
     struct parity_report pr;
     if (parity_check(&b, &l->goal, &pr, &err) || !pr.solvable) {
+        cli_fail(EXIT_UNSOLVABLE, "board %s cannot reach the goal (parity): it has no IDA* "
+                 "search to predict", shown);
+        cli_board_hint(&b, &l->goal, 0, 0, CLI_HINT_FILES);
         board_free(&b);
-        return cli_fail(EXIT_UNSOLVABLE, "board %s cannot reach the goal (parity): it has "
-                        "no IDA* search to predict", shown);
+        return EXIT_UNSOLVABLE;
     }
     int h0 = heuristic_eval(&l->h, b.cells), rc = EXIT_OK;
     if (length < h0 || length > KRE_MAX_DEPTH) {

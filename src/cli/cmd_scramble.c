@@ -15,6 +15,9 @@
 
 static const char help[] =
     "usage: slide scramble RxC [--count N] [--walk K] [--seed S] [--goal G]\n"
+    "Examples:\n"
+    "  slide scramble 4x4 --seed 1               # a random solvable 15-puzzle\n"
+    "  slide scramble 3x3 --walk 20 --count 5    # five random walks of 20 moves\n"
     "Print random boards of an R x C puzzle (sides 1..1000), one per line.\n"
     "Without --walk every board is drawn uniformly from the (RC)!/2 boards that\n"
     "can reach the goal: a uniformly random arrangement, and, when it fails the\n"

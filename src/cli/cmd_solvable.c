@@ -8,6 +8,9 @@
 
 static const char help[] =
     "usage: slide solvable [--goal G] [--size RxC] BOARD\n"
+    "Examples:\n"
+    "  slide solvable '8 6 7/2 5 4/3 0 1'    # solvable, and the numbers why\n"
+    "  slide solvable '1 2 3/4 5 6/8 7 0'    # two tiles swapped: unsolvable\n"
     "Decide whether BOARD can reach the goal, without search, from the parity\n"
     "invariant: N = inversions of the tiles (in the goal's tile order), and for\n"
     "an even width also the rows between the blank and the goal's blank.\n"
@@ -54,6 +57,8 @@ int cmd_solvable(int argc, char **argv)
     }
     struct parity_report r;
     int rc = parity_check(&b, &goal, &r, &err);
+    if (!rc)
+        cli_board_hint(&b, &goal, rows == 0, goal_text != NULL, CLI_HINT_OPTIONS);
     board_free(&b);
     board_free(&goal);
     if (rc)

@@ -18,16 +18,20 @@
 #include "slide/layers.h"
 #include "slide/parity.h"
 #include "slide/pdb.h"
+#include "slide/provenance.h"
 #include "slide/report.h"
 
 static const char help[] =
     "usage: slide solve [--method ida|layers|bibfs|db] [--goal G] [--size RxC]\n"
     "                   [--count | --moves | --format text|csv|md|tex]\n"
     "                   [--h NAME] [--max-nodes N] [--progress]   (ida only)\n"
-    "                   [--reflect] [--threads N]\n"
+    "                   [--reflect] [--threads N] [--provenance]\n"
     "                   [--max-states N]                          (bibfs only)\n"
     "                   [--db FILE]                               (db)\n"
     "                   BOARD\n"
+    "Examples:\n"
+    "  slide solve '8 6 7/2 5 4/3 0 1'    # optimal: 31 moves (IDA*)\n"
+    "  slide scramble 1000x1000 --seed 1 | slide solve --method layers --count -\n"
     "Find a sequence of moves that takes BOARD to the goal G.  Methods:\n"
     "  ida     (default) IDA* (Korf 1985): OPTIMAL.  Memory O(moves); time\n"
     "          grows fast with the distance (the 15-puzzle takes seconds to\n"
@@ -92,6 +96,10 @@ static const char help[] =
     "  --max-states N (bibfs) give up on a board after storing N boards\n"
     "                 (both sides together; default 20000000: up to 0.72 GB\n"
     "                 of hash slots, and half again while a set doubles)\n"
+    "  --provenance   start stdout with the provenance block (tool version,\n"
+    "                 commit, compiler and flags, CPU, threads, date), lines\n"
+    "                 prefixed \"# \" (text, csv, --count, --moves), \"% \" (tex)\n"
+    "                 or \"> \" (md), and end it with the wall and CPU time\n"
     "  --keep-going   (with -) report a bad line on standard error as 'line N:\n"
     "                 ...', go on with the others, exit 2 at the end; without\n"
     "                 it every line is checked first and a bad one is refused\n"
@@ -364,6 +372,8 @@ struct solve_args {
     int threads;    /* --threads: boards solved at once */
     char pdb_with[64], pdb_files[4096]; /* --h pdb:FILES or max(WITH,pdb:FILES) */
     int is_pdb;
+    int provenance;      /* --provenance */
+    char command[512];   /* the command line, for --provenance */
 };
 
 static const struct solve_method *method_find(const char *name)
@@ -456,6 +466,7 @@ static const struct cli_option solve_options[] = {
     {"keep-going", 0, CLI_FLAG, 'k', 0, NULL, NULL},
     {"reflect", 0, CLI_FLAG, 'r', TAKES_H, "--method ida", NULL},
     {"threads", 't', CLI_VALUE, 't', TAKES_BATCH, "BOARD - or @FILE (several boards)", NULL},
+    {"provenance", 0, CLI_FLAG, 'V', 0, NULL, NULL},
     {0, 0, 0, 0, 0, NULL, NULL}};
 
 /* One option's value into a; EXIT_OK or EXIT_USAGE (printed). */
@@ -496,6 +507,7 @@ static int take_option(int c, const char *v, void *ctx)
     case 'k': a->keep_going = 1; return EXIT_OK;
     case 'r': a->reflect = 1; return EXIT_OK;
     case 't': return cli_threads(v, &a->threads) ? EXIT_USAGE : EXIT_OK;
+    case 'V': a->provenance = 1; return EXIT_OK;
     }
     return EXIT_USAGE;
 }
@@ -919,6 +931,9 @@ static int print_solved(const struct solve_args *a, const struct solve_method *m
         status = rc == SLIDE_EUNSOLVABLE ? EXIT_UNSOLVABLE : rc ? EXIT_FAIL : EXIT_OK;
         if (print_answer(a, t, &p, &s->ans, &s->err))
             status = cli_fail(EXIT_FAIL, "%s", s->err.msg);
+        else if (!rc || rc == SLIDE_EUNSOLVABLE)
+            cli_board_hint(job->start, job->goal, a->rows == 0, a->goal_text != NULL,
+                           CLI_HINT_OPTIONS);
     }
     free(btext);
     free(gtext);
@@ -1124,7 +1139,12 @@ int cmd_solve(int argc, char **argv)
 {
     struct solve_args a;
     struct cli_parse p;
+    char command[sizeof a.command];
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    cli_command_line("solve", argc, argv, command, sizeof command); /* before argv is permuted */
     int rc = parse_args(argc, argv, &a, &p);
+    memcpy(a.command, command, sizeof command);
     if (rc)
         return rc < 0 ? EXIT_OK : rc;
     struct board_list l = {0};
@@ -1162,12 +1182,17 @@ int cmd_solve(int argc, char **argv)
     struct report_table t = {stdout, a.format, NCOLUMNS, columns, "Solutions", 0};
     r.t = &t;
     int table = a.output == OUT_RECORD && a.format != REPORT_TEXT;
+    const char *prefix = cli_provenance_prefix(a.format);
+    if (a.provenance) /* the times come at the end: the answers stream */
+        provenance_write(stdout, prefix, a.command, a.threads, -1);
     if (table)
         report_begin(&t);
     int status = a.threads > 1 ? solve_parallel(&r, &l)
                                : solve_serial(&r, &l);
     if (table)
         report_end(&t);
+    if (a.provenance)
+        provenance_write_times(stdout, prefix, seconds_since(&t0));
     board_list_free(&l);
     db_free(&r.db);
     free(goal_buf);

@@ -64,6 +64,19 @@ static int parse_side(const char *s, const char **end)
     return (int)v;
 }
 
+int board_rectangle(int n, int *rows, int *cols)
+{
+    int r = 1;
+    for (int d = 2; d <= n / d; d++)
+        if (n % d == 0)
+            r = d;
+    if (r == 1)
+        return 0;
+    *rows = r;
+    *cols = n / r;
+    return 1;
+}
+
 int board_parse_dims(const char *text, int *rows, int *cols, slide_error *err)
 {
     const char *p = text, *q;

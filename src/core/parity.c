@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int parity_inversions(const int *seq, size_t len, uint64_t *count,
                       slide_error *err)
@@ -112,4 +113,67 @@ size_t parity_explain(const struct parity_report *r, char *buf, size_t len)
         r->goal_blank_row + 1, (unsigned long long)r->inversions, apart,
         (unsigned long long)(r->inversions + (uint64_t)apart),
         (r->inversions + (uint64_t)apart) % 2 ? "odd" : "even");
+}
+
+enum parity_goal_kind parity_goal_kind(const struct board *goal)
+{
+    int n = board_cells(goal), standard = 1, first = 1;
+    for (int k = 0; k < n; k++) {
+        standard &= goal->cells[k] == (k + 1) % n;
+        first &= goal->cells[k] == k;
+    }
+    return standard ? PARITY_GOAL_STANDARD : first ? PARITY_GOAL_BLANK_FIRST : PARITY_GOAL_OTHER;
+}
+
+/* 1 when cells, read as a rows x cols board, reach the goal of kind, else
+ * 0; *rc is SLIDE_OK or the error (then 0). */
+static int reaches(const int *cells, int rows, int cols, enum parity_goal_kind kind, int *rc,
+                   slide_error *err)
+{
+    struct board b = {0}, goal = {0};
+    struct parity_report r = {0};
+    int n = rows * cols;
+    *rc = board_alloc(&b, rows, cols, err);
+    if (!*rc)
+        *rc = board_alloc(&goal, rows, cols, err);
+    for (int k = 0; !*rc && k < n; k++) {
+        b.cells[k] = cells[k];
+        goal.cells[k] = kind == PARITY_GOAL_BLANK_FIRST ? k : (k + 1) % n;
+    }
+    if (!*rc)
+        *rc = parity_check(&b, &goal, &r, err);
+    board_free(&b);
+    board_free(&goal);
+    return !*rc && r.solvable;
+}
+
+int parity_hint(const struct board *b, const struct board *goal, int one_line,
+                struct parity_hint *hint, slide_error *err)
+{
+    struct parity_report r;
+    int rc = parity_check(b, goal, &r, err);
+    memset(hint, 0, sizeof *hint);
+    enum parity_goal_kind kind = rc ? PARITY_GOAL_OTHER : parity_goal_kind(goal);
+    if (rc || r.solvable || kind == PARITY_GOAL_OTHER)
+        return rc;
+    enum parity_goal_kind other =
+        kind == PARITY_GOAL_STANDARD ? PARITY_GOAL_BLANK_FIRST : PARITY_GOAL_STANDARD;
+    struct parity_hint tries[3]; /* found unused */
+    int ntries = 0, n = board_cells(b);
+    int rows, cols;
+    if (one_line && b->rows == 1 && board_rectangle(n, &rows, &cols)) {
+        tries[ntries++] = (struct parity_hint){0, rows, cols, kind};
+        tries[ntries++] = (struct parity_hint){0, rows, cols, other};
+    }
+    tries[ntries++] = (struct parity_hint){0, b->rows, b->cols, other};
+    for (int i = 0; i < ntries; i++) {
+        if (reaches(b->cells, tries[i].rows, tries[i].cols, tries[i].goal, &rc, err)) {
+            *hint = tries[i];
+            hint->found = 1;
+            return SLIDE_OK;
+        }
+        if (rc)
+            return rc;
+    }
+    return SLIDE_OK;
 }

@@ -78,16 +78,20 @@ void provenance_write(FILE *out, const char *prefix, const char *command,
     fprintf(out, "%shost: %s, %ld cores, %.1f GiB; threads: %d\n", prefix, cpu,
             sysconf(_SC_NPROCESSORS_ONLN), ram / 1073741824.0, threads);
     fprintf(out, "%sdate: %s\n", prefix, date);
-    if (wall_seconds >= 0) {
-        /* CPU time beside wall time shows whether the run had its cores */
-        struct rusage ru;
-        double user = 0, sys = 0;
-        if (getrusage(RUSAGE_SELF, &ru) == 0) {
-            user = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
-            sys = (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
-        }
-        fprintf(out, "%swall time: %.3f s; CPU time: user %.1f s, system %.1f s; "
-                     "peak RSS: %.1f MB\n",
-                prefix, wall_seconds, user, sys, provenance_peak_rss() / 1e6);
+    if (wall_seconds >= 0)
+        provenance_write_times(out, prefix, wall_seconds);
+}
+
+void provenance_write_times(FILE *out, const char *prefix, double wall_seconds)
+{
+    /* CPU time beside wall time shows whether the run had its cores */
+    struct rusage ru;
+    double user = 0, sys = 0;
+    if (getrusage(RUSAGE_SELF, &ru) == 0) {
+        user = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
+        sys = (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
     }
+    fprintf(out, "%swall time: %.3f s; CPU time: user %.1f s, system %.1f s; "
+                 "peak RSS: %.1f MB\n",
+            prefix, wall_seconds, user, sys, provenance_peak_rss() / 1e6);
 }

@@ -35,9 +35,18 @@
  * 4 s per layer for the 10.9 GB of 2x7).  Flags are only ever conservative
  * (set when in doubt, cleared by the thread that just processed the chunk),
  * so the result cannot depend on them.
+ *
+ * The distributed search (bfs_mpi.c) runs these same passes over one slice
+ * of the index space per process (bfs_slice.h, at the end of this file):
+ * the passes address the slice by global word and chunk numbers; a target
+ * outside the slice goes to the thread's remote buffer (one compare per
+ * target, in instantiations of the forward scan of their own, so that
+ * bfs_run's are unchanged), and a pass can stop at a word boundary when a
+ * buffer runs short of room and go on where it stopped.
  */
 #include "slide/bfs.h"
 
+#include "bfs_slice.h"
 #include "buckets.h"
 #include "move_tables.h"
 
@@ -171,7 +180,50 @@ struct worker {
     int queue;                      /* alone: queue and prefetch targets */
     struct buckets *bk;
     uint64_t **bput;                /* this thread's buckets: o's next entry */
+    int64_t *next;                  /* chunk counters by owner (team_take) */
     uint64_t found;                 /* boards this thread marked first */
+    /* a slice of the distributed search (bfs_slice.h); in bfs_run sl is
+     * NULL, the slice the whole store and no target remote */
+    struct slice *sl;
+    uint64_t wlo, ch_lo;            /* the slice's first word and chunk */
+    uint64_t lo2, span2;            /* its entries as bit positions [lo2, lo2 + span2) */
+    uint64_t *rbase, *rput;         /* this thread's remote buffer, its next entry */
+    unsigned check_words;           /* words between two checks of its room */
+    uint64_t stop_wi;               /* the word a scan stopped before (NO_STOP: none) */
+};
+
+/* stop_wi of a worker whose scan did not stop */
+#define NO_STOP UINT64_MAX
+
+/* A chunk a stopped pass left unfinished: its words from wi on remain. */
+struct resume {
+    uint64_t ch, wi;
+};
+
+/*
+ * The distributed search's state of one slice (bfs_slice.h) between the
+ * calls of a layer.  A pass stops when a thread's remote buffer has less
+ * than margin entries of room (checked every check_words words, which
+ * cannot put more than that in it: two vertical neighbours per entry, or
+ * two queries of two entries each backward, and the two horizontal
+ * neighbours across a word's ends, which never leave a slice).  Chunks
+ * are taken from counters by owner as in a team's pass (team_take); the
+ * chunks taken but left unfinished are in saved (at most two per thread:
+ * the one it stopped in and the other of the pair it took) and are done
+ * first when the pass goes on (todo).
+ */
+struct slice {
+    uint64_t lo, hi, wlo, whi, ch_lo, ch_end;
+    int remote, queue;
+    size_t cap, margin;             /* remote entries per thread; room to keep */
+    unsigned check_words;
+    uint64_t *rmem;                 /* thread t's buffer at rmem + t * cap */
+    uint64_t **rput;                /* [t]: next free entry */
+    int stop;                       /* a thread is short of room (atomic) */
+    int64_t *next;                  /* [o * 8]: o's next chunk ordinal (atomic) */
+    struct resume *saved, *todo;
+    int nsaved, ntodo, todo_next;   /* atomic while a pass runs */
+    int cap_saved;
 };
 
 /* Everything a pass reads besides the store, built once per search. */
@@ -538,6 +590,8 @@ static inline void mark_now(struct worker *w, uint64_t *words, uint64_t b)
 struct pushq {
     int n;              /* a thread alone: w->npending */
     uint64_t *q0, *q1;  /* a team of 2: w->bput[0], w->bput[1] */
+    uint64_t *r;        /* a slice with others: w->rput */
+    uint64_t lo2, span2;/* and w->lo2, w->span2 */
 };
 
 /* Queue the target of bit position b (2e, see mark_target) for marking by
@@ -576,11 +630,17 @@ static inline void own_room(struct worker *w, struct store *st, struct pushq *np
  * is picked and both advanced without a branch), shared 1 for any team,
  * through w->bput.  Through w->bput, each target's put waited for the
  * last one's store to the same pointer: 3x4 took 2.39 s with 2 threads
- * against 2.18 s in registers (best of 4, alternated). */
+ * against 2.18 s in registers (best of 4, alternated).  remote 1 (a slice
+ * of the distributed search with other slices): a target outside the
+ * slice goes to this thread's remote buffer instead (one compare). */
 static inline __attribute__((always_inline)) void
 worker_push_bit(struct worker *w, uint64_t *words, uint64_t b, struct pushq *np,
-                const int shared, const int pf)
+                const int shared, const int pf, const int remote)
 {
+    if (remote && b - np->lo2 >= np->span2) {
+        *np->r++ = b;
+        return;
+    }
     if (shared == 2) {
         uint64_t o = buckets_owner(b >> (CHUNK_SHIFT + 1), 2); /* a shift and an and */
         uint64_t *q0 = np->q0, *q1 = np->q1;
@@ -602,9 +662,9 @@ worker_push_bit(struct worker *w, uint64_t *words, uint64_t b, struct pushq *np,
 /* Target e of a forward pass (worker_push_bit). */
 static inline __attribute__((always_inline)) void
 worker_push(struct worker *w, uint64_t *words, uint64_t e, struct pushq *np, const int shared,
-            const int pf)
+            const int pf, const int remote)
 {
-    worker_push_bit(w, words, 2 * e, np, shared, pf);
+    worker_push_bit(w, words, 2 * e, np, shared, pf, remote);
 }
 
 /* An apply phase (buckets.h): every thread of the team calls it, the same
@@ -660,7 +720,7 @@ static inline void offset(const struct space *s, uint64_t h0, int z0, int k,
  * word is (h0 + zq[z0 + k], zr[z0 + k]) by the worker's small tables. */
 static inline __attribute__((always_inline)) void
 vertical_c(struct worker *w, struct store *st, uint64_t fm, uint64_t h0, int z0,
-           struct pushq *np, const int c, const int shared, const int pf)
+           struct pushq *np, const int c, const int shared, const int pf, const int remote)
 {
     const int n = w->s->n, shift = w->lex_shift;
     while (fm) {
@@ -670,10 +730,12 @@ vertical_c(struct worker *w, struct store *st, uint64_t fm, uint64_t h0, int z0,
         const struct perm *p = worker_perm(w, z);
         if (z >= c)
             worker_push(w, st->words, (vmove_lex(w->vt, p, z - c, 0, c) >> shift) *
-                                          (uint64_t)n + (uint64_t)(z - c), np, shared, pf);
+                                          (uint64_t)n + (uint64_t)(z - c), np, shared, pf,
+                        remote);
         if (z + c < n)
             worker_push(w, st->words, (vmove_lex(w->vt, p, z, 1, c) >> shift) *
-                                          (uint64_t)n + (uint64_t)(z + c), np, shared, pf);
+                                          (uint64_t)n + (uint64_t)(z + c), np, shared, pf,
+                        remote);
     }
 }
 
@@ -704,7 +766,7 @@ static inline uint64_t lowest_bit(uint64_t b)
 static inline __attribute__((always_inline)) void
 vertical_window_c(struct worker *w, uint64_t *words, uint64_t fm, uint64_t h0,
                   int z0, uint64_t n, struct pushq *np, const int c, const int shared,
-                  const int pf)
+                  const int pf, const int remote)
 {
     const struct window *wn = w->win;
     const struct vent *ve = &w->mk->vent[z0];
@@ -719,7 +781,7 @@ vertical_window_c(struct worker *w, uint64_t *words, uint64_t fm, uint64_t h0,
         b &= b - 1;
         uint64_t lex = window_lex(wn, ve->zm[i], off + ve->q[i]);
         /* 2 ((lex >> 1) n + z'), the target's bit position */
-        worker_push_bit(w, words, (lex & ~1ULL) * n + ve->zt2[i], np, shared, pf);
+        worker_push_bit(w, words, (lex & ~1ULL) * n + ve->zt2[i], np, shared, pf, remote);
     }
 }
 
@@ -743,14 +805,14 @@ static inline int window_covers(struct worker *w, uint64_t wi, uint64_t h0, int 
 static inline __attribute__((always_inline)) void
 vertical_word_c(struct worker *w, struct store *st, uint64_t *words, uint64_t wi,
                 uint64_t fm, uint64_t h0, int z0, uint64_t n, struct pushq *np, const int c,
-                const int shared, const int pf)
+                const int shared, const int pf, const int remote)
 {
     /* the current window's words first: win_nw is 0 while windows are off */
     if (wi - w->win_w0 < w->win_nw || (w->windows && window_covers(w, wi, h0, z0))) {
-        vertical_window_c(w, words, fm, h0, z0, n, np, c, shared, pf);
+        vertical_window_c(w, words, fm, h0, z0, n, np, c, shared, pf, remote);
         return;
     }
-    vertical_c(w, st, fm, h0, z0, np, c, shared, pf);
+    vertical_c(w, st, fm, h0, z0, np, c, shared, pf, remote);
 }
 
 /*
@@ -761,16 +823,17 @@ vertical_word_c(struct worker *w, struct store *st, uint64_t *words, uint64_t wi
  */
 static inline __attribute__((always_inline)) void
 forward_horizontal(struct worker *w, uint64_t *words, uint64_t wi, uint64_t fm,
-                   int phase, uint64_t flip, struct pushq *np, const int shared, const int pf)
+                   int phase, uint64_t flip, struct pushq *np, const int shared, const int pf,
+                   const int remote)
 {
     const struct masks *mk = w->mk;
     uint64_t lm = fm & mk->left[phase], rm = fm & mk->right[phase];
     uint64_t tgt = (lm >> 2) | (rm << 2);
     uint64_t e0 = wi * STORE_ENTRIES_PER_WORD;
     if (lm & 1)
-        worker_push(w, words, e0 - 1, np, shared, pf);
+        worker_push(w, words, e0 - 1, np, shared, pf, remote);
     if (rm >> 62)
-        worker_push(w, words, e0 + STORE_ENTRIES_PER_WORD, np, shared, pf);
+        worker_push(w, words, e0 + STORE_ENTRIES_PER_WORD, np, shared, pf, remote);
     /* only this thread writes the word in this phase: a plain store */
     uint64_t *p = &words[wi], old = __atomic_load_n(p, __ATOMIC_RELAXED);
     uint64_t hit = tgt & old & (old >> 1); /* targets that are 11 */
@@ -821,13 +884,31 @@ next_word(const uint64_t *words, uint64_t *wi, uint64_t hi, const int unvisited)
     return 0;
 }
 
+/* A slice's scan (remote 1): whether it must stop before its next word
+ * run, for room in this thread's remote buffer (r its next entry) or
+ * because another thread stopped (struct slice). */
+static __attribute__((noinline)) int slice_short(struct worker *w, const uint64_t *r)
+{
+    struct slice *sl = w->sl;
+    if (__atomic_load_n(&sl->stop, __ATOMIC_RELAXED))
+        return 1;
+    if ((size_t)(r - w->rbase) + sl->margin <= sl->cap)
+        return 0;
+    __atomic_store_n(&sl->stop, 1, __ATOMIC_RELAXED);
+    return 1;
+}
+
 /* Forward expansion of the words [lo, hi): mark the neighbours of the
  * frontier entries of `colour`, close those entries.  Inlined per column
  * count c, so the switch on c is made once per chunk.  What every word
- * reads is kept in locals (the pushes store through w and st). */
+ * reads is kept in locals (the pushes store through w and st).  remote 1:
+ * targets outside the slice go to the remote buffer, whose room is checked
+ * every w->check_words words; when short, the scan stops before word wi
+ * (w->stop_wi; every word before it expanded and closed). */
 static inline __attribute__((always_inline)) void
 forward_words_c(struct worker *w, struct store *st, int colour, unsigned depth_bit,
-                uint64_t lo, uint64_t hi, const int c, const int shared, const int pf)
+                uint64_t lo, uint64_t hi, const int c, const int shared, const int pf,
+                const int remote)
 {
     const struct masks *mk = w->mk;
     uint64_t *words = st->words, n = (uint64_t)w->s->n;
@@ -838,22 +919,32 @@ forward_words_c(struct worker *w, struct store *st, int colour, unsigned depth_b
         np.q0 = w->bput[0];
         np.q1 = w->bput[1];
     }
+    if (remote) {
+        np.r = w->rput;
+        np.lo2 = w->lo2;
+        np.span2 = w->span2;
+    }
     unsigned until = 1; /* words to expand before the next check for room */
     for (uint64_t wi = lo;; wi++) {
         uint64_t fm = next_word(words, &wi, hi, 0);
         if (!fm)
             break;
-        if (shared && --until == 0) {
+        if ((shared || remote) && --until == 0) {
             if (shared == 2) {
                 w->bput[0] = np.q0;
                 w->bput[1] = np.q1;
             }
-            worker_check(w, st);
+            if (shared)
+                worker_check(w, st);
             if (shared == 2) {
                 np.q0 = w->bput[0];
                 np.q1 = w->bput[1];
             }
-            until = w->bk->words;
+            if (remote && slice_short(w, np.r)) {
+                w->stop_wi = wi;
+                break;
+            }
+            until = remote ? w->check_words : w->bk->words;
         }
         uint64_t h0;
         int z0;
@@ -866,15 +957,17 @@ forward_words_c(struct worker *w, struct store *st, int colour, unsigned depth_b
             own_room(w, st, &np);
         /* 10 -> 0b: xor with 10 (bit 0) or 11 (bit 1) */
         uint64_t flip = (fm << 1) | (fm & deep);
-        forward_horizontal(w, words, wi, fm, z0, flip, &np, shared, pf);
+        forward_horizontal(w, words, wi, fm, z0, flip, &np, shared, pf, remote);
         /* vertical moves last: fewer values stay live across their loops */
-        vertical_word_c(w, st, words, wi, fm, h0, z0, n, &np, c, shared, pf);
+        vertical_word_c(w, st, words, wi, fm, h0, z0, n, &np, c, shared, pf, remote);
     }
     w->npending = np.n;
     if (shared == 2) {
         w->bput[0] = np.q0;
         w->bput[1] = np.q1;
     }
+    if (remote)
+        w->rput = np.r;
 }
 
 /* Forward expansion of words [lo, hi) by a thread alone (shared 0), a team
@@ -882,42 +975,58 @@ forward_words_c(struct worker *w, struct store *st, int colour, unsigned depth_b
  * case. */
 static inline __attribute__((always_inline)) void
 forward_words_s(struct worker *w, struct store *st, int colour, unsigned depth_bit,
-                uint64_t lo, uint64_t hi, const int shared, const int pf)
+                uint64_t lo, uint64_t hi, const int shared, const int pf, const int remote)
 {
+#define FORWARD_C(c) forward_words_c(w, st, colour, depth_bit, lo, hi, c, shared, pf, remote)
     switch (w->s->cols) {
-    case 1: forward_words_c(w, st, colour, depth_bit, lo, hi, 1, shared, pf); break;
-    case 2: forward_words_c(w, st, colour, depth_bit, lo, hi, 2, shared, pf); break;
-    case 3: forward_words_c(w, st, colour, depth_bit, lo, hi, 3, shared, pf); break;
-    case 4: forward_words_c(w, st, colour, depth_bit, lo, hi, 4, shared, pf); break;
-    case 5: forward_words_c(w, st, colour, depth_bit, lo, hi, 5, shared, pf); break;
-    case 6: forward_words_c(w, st, colour, depth_bit, lo, hi, 6, shared, pf); break;
-    case 7: forward_words_c(w, st, colour, depth_bit, lo, hi, 7, shared, pf); break;
-    default:
-        forward_words_c(w, st, colour, depth_bit, lo, hi, w->s->cols, shared, pf);
-        break;
+    case 1: FORWARD_C(1); break;
+    case 2: FORWARD_C(2); break;
+    case 3: FORWARD_C(3); break;
+    case 4: FORWARD_C(4); break;
+    case 5: FORWARD_C(5); break;
+    case 6: FORWARD_C(6); break;
+    case 7: FORWARD_C(7); break;
+    default: FORWARD_C(w->s->cols); break;
     }
+#undef FORWARD_C
 }
 
 /* One function per way of marking, each with its own register allocation:
  * in one function, the team of 2 added 1.0 M instructions to a thread
  * alone on 2x5; apart, a thread alone takes 2.5 M fewer than before the
  * team of 2 (133.0 M in the forward passes, callgrind). */
-#define FORWARD_WAY(name, shared, pf)                                              \
+#define FORWARD_WAY(name, shared, pf, remote)                                      \
     static __attribute__((noinline)) void name(struct worker *w, struct store *st,  \
                                                int colour, unsigned depth_bit,      \
                                                uint64_t lo, uint64_t hi)            \
     {                                                                               \
-        forward_words_s(w, st, colour, depth_bit, lo, hi, shared, pf);              \
+        forward_words_s(w, st, colour, depth_bit, lo, hi, shared, pf, remote);      \
     }
-FORWARD_WAY(forward_team2, 2, 0)
-FORWARD_WAY(forward_teamn, 1, 0)
-FORWARD_WAY(forward_queue, 0, 1)
-FORWARD_WAY(forward_now, 0, 0)
+FORWARD_WAY(forward_team2, 2, 0, 0)
+FORWARD_WAY(forward_teamn, 1, 0, 0)
+FORWARD_WAY(forward_queue, 0, 1, 0)
+FORWARD_WAY(forward_now, 0, 0, 0)
+/* the same for a slice of the distributed search that has others */
+FORWARD_WAY(forward_team2_remote, 2, 0, 1)
+FORWARD_WAY(forward_teamn_remote, 1, 0, 1)
+FORWARD_WAY(forward_queue_remote, 0, 1, 1)
+FORWARD_WAY(forward_now_remote, 0, 0, 1)
 #undef FORWARD_WAY
 
 static void forward_words(struct worker *w, struct store *st, int colour,
                           unsigned depth_bit, uint64_t lo, uint64_t hi)
 {
+    if (w->rbase) { /* a slice with others (w->sl->remote) */
+        if (w->team == 2)
+            forward_team2_remote(w, st, colour, depth_bit, lo, hi);
+        else if (w->team > 1)
+            forward_teamn_remote(w, st, colour, depth_bit, lo, hi);
+        else if (w->queue)
+            forward_queue_remote(w, st, colour, depth_bit, lo, hi);
+        else
+            forward_now_remote(w, st, colour, depth_bit, lo, hi);
+        return;
+    }
     if (w->team == 2)
         forward_team2(w, st, colour, depth_bit, lo, hi);
     else if (w->team > 1) /* the team's buckets are not prefetched: pf 0 */
@@ -928,11 +1037,30 @@ static void forward_words(struct worker *w, struct store *st, int colour,
         forward_now(w, st, colour, depth_bit, lo, hi);
 }
 
+/* Whether e lies outside the worker's slice (never when remote is 0). */
+static inline __attribute__((always_inline)) int
+outside(const struct worker *w, uint64_t e, const int remote)
+{
+    return remote && 2 * e - w->lo2 >= w->span2;
+}
+
+/* Ask the owner of q whether it is frontier, for the asking entry a of
+ * this slice (a backward pass of a slice with others; struct slice). */
+static inline void push_query(struct worker *w, uint64_t q, uint64_t a)
+{
+    w->rput[0] = q;
+    w->rput[1] = a;
+    w->rput += 2;
+}
+
 /* The unvisited entries um (of one colour) of word wi with a frontier
  * neighbour, board by board: every neighbour's index from the board's
- * digits, the targets prefetched before they are read. */
-static uint64_t backward_boards(struct worker *w, const struct store *st,
-                                uint64_t wi, uint64_t um, uint64_t h0, int z0)
+ * digits, the targets prefetched before they are read.  remote 1: a
+ * neighbour outside the slice is asked about (push_query) when none
+ * inside is frontier. */
+static inline __attribute__((always_inline)) uint64_t
+backward_boards(struct worker *w, const struct store *st, uint64_t wi, uint64_t um,
+                uint64_t h0, int z0, const int remote)
 {
     const struct space *s = w->s;
     uint64_t nb[STORE_ENTRIES_PER_WORD][MOVE_COUNT], hit = 0;
@@ -952,10 +1080,16 @@ static uint64_t backward_boards(struct worker *w, const struct store *st,
     }
     for (int j = 0; j < n; j++)
         for (int i = 0; i < cnt[j]; i++)
-            if (store_get(st, nb[j][i]) == STORE_FRONTIER) {
+            if (!outside(w, nb[j][i], remote) && store_get(st, nb[j][i]) == STORE_FRONTIER) {
                 hit |= 1ULL << bits[j];
                 break;
             }
+    if (remote)
+        for (int j = 0; j < n; j++)
+            for (int i = 0; i < cnt[j] && !(hit >> bits[j] & 1); i++)
+                if (outside(w, nb[j][i], 1))
+                    push_query(w, nb[j][i], wi * STORE_ENTRIES_PER_WORD +
+                                                (uint64_t)(bits[j] / 2));
     return hit;
 }
 
@@ -968,7 +1102,8 @@ static uint64_t backward_boards(struct worker *w, const struct store *st,
  * neighbour's bits either way. */
 static inline __attribute__((always_inline)) uint64_t
 backward_window_c(struct worker *w, const struct store *st, uint64_t wi,
-                  uint64_t um, uint64_t fm, uint64_t h0, int z0, const int c)
+                  uint64_t um, uint64_t fm, uint64_t h0, int z0, const int c,
+                  const int remote)
 {
     const struct masks *mk = w->mk;
     const struct window *wn = w->win;
@@ -996,24 +1131,31 @@ backward_window_c(struct worker *w, const struct store *st, uint64_t wi,
             bit[nt++] = (uint8_t)(2 * k);
         }
     for (int i = 0; i < nt; i++)
-        if (store_get(st, tgt[i]) == STORE_FRONTIER)
+        if (!outside(w, tgt[i], remote) && store_get(st, tgt[i]) == STORE_FRONTIER)
             hit |= 1ULL << bit[i];
+    /* the horizontal neighbours never leave a slice (bfs_slice.h) */
+    if (remote)
+        for (int i = 0; i < nt; i++)
+            if (outside(w, tgt[i], 1) && !(hit >> bit[i] & 1))
+                push_query(w, tgt[i], e0 + bit[i] / 2u);
     return hit;
 }
 
-static uint64_t backward_window(struct worker *w, const struct store *st,
-                                uint64_t wi, uint64_t um, uint64_t fm,
-                                uint64_t h0, int z0)
+static inline __attribute__((always_inline)) uint64_t
+backward_window(struct worker *w, const struct store *st, uint64_t wi, uint64_t um,
+                uint64_t fm, uint64_t h0, int z0, const int remote)
 {
+#define BACKWARD_C(c) backward_window_c(w, st, wi, um, fm, h0, z0, c, remote)
     switch (w->s->cols) {
-    case 2: return backward_window_c(w, st, wi, um, fm, h0, z0, 2);
-    case 3: return backward_window_c(w, st, wi, um, fm, h0, z0, 3);
-    case 4: return backward_window_c(w, st, wi, um, fm, h0, z0, 4);
-    case 5: return backward_window_c(w, st, wi, um, fm, h0, z0, 5);
-    case 6: return backward_window_c(w, st, wi, um, fm, h0, z0, 6);
-    case 7: return backward_window_c(w, st, wi, um, fm, h0, z0, 7);
-    default: return backward_window_c(w, st, wi, um, fm, h0, z0, w->s->cols);
+    case 2: return BACKWARD_C(2);
+    case 3: return BACKWARD_C(3);
+    case 4: return BACKWARD_C(4);
+    case 5: return BACKWARD_C(5);
+    case 6: return BACKWARD_C(6);
+    case 7: return BACKWARD_C(7);
+    default: return BACKWARD_C(w->s->cols);
     }
+#undef BACKWARD_C
 }
 
 /*
@@ -1021,11 +1163,12 @@ static uint64_t backward_window(struct worker *w, const struct store *st,
  * frontier neighbour become frontier (11 -> 10).  Only the thread that
  * owns the word writes it in a backward pass, so a plain (relaxed) store
  * does.  Returns 1 if unvisited entries of `colour` remain in the word.
- * Not inlined: inlined, it made GCC stop inlining the forward expansion
- * into the pass (14 % more instructions on 2x5).
+ * remote 1: a slice with others, whose entries ask about their neighbours
+ * outside (push_query).
  */
-static __attribute__((noinline)) int
-backward_word(struct worker *w, struct store *st, uint64_t wi, int colour)
+static inline __attribute__((always_inline)) int
+backward_word_r(struct worker *w, struct store *st, uint64_t wi, int colour,
+                const int remote)
 {
     uint64_t word = __atomic_load_n(&st->words[wi], __ATOMIC_RELAXED);
     uint64_t um = word & (word >> 1) & STORE_LOW_BITS; /* entries == 11 */
@@ -1040,9 +1183,9 @@ backward_word(struct worker *w, struct store *st, uint64_t wi, int colour)
         return 0;
     if (w->windows && window_covers(w, wi, h0, z0)) {
         uint64_t fm = (word >> 1) & ~word & STORE_LOW_BITS & ~mine;
-        hit = backward_window(w, st, wi, um, fm, h0, z0);
+        hit = backward_window(w, st, wi, um, fm, h0, z0, remote);
     } else {
-        hit = backward_boards(w, st, wi, um, h0, z0);
+        hit = backward_boards(w, st, wi, um, h0, z0, remote);
     }
     if (hit) {
         __atomic_store_n(&st->words[wi], word & ~hit, __ATOMIC_RELAXED);
@@ -1051,6 +1194,20 @@ backward_word(struct worker *w, struct store *st, uint64_t wi, int colour)
         w->found += (uint64_t)__builtin_popcountll(hit);
     }
     return (um & ~hit) != 0;
+}
+
+/* backward_word_r, not inlined: inlined, it made GCC stop inlining the
+ * forward expansion into the pass (14 % more instructions on 2x5). */
+static __attribute__((noinline)) int
+backward_word(struct worker *w, struct store *st, uint64_t wi, int colour)
+{
+    return backward_word_r(w, st, wi, colour, 0);
+}
+
+static __attribute__((noinline)) int
+backward_word_remote(struct worker *w, struct store *st, uint64_t wi, int colour)
+{
+    return backward_word_r(w, st, wi, colour, 1);
 }
 
 /* Close every frontier entry of one colour (second pass of a backward
@@ -1096,7 +1253,20 @@ static int pass_chunk(struct worker *w, struct store *st, enum pass kind,
      * (next_word): late layers have few unvisited boards left, and a close
      * pass few frontier ones in most words */
     const uint64_t *words = st->words;
-    if (kind == PASS_BACKWARD) {
+    if (kind == PASS_BACKWARD && w->rbase) {
+        /* a slice with others: its queries need room (as forward_words_c) */
+        unsigned until = 1;
+        for (uint64_t wi = lo; next_word(words, &wi, hi, 1); wi++) {
+            if (--until == 0) {
+                if (slice_short(w, w->rput)) {
+                    w->stop_wi = wi;
+                    return 1;
+                }
+                until = w->check_words;
+            }
+            keep |= backward_word_remote(w, st, wi, 1 - colour);
+        }
+    } else if (kind == PASS_BACKWARD) {
         for (uint64_t wi = lo; next_word(words, &wi, hi, 1); wi++)
             keep |= backward_word(w, st, wi, 1 - colour);
     } else {
@@ -1115,6 +1285,36 @@ static inline void flag_clear(uint8_t *flags, int64_t ch, uint8_t need)
     __atomic_store_n(&flags[ch], (uint8_t)(f & ~need), __ATOMIC_RELAXED);
 }
 
+/* A chunk that a stopped pass of a slice left unfinished, from word wi on
+ * (struct slice: at most two per thread, so saved has room). */
+static void slice_save(struct worker *w, uint64_t ch, uint64_t wi)
+{
+    struct slice *sl = w->sl;
+    int k = __atomic_fetch_add(&sl->nsaved, 1, __ATOMIC_RELAXED);
+    sl->saved[k] = (struct resume){ch, wi};
+}
+
+/* Words [from, end) of chunk ch of a pass (from: the chunk's first word,
+ * or the slice's, or where a stopped pass left it); its flag is cleared
+ * when the pass leaves nothing in it that the flag stands for.  A backward
+ * pass resumed in the middle of a chunk does not know what its first part
+ * left, so it keeps the flag (flags are only ever conservative). */
+static inline void pass_words(struct worker *w, struct store *st, uint8_t *flags,
+                              enum pass kind, int colour, unsigned depth_bit,
+                              uint8_t need, uint64_t ch, uint64_t from)
+{
+    uint64_t end = ch * CHUNK_WORDS + CHUNK_WORDS;
+    int keep = pass_chunk(w, st, kind, colour, depth_bit, from,
+                          end < st->nwords ? end : st->nwords);
+    if (w->stop_wi != NO_STOP) { /* a slice's pass, stopped for room */
+        slice_save(w, ch, w->stop_wi);
+        w->stop_wi = NO_STOP;
+        return;
+    }
+    if (!keep && (kind != PASS_BACKWARD || from <= ch * CHUNK_WORDS || from == w->wlo))
+        flag_clear(flags, (int64_t)ch, need);
+}
+
 /* One chunk of a pass, if its flags say the pass has work there. */
 static inline void pass_one(struct worker *w, struct store *st, uint8_t *flags,
                             enum pass kind, int colour, unsigned depth_bit,
@@ -1123,9 +1323,14 @@ static inline void pass_one(struct worker *w, struct store *st, uint8_t *flags,
     if (!(__atomic_load_n(&flags[ch], __ATOMIC_RELAXED) & need))
         return;
     uint64_t lo = (uint64_t)ch * CHUNK_WORDS;
-    uint64_t hi = lo + CHUNK_WORDS < st->nwords ? lo + CHUNK_WORDS : st->nwords;
-    if (!pass_chunk(w, st, kind, colour, depth_bit, lo, hi))
-        flag_clear(flags, ch, need);
+    pass_words(w, st, flags, kind, colour, depth_bit, need, (uint64_t)ch,
+               lo > w->wlo ? lo : w->wlo);
+}
+
+/* Whether a slice's pass is stopping (struct slice); never in bfs_run. */
+static inline int slice_stopping(const struct worker *w)
+{
+    return w->sl && __atomic_load_n(&w->sl->stop, __ATOMIC_RELAXED);
 }
 
 /* Scan the chunks of thread o of a team of T not yet taken (buckets_chunk),
@@ -1140,12 +1345,19 @@ static void team_take(struct worker *w, struct store *st, uint8_t *flags,
     for (;;) {
         if (kind == PASS_FORWARD && __atomic_load_n(&bk->apply, __ATOMIC_RELAXED))
             worker_apply(w, st);
-        uint64_t j = (uint64_t)__atomic_fetch_add(&bk->next[o * 8], 2, __ATOMIC_RELAXED);
+        if (slice_stopping(w))
+            return;
+        uint64_t j = (uint64_t)__atomic_fetch_add(&w->next[o * 8], 2, __ATOMIC_RELAXED);
         for (uint64_t i = j; i < j + 2; i++) {
             uint64_t ch = buckets_chunk(i, o, T);
             if (ch >= nchunks)
                 return;
-            pass_one(w, st, flags, kind, colour, depth_bit, need, (int64_t)ch);
+            if (ch < w->ch_lo) /* a slice's: chunks before it in its first stripe */
+                continue;
+            if (slice_stopping(w)) /* taken, not begun: the pass goes on with it */
+                slice_save(w, ch, ch * CHUNK_WORDS > w->wlo ? ch * CHUNK_WORDS : w->wlo);
+            else
+                pass_one(w, st, flags, kind, colour, depth_bit, need, (int64_t)ch);
         }
     }
 }
@@ -1164,6 +1376,18 @@ static void team_scan(struct worker *w, struct store *st, uint8_t *flags,
                       enum pass kind, int colour, unsigned depth_bit, uint8_t need,
                       uint64_t nchunks, int T)
 {
+    if (w->sl) { /* a slice's pass: what it left unfinished when it stopped first */
+        struct slice *sl = w->sl;
+        while (!slice_stopping(w)) {
+            if (kind == PASS_FORWARD && __atomic_load_n(&w->bk->apply, __ATOMIC_RELAXED))
+                worker_apply(w, st);
+            int k = __atomic_fetch_add(&sl->todo_next, 1, __ATOMIC_RELAXED);
+            if (k >= sl->ntodo)
+                break;
+            pass_words(w, st, flags, kind, colour, depth_bit, need, sl->todo[k].ch,
+                       sl->todo[k].wi);
+        }
+    }
     for (int k = 0; k < T; k++)
         team_take(w, st, flags, kind, colour, depth_bit, need, nchunks,
                   (unsigned)((w->me + k) % T), (unsigned)T);
@@ -1174,11 +1398,10 @@ static void team_scan(struct worker *w, struct store *st, uint8_t *flags,
  * has scanned its last chunk. */
 static void forward_team(struct worker *w, struct store *st, uint8_t *flags,
                          int colour, unsigned depth_bit, uint8_t need,
-                         int64_t nchunks)
+                         int64_t nchunks, int T)
 {
     struct buckets *bk = w->bk;
-    team_scan(w, st, flags, PASS_FORWARD, colour, depth_bit, need, (uint64_t)nchunks,
-              w->team);
+    team_scan(w, st, flags, PASS_FORWARD, colour, depth_bit, need, (uint64_t)nchunks, T);
     __atomic_fetch_add(&bk->finished, 1, __ATOMIC_RELAXED);
     /* a thread that asks for an apply phase has not finished: so while
      * some thread scans, the finished ones see the request */
@@ -1193,30 +1416,61 @@ static void forward_team(struct worker *w, struct store *st, uint8_t *flags,
     worker_apply(w, st);
 }
 
+/* A worker of run_pass on a slice (thread me). */
+static void slice_worker(struct worker *w, struct slice *sl, int me)
+{
+    w->wlo = sl->wlo;
+    w->ch_lo = sl->ch_lo;
+    w->next = sl->next;
+    w->queue = sl->queue;
+    if (!sl->remote)
+        return;
+    w->lo2 = 2 * sl->lo;
+    w->span2 = 2 * (sl->hi - sl->lo);
+    w->rbase = sl->rmem + (size_t)me * sl->cap;
+    w->rput = sl->rput[me];
+    w->check_words = sl->check_words;
+    if (w->team > 1 && w->bk->words < w->check_words) /* the buckets' check too */
+        w->check_words = w->bk->words;
+}
+
+/* The flag a pass's marks set on their chunks: the next colour's
+ * frontier, or none (0) in a dense forward layer, whose chunks [ch0,
+ * nchunks) are all flagged here instead of at every mark. */
+static uint8_t pass_mark_flag(uint8_t *flags, uint64_t ch0, uint64_t nchunks, enum pass kind,
+                              int colour, int windows)
+{
+    uint8_t mark_flag = FLAG_FRONTIER(1 - colour);
+    if (windows && kind == PASS_FORWARD) {
+        /* a dense layer marks boards in nearly every chunk: flag them all
+         * now rather than at every mark (mark_flag 0: no flag per mark) */
+        for (uint64_t ch = ch0; ch < nchunks; ch++)
+            flags[ch] |= mark_flag;
+        mark_flag = 0;
+    }
+    return mark_flag;
+}
+
 /*
  * One parallel pass over the flagged chunks; returns the boards newly
  * marked.  No store of a pass is locked: a backward or close pass writes
  * only the words it scans (and their chunks' flags), and a forward pass of
  * several threads sends its targets outside the word it scans to their
- * chunks' owners (buckets.h).
+ * chunks' owners (buckets.h).  mark_flag: pass_mark_flag's.  sl: NULL, or
+ * the slice of the distributed search whose pass this is (from where it
+ * stopped; st and flags its views, struct slice).
  */
 static uint64_t run_pass(const struct space *s, struct tables *tb,
                          struct store *st, uint8_t *flags, int threads,
                          enum pass kind, int colour, unsigned depth_bit,
-                         int windows, struct bfs_result *r)
+                         uint8_t mark_flag, int windows, struct slice *sl,
+                         struct bfs_result *r)
 {
     uint64_t found = 0;
     int64_t nchunks = (int64_t)((st->nwords + CHUNK_WORDS - 1) / CHUNK_WORDS);
-    uint8_t need = pass_needs(kind, colour), mark_flag = FLAG_FRONTIER(1 - colour);
-    if (windows && kind == PASS_FORWARD) {
-        /* a dense layer marks boards in nearly every chunk: flag them all
-         * now rather than at every mark (mark_flag 0: no flag per mark) */
-        for (int64_t ch = 0; ch < nchunks; ch++)
-            flags[ch] |= mark_flag;
-        mark_flag = 0;
-    }
+    uint8_t need = pass_needs(kind, colour);
     struct buckets *bk = &tb->bk;
-    for (int o = 0; bk->next && o < bk->threads; o++) /* none for one thread */
+    for (int o = 0; !sl && bk->next && o < bk->threads; o++) /* none for one thread */
         bk->next[o * 8] = 0;
     bk->finished = 0;
     bk->apply = 0;
@@ -1241,18 +1495,26 @@ static uint64_t run_pass(const struct space *s, struct tables *tb,
                            .me = me, .team = buckets ? team : 1,
                            .queue = tb->queue || st->nwords > PREFETCH_MIN_WORDS,
                            .bk = bk,
-                           .bput = buckets ? bk->put + (size_t)me * bk->stride : NULL};
+                           .bput = buckets ? bk->put + (size_t)me * bk->stride : NULL,
+                           .next = bk->next, .sl = sl, .stop_wi = NO_STOP};
+        if (sl)
+            slice_worker(&w, sl, me);
+        /* a slice's chunks are scheduled for the threads asked for,
+         * whatever OpenMP gives (every thread goes through every
+         * counter): a stopped pass goes on with the same counters */
+        int T = sl ? threads : team;
         if (buckets) {
-            forward_team(&w, st, flags, colour, depth_bit, need, nchunks);
-        } else if (team > 1) { /* a backward or close pass: no buckets */
-            team_scan(&w, st, flags, kind, colour, depth_bit, need, (uint64_t)nchunks,
-                      team);
+            forward_team(&w, st, flags, colour, depth_bit, need, nchunks, T);
+        } else if (team > 1 || sl) { /* a backward or close pass: no buckets */
+            team_scan(&w, st, flags, kind, colour, depth_bit, need, (uint64_t)nchunks, T);
         } else {
 #pragma omp for schedule(dynamic, 2)
             for (int64_t ch = 0; ch < nchunks; ch++)
                 pass_one(&w, st, flags, kind, colour, depth_bit, need, ch);
         }
         worker_flush(&w, st);
+        if (sl && sl->remote)
+            sl->rput[me] = w.rput;
         found += w.found;
     }
     r->threads = used;
@@ -1269,25 +1531,25 @@ static uint64_t run_pass(const struct space *s, struct tables *tb,
  * layer stops in its first chunks; a sparse one skips unflagged chunks a
  * byte each.
  */
-static void layer_first(const struct store *st, const uint8_t *flags, uint8_t flag,
-                        struct bfs_result *r)
+static int layer_first(const struct store *st, const uint8_t *flags, uint8_t flag,
+                       uint64_t ch0, uint64_t w0, uint64_t first[BFS_KEEP])
 {
     int n = 0;
     uint64_t nchunks = (st->nwords + CHUNK_WORDS - 1) / CHUNK_WORDS;
-    for (uint64_t ch = 0; ch < nchunks && n < BFS_KEEP; ch++) {
+    for (uint64_t ch = ch0; ch < nchunks && n < BFS_KEEP; ch++) {
         if (!(flags[ch] & flag))
             continue;
-        uint64_t lo = ch * CHUNK_WORDS;
+        uint64_t lo = ch * CHUNK_WORDS > w0 ? ch * CHUNK_WORDS : w0; /* w0: a slice's */
         uint64_t hi = lo + CHUNK_WORDS < st->nwords ? lo + CHUNK_WORDS : st->nwords;
         for (uint64_t wi = lo; wi < hi && n < BFS_KEEP; wi++) {
             uint64_t v = st->words[wi];
             for (uint64_t fm = (v >> 1) & ~v & STORE_LOW_BITS; fm && n < BFS_KEEP;
                  fm &= fm - 1)
-                r->first[n++] = wi * STORE_ENTRIES_PER_WORD +
-                                (uint64_t)(__builtin_ctzll(fm) / 2);
+                first[n++] = wi * STORE_ENTRIES_PER_WORD +
+                             (uint64_t)(__builtin_ctzll(fm) / 2);
         }
     }
-    r->nfirst = n;
+    return n;
 }
 
 /*
@@ -1387,6 +1649,35 @@ static int windows_pay(const struct space *s, const struct wtab *wt,
     return boards >= (uint64_t)WINDOW_MIN_FRONTIER * (windows ? windows : 1);
 }
 
+/* The tables of a search for `threads` threads (o: queue, small_buckets).
+ * Errors: SLIDE_ENOMEM (nothing held then). */
+static int tables_init(struct tables *tb, const struct space *s, int threads,
+                       const struct bfs_options *o, slide_error *err)
+{
+    masks_init(&tb->mk, s);
+    tail_init(&tb->tail, s->m);
+    if (vtab_init(&tb->vt, s))
+        return slide_fail(err, SLIDE_ENOMEM, "out of memory for the move tables");
+    if (wtab_init(&tb->wt, s, &tb->tail, &tb->vt)) {
+        vtab_free(&tb->vt);
+        return slide_fail(err, SLIDE_ENOMEM, "out of memory for the move tables");
+    }
+    tb->queue = o->queue;
+    if (buckets_init(&tb->bk, threads, o->small_buckets)) {
+        vtab_free(&tb->vt);
+        wtab_free(&tb->wt);
+        return slide_fail(err, SLIDE_ENOMEM, "out of memory for the target buckets");
+    }
+    return SLIDE_OK;
+}
+
+static void tables_free(struct tables *tb)
+{
+    vtab_free(&tb->vt);
+    wtab_free(&tb->wt);
+    buckets_free(&tb->bk);
+}
+
 static int bfs_layers(const struct space *s, struct store *st, uint8_t *flags,
                       const struct bfs_options *o, struct bfs_result *r,
                       slide_error *err)
@@ -1394,21 +1685,10 @@ static int bfs_layers(const struct space *s, struct store *st, uint8_t *flags,
     int threads = o->threads > 0 ? o->threads : omp_get_max_threads();
     double start = omp_get_wtime() - r->seconds;
     struct tables tb;
-    masks_init(&tb.mk, s);
-    tail_init(&tb.tail, s->m);
-    if (vtab_init(&tb.vt, s))
-        return slide_fail(err, SLIDE_ENOMEM, "out of memory for the move tables");
-    if (wtab_init(&tb.wt, s, &tb.tail, &tb.vt)) {
-        vtab_free(&tb.vt);
-        return slide_fail(err, SLIDE_ENOMEM, "out of memory for the move tables");
-    }
-    tb.queue = o->queue;
-    if (buckets_init(&tb.bk, threads, o->small_buckets)) {
-        vtab_free(&tb.vt);
-        wtab_free(&tb.wt);
-        return slide_fail(err, SLIDE_ENOMEM, "out of memory for the target buckets");
-    }
+    if (tables_init(&tb, s, threads, o, err))
+        return SLIDE_ENOMEM;
     r->threads = threads;
+    uint64_t nchunks = (st->nwords + CHUNK_WORDS - 1) / CHUNK_WORDS;
     int rc = SLIDE_OK;
     while (!r->complete) {
         int d = r->radius, colour = d & 1;
@@ -1416,22 +1696,22 @@ static int bfs_layers(const struct space *s, struct store *st, uint8_t *flags,
         double t0 = omp_get_wtime();
         int back = !o->no_backward && bfs_backward_pays(s, r, d);
         uint64_t found;
-        if (back) {
-            /* a backward layer expands the unvisited boards */
-            found = run_pass(s, &tb, st, flags, threads, PASS_BACKWARD, colour, bit,
-                             windows_pay(s, &tb.wt, o, unvisited_next(s, r, d)), r);
-            run_pass(s, &tb, st, flags, threads, PASS_CLOSE, colour, bit, 0, r);
-        } else {
-            found = run_pass(s, &tb, st, flags, threads, PASS_FORWARD, colour, bit,
-                             windows_pay(s, &tb.wt, o, r->hist[d]), r);
-        }
+        enum pass kind = back ? PASS_BACKWARD : PASS_FORWARD;
+        /* a backward layer expands the unvisited boards */
+        int windows = windows_pay(s, &tb.wt, o, back ? unvisited_next(s, r, d) : r->hist[d]);
+        found = run_pass(s, &tb, st, flags, threads, kind, colour, bit,
+                         pass_mark_flag(flags, 0, nchunks, kind, colour, windows), windows,
+                         NULL, r);
+        if (back)
+            run_pass(s, &tb, st, flags, threads, PASS_CLOSE, colour, bit,
+                     FLAG_FRONTIER(1 - colour), 0, NULL, r);
         double t1 = omp_get_wtime();
         r->seconds = t1 - start;
         if (found == 0) {
             r->complete = 1;
             break;
         }
-        layer_first(st, flags, FLAG_FRONTIER(1 - colour), r);
+        r->nfirst = layer_first(st, flags, FLAG_FRONTIER(1 - colour), 0, 0, r->first);
         rc = bfs_result_push(r, d + 1, found, err);
         if (rc)
             break;
@@ -1443,9 +1723,7 @@ static int bfs_layers(const struct space *s, struct store *st, uint8_t *flags,
         }
     }
     r->applies += tb.bk.applies;
-    vtab_free(&tb.vt);
-    wtab_free(&tb.wt);
-    buckets_free(&tb.bk);
+    tables_free(&tb);
     return rc;
 }
 
@@ -1530,4 +1808,305 @@ uint64_t bfs_visit_frontier(const struct space *s, const struct store *st,
         }
     }
     return visited;
+}
+
+/*
+ * The distributed search's slices (bfs_slice.h): the passes above over the
+ * words of one slice, through views of its store and flags that take
+ * global word and chunk numbers (the slice's first word is wlo, its first
+ * chunk ch_lo; the views' bases are moved back by them, so only those
+ * numbers are ever used with them).
+ */
+
+/* Remote entries one word may add: two vertical neighbours per entry
+ * forward, or two queries of two entries (queried, asking) backward. */
+#define SLICE_PER_WORD (4 * STORE_ENTRIES_PER_WORD)
+/* Smallest remote buffer: two margins of one word. */
+#define SLICE_MIN_CAP (2 * SLICE_PER_WORD)
+
+struct bfs_slice {
+    const struct space *s;
+    struct bfs_options o;
+    int threads;
+    struct tables tb;
+    struct store view;      /* the slice's store by global word */
+    uint8_t *flags_mem;     /* one byte per chunk ch_lo..ch_end - 1 */
+    uint8_t *flags;         /* the same by global chunk */
+    struct slice sl;
+    struct bfs_result res;  /* run_pass's r (threads used) */
+    /* the layer being expanded */
+    enum pass kind;
+    int colour, windows, started;
+    unsigned bit;
+    uint8_t mark_flag;
+    uint64_t found;
+};
+
+uint64_t bfs_slice_unit(const struct space *s)
+{
+    uint64_t a = STORE_ENTRIES_PER_WORD, b = (uint64_t)s->n;
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return STORE_ENTRIES_PER_WORD / a * (uint64_t)s->n;
+}
+
+size_t bfs_slice_cap(uint64_t budget, int threads, uint64_t entries)
+{
+    uint64_t cap = budget / sizeof(uint64_t) / (uint64_t)(threads > 0 ? threads : 1);
+    /* a pass sends at most SLICE_PER_WORD / 32 entries per board */
+    uint64_t most = entries / STORE_ENTRIES_PER_WORD * SLICE_PER_WORD + 2 * SLICE_MIN_CAP;
+    if (cap > most)
+        cap = most;
+    return (size_t)(cap < SLICE_MIN_CAP ? SLICE_MIN_CAP : cap);
+}
+
+/* Words between two checks of a buffer of cap entries: its margin
+ * (check words x SLICE_PER_WORD) at most half of it, and no more words
+ * than a team's bucket check. */
+static unsigned slice_check_words(size_t cap)
+{
+    size_t words = cap / (2 * (size_t)SLICE_PER_WORD);
+    return words < 1 ? 1 : words > BUCKETS_WORDS ? BUCKETS_WORDS : (unsigned)words;
+}
+
+uint64_t bfs_slice_bytes(const struct space *s, uint64_t entries, int threads, size_t cap)
+{
+    uint64_t T = (uint64_t)(threads > 0 ? threads : 1), bytes = sizeof(struct bfs_slice);
+    bytes += entries / (CHUNK_WORDS * STORE_ENTRIES_PER_WORD) + 2;          /* flags */
+    uint64_t c = (uint64_t)s->cols, m = (uint64_t)s->m;
+    if (s->rows >= 2) {
+        uint64_t nseg = m - c + 1, nmv = 2 * nseg, nrows = 1 + nmv * (TAIL_MAX + 2);
+        bytes += 2 * nseg * (c + (1ULL << (c - 1))) * sizeof(int64_t);       /* vtab */
+        bytes += nrows * TAIL_ROWS * sizeof(int64_t) + (1 + nmv) * TAIL_ROWS  /* wtab, */
+                 + 2 * nrows * WINDOW_BLOCKS * sizeof(int64_t);               /* at its peak */
+    }
+    if (T >= 2) { /* buckets_init's */
+        uint64_t bcap = BUCKETS_BYTES / (T * T * sizeof(uint64_t));
+        if (bcap < 2 * BUCKETS_PER_WORD)
+            bcap = 2 * BUCKETS_PER_WORD;
+        bytes += T * T * bcap * sizeof(uint64_t) + T * (T + 8) * sizeof(uint64_t *) +
+                 T * 8 * sizeof(int64_t);
+    }
+    bytes += T * (uint64_t)cap * sizeof(uint64_t) + T * sizeof(uint64_t *);   /* remote */
+    bytes += T * 8 * sizeof(int64_t) + 2 * (2 * T + 2) * sizeof(struct resume);
+    return bytes;
+}
+
+void bfs_slice_close(struct bfs_slice *x)
+{
+    if (!x)
+        return;
+    tables_free(&x->tb);
+    free(x->flags_mem);
+    free(x->sl.rmem);
+    free(x->sl.rput);
+    free(x->sl.next);
+    free(x->sl.saved);
+    free(x->sl.todo);
+    free(x);
+}
+
+int bfs_slice_open(struct bfs_slice **out, const struct space *s, struct store *st,
+                   uint64_t lo, int remote, const struct bfs_options *o, size_t cap,
+                   int fresh, slide_error *err)
+{
+    uint64_t unit = bfs_slice_unit(s), hi = lo + st->size;
+    *out = NULL;
+    if (lo % unit || hi > s->size || (hi % unit && hi != s->size))
+        return slide_fail(err, SLIDE_EINVAL, "a slice [%llu, %llu) of a space of %llu boards "
+                          "must start and end at multiples of %llu",
+                          (unsigned long long)lo, (unsigned long long)hi,
+                          (unsigned long long)s->size, (unsigned long long)unit);
+    struct bfs_slice *x = calloc(1, sizeof *x);
+    if (!x)
+        return slide_fail(err, SLIDE_ENOMEM, "out of memory for the slice");
+    x->s = s;
+    x->o = *o;
+    x->threads = o->threads > 0 ? o->threads : omp_get_max_threads();
+    if (tables_init(&x->tb, s, x->threads, o, err)) {
+        free(x);
+        return SLIDE_ENOMEM;
+    }
+    struct slice *sl = &x->sl;
+    sl->lo = lo;
+    sl->hi = hi;
+    sl->wlo = lo / STORE_ENTRIES_PER_WORD;
+    sl->whi = (hi + STORE_ENTRIES_PER_WORD - 1) / STORE_ENTRIES_PER_WORD;
+    sl->ch_lo = sl->wlo / CHUNK_WORDS;
+    sl->ch_end = hi == lo ? sl->ch_lo : (sl->whi + CHUNK_WORDS - 1) / CHUNK_WORDS;
+    sl->remote = remote;
+    sl->queue = o->queue || sl->whi - sl->wlo > PREFETCH_MIN_WORDS;
+    sl->cap = cap < SLICE_MIN_CAP ? SLICE_MIN_CAP : cap;
+    sl->check_words = slice_check_words(sl->cap);
+    sl->margin = (size_t)sl->check_words * SLICE_PER_WORD;
+    sl->cap_saved = 2 * x->threads + 2;
+    size_t nch = (size_t)(sl->ch_end - sl->ch_lo);
+    x->flags_mem = malloc(nch ? nch : 1);
+    sl->next = aligned_alloc(64, (size_t)x->threads * 8 * sizeof *sl->next);
+    sl->saved = malloc((size_t)sl->cap_saved * sizeof *sl->saved);
+    sl->todo = malloc((size_t)sl->cap_saved * sizeof *sl->todo);
+    if (remote) {
+        sl->rmem = malloc((size_t)x->threads * sl->cap * sizeof *sl->rmem);
+        sl->rput = malloc((size_t)x->threads * sizeof *sl->rput);
+    }
+    if (!x->flags_mem || !sl->next || !sl->saved || !sl->todo ||
+        (remote && (!sl->rmem || !sl->rput))) {
+        bfs_slice_close(x);
+        return slide_fail(err, SLIDE_ENOMEM, "out of memory for the slice's buffers");
+    }
+    /* a fresh search: only the goal's chunk holds frontier (colour 0); a
+     * resumed one knows nothing (flags_alloc) */
+    memset(x->flags_mem, fresh ? FLAG_UNVISITED(0) | FLAG_UNVISITED(1) : FLAG_ALL, nch ? nch : 1);
+    uint64_t goal = (uint64_t)s->goal_blank;
+    if (fresh && goal >= lo && goal < hi)
+        x->flags_mem[(goal >> CHUNK_SHIFT) - sl->ch_lo] |= FLAG_FRONTIER(0);
+    /* views by global numbers: integer arithmetic, so no pointer is ever
+     * formed outside its object; only numbers in the slice are used */
+    x->flags = (uint8_t *)((uintptr_t)x->flags_mem - (uintptr_t)sl->ch_lo);
+    x->view.words = (uint64_t *)((uintptr_t)st->words - (uintptr_t)(sl->wlo * sizeof(uint64_t)));
+    x->view.size = hi;
+    x->view.nwords = sl->whi;
+    bfs_slice_clear(x);
+    *out = x;
+    return SLIDE_OK;
+}
+
+int bfs_slice_threads(const struct bfs_slice *x)
+{
+    return x->threads;
+}
+
+uint64_t *bfs_slice_remote(struct bfs_slice *x, int t, size_t *n)
+{
+    const struct slice *sl = &x->sl;
+    if (!sl->remote) {
+        *n = 0;
+        return NULL;
+    }
+    uint64_t *base = sl->rmem + (size_t)t * sl->cap;
+    *n = (size_t)(sl->rput[t] - base);
+    return base;
+}
+
+void bfs_slice_clear(struct bfs_slice *x)
+{
+    struct slice *sl = &x->sl;
+    for (int t = 0; sl->remote && t < x->threads; t++)
+        sl->rput[t] = sl->rmem + (size_t)t * sl->cap;
+}
+
+int bfs_slice_layer(struct bfs_slice *x, const struct bfs_result *r, uint64_t *boards)
+{
+    int d = r->radius, back = !x->o.no_backward && bfs_backward_pays(x->s, r, d);
+    uint64_t b = back ? unvisited_next(x->s, r, d) : r->hist[d];
+    x->colour = d & 1;
+    x->bit = (unsigned)(d / 2) & 1u;
+    x->kind = back ? PASS_BACKWARD : PASS_FORWARD;
+    x->windows = windows_pay(x->s, &x->tb.wt, &x->o, b);
+    x->started = 0;
+    x->found = 0;
+    *boards = b;
+    return back;
+}
+
+int bfs_slice_scan(struct bfs_slice *x)
+{
+    struct slice *sl = &x->sl;
+    if (sl->hi == sl->lo)
+        return 1;
+    if (!x->started) { /* a pass begins: the counters at the slice's first stripe */
+        x->mark_flag = pass_mark_flag(x->flags, sl->ch_lo, sl->ch_end, x->kind, x->colour,
+                                      x->windows);
+        unsigned T = (unsigned)x->threads;
+        for (unsigned o = 0; o < T; o++) {
+            uint64_t len = (64u * (o + 1) + T - 1) / T - (64u * o + T - 1) / T;
+            sl->next[o * 8] = (int64_t)(sl->ch_lo / 64 * len);
+        }
+        sl->nsaved = 0;
+        x->started = 1;
+    }
+    /* what the last stop left unfinished is done first (team_scan) */
+    struct resume *t = sl->todo;
+    sl->todo = sl->saved;
+    sl->saved = t;
+    sl->ntodo = sl->nsaved;
+    sl->nsaved = 0;
+    sl->todo_next = 0;
+    sl->stop = 0;
+    x->found += run_pass(x->s, &x->tb, &x->view, x->flags, x->threads, x->kind, x->colour,
+                         x->bit, x->mark_flag, x->windows, sl, &x->res);
+    for (int k = sl->todo_next; k < sl->ntodo; k++) /* not taken: still to do */
+        sl->saved[sl->nsaved++] = sl->todo[k];
+    return !sl->stop;
+}
+
+/* Mark the n indexes e of a slice (targets waiting as indexes), n read
+ * ahead as an apply phase's are. */
+static uint64_t slice_mark_list(uint64_t *words, uint8_t *flags, uint8_t bit,
+                                const uint64_t *e, size_t n)
+{
+    uint64_t found = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (i + APPLY_AHEAD < n)
+            __builtin_prefetch(&words[e[i + APPLY_AHEAD] >> 5], 1, 0);
+        found = bit ? mark_target_flag(words, flags, bit, 2 * e[i], found)
+                    : mark_target(words, 2 * e[i], found);
+    }
+    return found;
+}
+
+/* Where thread k of T starts in the increasing e[0..n): at a chunk's first
+ * index, so no two threads write one word or one chunk's flag. */
+static size_t slice_split(const uint64_t *e, size_t n, int k, int T)
+{
+    if (k <= 0)
+        return 0;
+    if (k >= T)
+        return n;
+    size_t i = (size_t)((unsigned __int128)n * (unsigned)k / (unsigned)T);
+    while (i > 0 && i < n && e[i] >> CHUNK_SHIFT == e[i - 1] >> CHUNK_SHIFT)
+        i++;
+    return i;
+}
+
+void bfs_slice_mark(struct bfs_slice *x, const uint64_t *e, size_t n, int sorted)
+{
+    uint64_t found = 0, *words = x->view.words;
+    uint8_t *flags = x->flags, bit = x->mark_flag;
+    int T = sorted && n >= 4096 ? x->threads : 1;
+    if (T == 1) {
+        x->found += slice_mark_list(words, flags, bit, e, n);
+        return;
+    }
+#pragma omp parallel num_threads(T) reduction(+ : found)
+    {
+        int me = omp_get_thread_num(), team = omp_get_num_threads();
+        size_t a = slice_split(e, n, me, team), b = slice_split(e, n, me + 1, team);
+        found += slice_mark_list(words, flags, bit, e + a, b > a ? b - a : 0);
+    }
+    x->found += found;
+}
+
+void bfs_slice_answer(const struct bfs_slice *x, const uint64_t *e, size_t n, uint8_t *bits)
+{
+    for (size_t i = 0; i < n; i++)
+        if (store_get(&x->view, e[i]) == STORE_FRONTIER)
+            bits[i / 8] |= (uint8_t)(1u << (i % 8));
+}
+
+uint64_t bfs_slice_finish(struct bfs_slice *x, uint64_t first[BFS_KEEP], int *nfirst)
+{
+    struct slice *sl = &x->sl;
+    if (x->kind == PASS_BACKWARD) { /* every slice has had its answers: close */
+        x->kind = PASS_CLOSE;
+        x->started = 0;
+        bfs_slice_scan(x);
+    }
+    *nfirst = sl->hi == sl->lo ? 0
+                               : layer_first(&x->view, x->flags, FLAG_FRONTIER(1 - x->colour),
+                                             sl->ch_lo, sl->wlo, first);
+    return x->found;
 }

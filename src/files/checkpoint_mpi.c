@@ -339,7 +339,8 @@ int checkpoint_mpi_load(MPI_Comm comm, const char *dir, const struct space *s,
     bfs_mpi_range(s, nprocs, rank, &lo, &hi);
     if (!(rc = bfs_mpi_agree(comm, rc, err)))
         rc = bfs_mpi_check_memory(comm, store_bytes_needed(hi - lo) + extra, max_memory,
-                                  "this process's slice of the two-bit store", err);
+                                  "the slices of the two-bit store, tables and exchange "
+                                  "buffers of this machine's processes", NULL, err);
     if (!rc)
         rc = bfs_mpi_agree(comm, load_part(dir, text, s, nprocs, rank, *generation, st, err),
                            err);

@@ -49,11 +49,14 @@ int req_size(const struct serve_api *api, json_t *f, int *rows, int *cols,
 
 /* The "board" (required) and "goal" (optional) fields, parsed, within the
  * server's side limit unless any_side (then any size board.h accepts; the
- * body limit bounds it); free both with board_free (also after an error). */
+ * body limit bounds it); free both with board_free (also after an error).
+ * "size" ("RxC", optional) reads a flat list of cells as board_parse does;
+ * an endpoint that does not list it refuses it (req_fields). */
 int req_board(const struct serve_api *api, json_t *f, int any_side, struct board *b,
               struct board *goal, struct serve_reply *r);
 
-/* The goal field for a board of rows x cols (default: the standard goal). */
+/* The goal field for a board of rows x cols (default: the standard goal),
+ * or "blank_first": true for 0 1 .. n-1 (where the endpoint lists it). */
 int req_goal(json_t *f, int rows, int cols, struct board *goal, struct serve_reply *r);
 
 /* A board as a JSON string ("1 2 3/4 5 6/7 8 0"); NULL when out of memory. */
@@ -67,6 +70,11 @@ const struct db *serve_db_for(const struct serve_api *api, const struct board *b
 /* The first loaded admissible pattern database set built for boards shaped
  * like goal and for that goal, or NULL. */
 const struct pdb_set *serve_pdb_for(const struct serve_api *api, const struct board *goal);
+
+/* 1 when wd's tables fit a rows x cols board (4x4, 3x5, 2x6 and smaller,
+ * their transposes, one line of up to 16 cells): beyond, building them
+ * fails only after seconds of work, so the server does not try. */
+int serve_wd_fits(int rows, int cols);
 
 /* The heuristic cache of /api/eval (serve_api.h); errors: SLIDE_ENOMEM. */
 int serve_eval_cache_new(struct serve_eval_cache **out, slide_error *err);

@@ -190,9 +190,11 @@ static enum MHD_Result asset(struct serve *s, struct MHD_Connection *c, const ch
 {
     if (strcmp(method, "GET") && strcmp(method, "HEAD"))
         return respond_error(s, c, 405, "GET, HEAD", "the page's files take GET or HEAD");
+    /* /favicon.ico: what a browser asks for when a page names no icon */
     for (size_t i = 0; i < serve_asset_count; i++)
         if (!strcmp(url, serve_assets[i].path) ||
-            (!strcmp(url, "/index.html") && !strcmp(serve_assets[i].path, "/")))
+            (!strcmp(url, "/index.html") && !strcmp(serve_assets[i].path, "/")) ||
+            (!strcmp(url, "/favicon.ico") && !strcmp(serve_assets[i].path, "/favicon.svg")))
             return respond(s, c, 200, serve_assets[i].type, (void *)serve_assets[i].data,
                            serve_assets[i].len, MHD_RESPMEM_PERSISTENT, NULL);
     return respond_error(s, c, 404, NULL, "no such page (the page is /, the API /api/info)");

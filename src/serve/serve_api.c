@@ -64,8 +64,12 @@ static void info(struct serve_api *api, json_t *f, int client, struct serve_repl
         json_array_append_new(hs, json_pack("{s:s, s:b, s:s}", "name", t[i].name,
                                             "admissible", t[i].admissible == HEURISTIC_YES,
                                             "summary", t[i].summary));
+    /* what /api/solve takes as "heuristic" */
     for (int i = 0; ida_heuristic_name(i); i++)
         json_array_append_new(ida, json_string(ida_heuristic_name(i)));
+    json_array_append_new(ida, json_string("wd"));
+    if (api->npdbs)
+        json_array_append_new(ida, json_string("pdb"));
     json_t *limits = json_pack("{s:I, s:i, s:I, s:f, s:i, s:i, s:i, s:i, s:f, s:f, s:i}",
                                "max_body", (json_int_t)l->max_body, "max_side", l->max_side,
                                "max_nodes", (json_int_t)l->max_nodes,
@@ -90,10 +94,59 @@ static const char *width_rule(const struct parity_report *p)
     return p->cols % 2 ? "odd" : "even";
 }
 
+static const char *goal_kind_name(enum parity_goal_kind k)
+{
+    return k == PARITY_GOAL_STANDARD ? "standard"
+           : k == PARITY_GOAL_BLANK_FIRST ? "blank-first" : "other";
+}
+
+/*
+ * Another reading of the input (parity_hint): {size, board, goal,
+ * goal_kind, solvable} - the board in that shape, towards that goal, and
+ * whether it reaches it - when the board cannot reach its goal and that
+ * reading can, or when a board read from one row of cells (one_line: no
+ * size given) is solvable as a path but its cells form a rectangle
+ * (board_rectangle; the standard goal of that shape).  NULL when there is
+ * none.
+ */
+static json_t *hint_of(const struct board *b, const struct board *goal, int solvable,
+                       int one_line)
+{
+    struct parity_hint h;
+    slide_error err;
+    int rows, cols;
+    if (parity_hint(b, goal, one_line, &h, &err))
+        return NULL;
+    if (!h.found && !(solvable && one_line && board_rectangle(board_cells(b), &rows, &cols)))
+        return NULL;
+    if (h.found) {
+        rows = h.rows;
+        cols = h.cols;
+    }
+    struct board shaped = {0}, g = {0};
+    json_t *o = NULL;
+    if (!board_alloc(&shaped, rows, cols, &err) && !board_goal(&g, rows, cols, &err)) {
+        memcpy(shaped.cells, b->cells, (size_t)board_cells(b) * sizeof *b->cells);
+        if (h.found && h.goal == PARITY_GOAL_BLANK_FIRST)
+            for (int k = 0; k < rows * cols; k++)
+                g.cells[k] = k;
+        char size[32];
+        struct parity_report p = {0};
+        snprintf(size, sizeof size, "%dx%d", rows, cols);
+        if (!parity_check(&shaped, &g, &p, &err)) /* so the hint says what it offers */
+            o = json_pack("{s:s, s:o, s:o, s:s, s:b}", "size", size, "board",
+                          json_board(&shaped), "goal", json_board(&g), "goal_kind",
+                          goal_kind_name(parity_goal_kind(&g)), "solvable", p.solvable);
+    }
+    board_free(&shaped);
+    board_free(&g);
+    return o;
+}
+
 static void solvable(struct serve_api *api, json_t *f, int client, struct serve_reply *r)
 {
     (void)client;
-    static const char *const fields[] = {"board", "goal", NULL};
+    static const char *const fields[] = {"board", "goal", "size", "blank_first", NULL};
     struct board b = {0}, goal = {0};
     struct parity_report p;
     slide_error err;
@@ -103,12 +156,18 @@ static void solvable(struct serve_api *api, json_t *f, int client, struct serve_
         reply_error(r, 400, "%s", err.msg);
     } else {
         parity_explain(&p, why, sizeof why);
-        reply_json(r, 200, json_pack("{s:b, s:I, s:i, s:i, s:i, s:i, s:s, s:s}",
+        int one_line = b.rows == 1 && !json_object_get(f, "size");
+        json_t *hint = hint_of(&b, &goal, p.solvable, one_line);
+        reply_json(r, 200, json_pack("{s:b, s:I, s:i, s:i, s:i, s:i, s:s, s:s, s:o, s:o, s:s, "
+                                     "s:o}",
                                      "solvable", p.solvable, "inversions",
                                      (json_int_t)p.inversions, "blank_row", p.blank_row,
                                      "goal_blank_row", p.goal_blank_row, "rows", p.rows,
                                      "cols", p.cols, "width_rule", width_rule(&p),
-                                     "explanation", why));
+                                     "explanation", why, "board", json_board(&b), "goal",
+                                     json_board(&goal), "goal_kind",
+                                     goal_kind_name(parity_goal_kind(&goal)), "hint",
+                                     hint ? hint : json_null()));
     }
     board_free(&b);
     board_free(&goal);

@@ -52,7 +52,7 @@ static void evaluator_free(struct evaluator *e)
  * smaller, and the transposes; one row or column up to 16 cells), so
  * other sizes are not tried.
  */
-static int wd_fits(int rows, int cols)
+int serve_wd_fits(int rows, int cols)
 {
     int a = rows < cols ? rows : cols, b = rows < cols ? cols : rows;
     return (a == 1 && b <= 16) || (a == 2 && b <= 6) || (a == 3 && b <= 5) ||
@@ -60,7 +60,7 @@ static int wd_fits(int rows, int cols)
 }
 
 /* Bind every heuristic to goal; one that is not built for this size (wd
- * beyond wd_fits) has the value null. */
+ * beyond serve_wd_fits) has the value null. */
 static int evaluator_new(const struct board *goal, struct evaluator **out, slide_error *err)
 {
     const struct heuristic_def *table;
@@ -76,7 +76,7 @@ static int evaluator_new(const struct board *goal, struct evaluator **out, slide
         return slide_fail(err, SLIDE_ENOMEM, "out of memory for the heuristics");
     }
     for (int i = 0; i < e->count; i++) {
-        if (!strcmp(table[i].name, "wd") && !wd_fits(goal->rows, goal->cols))
+        if (!strcmp(table[i].name, "wd") && !serve_wd_fits(goal->rows, goal->cols))
             continue;
         int rc = heuristic_init(&e->h[i], table[i].name, goal, err);
         if (rc == SLIDE_ENOMEM) {

@@ -188,10 +188,22 @@ int req_goal(json_t *f, int rows, int cols, struct board *goal, struct serve_rep
 {
     const char *text;
     slide_error err;
+    json_t *first = f ? json_object_get(f, "blank_first") : NULL;
     if (req_string(f, "goal", 0, "1 2 3/4 5 6/7 8 0", &text, r))
         return -1;
+    if (first && !json_is_boolean(first)) {
+        reply_error(r, 400, "field \"blank_first\" must be true or false");
+        return -1;
+    }
+    if (first && text) {
+        reply_error(r, 400, "give the goal as \"goal\" or as \"blank_first\", not both");
+        return -1;
+    }
     int rc = text ? board_parse(text, rows, cols, goal, &err)
                   : board_goal(goal, rows, cols, &err);
+    if (!rc && json_is_true(first)) /* 0 1 .. n-1: Korf's convention */
+        for (int k = 0; k < rows * cols; k++)
+            goal->cells[k] = k;
     if (rc) {
         reply_error(r, rc == SLIDE_ENOMEM ? 500 : 400, "goal: %s", err.msg);
         return -1;
@@ -202,13 +214,19 @@ int req_goal(json_t *f, int rows, int cols, struct board *goal, struct serve_rep
 int req_board(const struct serve_api *api, json_t *f, int any_side, struct board *b,
               struct board *goal, struct serve_reply *r)
 {
-    const char *text;
+    const char *text, *size;
     slide_error err;
+    int rows = 0, cols = 0;
     *b = (struct board){0};
     *goal = (struct board){0};
-    if (req_string(f, "board", 1, "1 2 3/4 5 6/7 8 0", &text, r))
+    if (req_string(f, "board", 1, "1 2 3/4 5 6/7 8 0", &text, r) ||
+        req_string(f, "size", 0, "4x4", &size, r))
         return -1;
-    int rc = board_parse(text, 0, 0, b, &err);
+    if (size && board_parse_dims(size, &rows, &cols, &err)) {
+        reply_error(r, 400, "size: %s", err.msg);
+        return -1;
+    }
+    int rc = board_parse(text, rows, cols, b, &err);
     if (rc) {
         reply_error(r, rc == SLIDE_ENOMEM ? 500 : 400, "%s", err.msg);
         return -1;

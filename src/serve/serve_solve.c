@@ -243,6 +243,14 @@ static int read_options(struct serve_api *api, json_t *f, const struct board *go
                     "with this goal (see /api/info)", goal->rows, goal->cols);
         return -1;
     }
+    if (!strcmp(q->heuristic, "wd")) { /* ida_heuristic_open builds its tables */
+        if (serve_wd_fits(goal->rows, goal->cols))
+            return 0;
+        reply_error(r, 400, "heuristic wd: its tables fit boards up to 4x4, 3x5 and 2x6 (and "
+                    "their transposes; one row or column up to 16 cells), not %dx%d; take "
+                    "lc, manhattan or misplaced", goal->rows, goal->cols);
+        return -1;
+    }
     char names[160] = "";
     for (int i = 0; ida_heuristic_name(i); i++) {
         if (!strcmp(q->heuristic, ida_heuristic_name(i)))
@@ -250,7 +258,7 @@ static int read_options(struct serve_api *api, json_t *f, const struct board *go
         snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "",
                  ida_heuristic_name(i));
     }
-    reply_error(r, 400, "unknown heuristic \"%s\" for IDA* (known: %s, pdb)",
+    reply_error(r, 400, "unknown heuristic \"%s\" for IDA* (known: %s, wd, pdb)",
                 text_clip(clip, sizeof clip, q->heuristic, strlen(q->heuristic), 32), names);
     return -1;
 }

@@ -1,0 +1,194 @@
+/*
+ * test_hints_cli.c - the hints slide gives a newcomer where a command
+ * cannot do what was asked as written:
+ *   - `bfs --mpi` in the binary built without MPI points at the MPI build
+ *     beside it (or says how to get one); the truths are the situations the
+ *     test sets up (a copy of the binary alone, then with a slide-mpi);
+ *   - a board that cannot reach the goal but can reach the other common
+ *     goal (Korf's blank-first convention, or the standard one) names
+ *     --goal, and a one-line board read as 1xN names --size RxC.  The
+ *     truth that the advice is right: following it, slide solvable says
+ *     "solvable" (whose criterion test_parity checks against a BFS), and
+ *     for Korf's instance 1 the published convention (Korf 1985: blank
+ *     first); that no hint is given where none applies (odd widths, where
+ *     both goals are one parity class; a size given).
+ */
+#include "testutil.h"
+
+#include "scripttest.h"
+
+#define DIR scripttest_dir() /* the test's scratch directory */
+
+static void test_mpi_points_at_the_mpi_build(void **state)
+{
+    (void)state;
+    const char *slide = getenv("SLIDE");
+    assert_non_null(slide);
+    char *out, want[512];
+    /* alone: how to get the MPI build */
+    assert_int_equal(scripttest_sh(&out, "cp '%s' '%s/slide' && '%s/slide' bfs 3x3 --mpi "
+                                   "--threads 1", slide, DIR, DIR), 2);
+    assert_string_equal(out, "slide: --mpi needs the MPI build (build/slide-mpi), and there is "
+                             "none beside this slide: make deps (or apt-get install "
+                             "libopenmpi-dev openmpi-bin), make, then mpirun -n P "
+                             "build/slide-mpi bfs RxC --mpi\n");
+    free(out);
+    /* with slide-mpi beside it: the command to run, with the words given */
+    assert_int_equal(scripttest_sh(&out, "printf '#!/bin/sh\\n' > '%s/slide-mpi' && chmod +x "
+                                   "'%s/slide-mpi' && '%s/slide' bfs 3x3 --mpi --threads 1 "
+                                   "--goal '0 1 2/3 4 5/6 7 8'", DIR, DIR, DIR), 2);
+    snprintf(want, sizeof want, "slide: --mpi runs in the MPI build, not in this slide: mpirun "
+             "-n P %s/slide-mpi bfs 3x3 --mpi --threads 1 --goal '0 1 2/3 4 5/6 7 8'\n", DIR);
+    assert_string_equal(out, want);
+    free(out);
+}
+
+#define KORF1 "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3" /* Korf 1985, instance 1 */
+#define KORF1_ROWS "14 13 15 7/11 12 9 5/6 0 2 1/4 8 10 3"
+#define BLANK_FIRST_4X4 "0 1 2 3/4 5 6 7/8 9 10 11/12 13 14 15"
+
+/* `slide ARGS`: its exit status, stdout's first word (the verdict) and all
+ * of stderr. */
+static int slide(const char *args, char *verdict, size_t len, char **err)
+{
+    char *out;
+    int rc = clitest_run(args, NULL, &out, err);
+    snprintf(verdict, len, "%.*s", (int)strcspn(out, ":\n"), out);
+    free(out);
+    return rc;
+}
+
+static void test_korf_convention_names_goal(void **state)
+{
+    (void)state;
+    char v[32], *err;
+    assert_int_equal(slide("solvable '" KORF1_ROWS "'", v, sizeof v, &err), 0);
+    assert_string_equal(v, "unsolvable");
+    assert_string_equal(err, "slide: hint: this board cannot reach the standard goal (blank "
+                             "last) but can reach the blank-first goal of Korf's convention: "
+                             "add --goal '" BLANK_FIRST_4X4 "'\n");
+    free(err);
+    /* the advice followed */
+    assert_int_equal(slide("solvable --goal '" BLANK_FIRST_4X4 "' '" KORF1_ROWS "'", v,
+                           sizeof v, &err), 0);
+    assert_string_equal(v, "solvable");
+    assert_string_equal(err, "");
+    free(err);
+    /* and the other way: Loyd's board towards the blank-first goal */
+    assert_int_equal(slide("solvable --goal '" BLANK_FIRST_4X4 "' '1 2 3 4/5 6 7 8/9 10 11 "
+                           "12/13 14 0 15'", v, sizeof v, &err), 0);
+    assert_string_equal(v, "unsolvable");
+    assert_string_equal(err, "slide: hint: this board cannot reach the blank-first goal of "
+                             "Korf's convention but can reach the standard goal (blank last): "
+                             "leave out --goal\n");
+    free(err);
+    /* solve: exit 3, the same hint */
+    assert_int_equal(slide("solve '" KORF1_ROWS "'", v, sizeof v, &err), 3);
+    assert_non_null(strstr(err, "add --goal '" BLANK_FIRST_4X4 "'"));
+    free(err);
+    /* odd width: the two goals are one parity class, so no hint */
+    assert_int_equal(slide("solvable '1 2 3/4 5 6/8 7 0'", v, sizeof v, &err), 0);
+    assert_string_equal(v, "unsolvable");
+    assert_string_equal(err, "");
+    free(err);
+}
+
+static void test_one_line_names_size(void **state)
+{
+    (void)state;
+    char v[32], *err;
+    /* Korf's instance as printed, on one line: read as 1x16 */
+    assert_int_equal(slide("solvable '" KORF1 "'", v, sizeof v, &err), 0);
+    assert_string_equal(v, "unsolvable");
+    assert_string_equal(err, "slide: hint: the cells were read as one row (1x16); as 4x4 they "
+                             "can reach the blank-first goal of Korf's convention: add --size "
+                             "4x4 --goal '" BLANK_FIRST_4X4 "'\n");
+    free(err);
+    assert_int_equal(slide("solvable --size 4x4 --goal '" BLANK_FIRST_4X4 "' '" KORF1 "'", v,
+                           sizeof v, &err), 0);
+    assert_string_equal(v, "solvable");
+    assert_string_equal(err, "");
+    free(err);
+    /* a 4x4 board solvable for the standard goal, on one line: --size alone */
+    assert_int_equal(slide("solvable '5 1 2 3 4 6 7 8 9 10 11 12 13 14 15 0'", v, sizeof v,
+                           &err), 0);
+    assert_string_equal(err, "slide: hint: the cells were read as one row (1x16); as 4x4 they "
+                             "can reach the standard goal (blank last): add --size 4x4\n");
+    free(err);
+    assert_int_equal(slide("solvable --size 4x4 '5 1 2 3 4 6 7 8 9 10 11 12 13 14 15 0'", v,
+                           sizeof v, &err), 0);
+    assert_string_equal(v, "solvable");
+    free(err);
+    /* solvable as a path too: the shape is still worth a word; 12 cells 3x4 */
+    assert_int_equal(slide("solve --count '1 2 3 4 5 6 7 8 9 10 0 11'", v, sizeof v, &err), 0);
+    assert_string_equal(v, "1");
+    assert_string_equal(err, "slide: hint: the cells were read as one row (1x12), a path; for "
+                             "a 3x4 board add --size 3x4\n");
+    free(err);
+    /* a size given, or a prime count of cells: no hint */
+    assert_int_equal(slide("solvable --size 1x16 '" KORF1 "'", v, sizeof v, &err), 0);
+    assert_string_equal(v, "unsolvable");
+    assert_string_equal(err, "");
+    free(err);
+    assert_int_equal(slide("solvable '2 1 3 4 5 6 0'", v, sizeof v, &err), 0);
+    assert_string_equal(err, "");
+    free(err);
+}
+
+/* Many boards: one hint, not one per board. */
+static void test_one_hint_per_run(void **state)
+{
+    (void)state;
+    char *out, *err;
+    assert_int_equal(clitest_run("solve --count -", KORF1_ROWS "\n" KORF1_ROWS "\n", &out, &err),
+                     3);
+    assert_int_equal(clitest_count_lines(out), 2);
+    assert_int_equal(clitest_count_lines(err), 1);
+    assert_non_null(strstr(err, "slide: hint: this board cannot reach the standard goal"));
+    free(out);
+    free(err);
+}
+
+/* dist: the goal is the database's, so the hint names a database of the
+ * other goal. */
+static void test_dist_names_a_database(void **state)
+{
+    (void)state;
+    char *out, *err;
+    assert_int_equal(clitest_runf(&out, &err, "bfs 2x4 --save '%s/2x4.db'", DIR), 0);
+    free(out);
+    free(err);
+    assert_int_equal(clitest_runf(&out, &err, "dist --db '%s/2x4.db' '1 3 2 4/5 6 7 0' "
+                                  "'1 2 3 4/5 6 7 0'", DIR), 3);
+    assert_non_null(strstr(out, "unsolvable"));
+    assert_string_equal(err, "slide: hint: this board cannot reach the standard goal (blank "
+                             "last) but can reach the blank-first goal of Korf's convention: a "
+                             "file built for that goal answers it (slide bfs 2x4 --goal "
+                             "'0 1 2 3/4 5 6 7' --save FILE; slide pdb build likewise)\n");
+    free(out);
+    free(err);
+    /* the advice followed: that database has the board, at a distance */
+    assert_int_equal(clitest_runf(&out, &err, "bfs 2x4 --goal '0 1 2 3/4 5 6 7' --save "
+                                  "'%s/2x4-first.db'", DIR), 0);
+    free(out);
+    free(err);
+    assert_int_equal(clitest_runf(&out, &err, "dist --db '%s/2x4-first.db' '1 3 2 4/5 6 7 0'",
+                                  DIR), 0);
+    assert_null(strstr(out, "unsolvable"));
+    free(out);
+    free(err);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_mpi_points_at_the_mpi_build, scripttest_setup,
+                                        scripttest_teardown),
+        cmocka_unit_test(test_korf_convention_names_goal),
+        cmocka_unit_test(test_one_line_names_size),
+        cmocka_unit_test(test_one_hint_per_run),
+        cmocka_unit_test_setup_teardown(test_dist_names_a_database, scripttest_setup,
+                                        scripttest_teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

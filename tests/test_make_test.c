@@ -1,0 +1,130 @@
+/*
+ * test_make_test.c - the closing line of `make test` (scripts/make-test.sh
+ * over scripts/run-tests.sh and the browser suite): it is the last line
+ * printed, after the browser suite; its counts are the sums of the suites'
+ * (written in the test, from the stand-in suites' own figures); every
+ * skipped suite is named there and on a "skipped:" line with its reason; a
+ * failing or broken suite makes it say so and exit non-zero.
+ *
+ * The suites are stand-ins written here (cmocka-like binaries as shell
+ * scripts, a browser runner that prints what the real one prints), so the
+ * test runs in a second and depends on nothing installed.
+ */
+#include "testutil.h"
+
+#include "scripttest.h"
+
+#define DIR scripttest_dir() /* the test's scratch directory */
+
+/* A stand-in cmocka binary NAME: runs the shell lines extra, prints
+ * cmocka's summary lines for passed and failed tests, exits with status. */
+static void cmocka_bin(const char *name, int passed, int failed, const char *extra, int status)
+{
+    char path[256], text[1024], fails[128] = "";
+    snprintf(path, sizeof path, "%s/%s", DIR, name);
+    if (failed)
+        snprintf(fails, sizeof fails, "[  FAILED  ] %d test(s), listed below:\n", failed);
+    snprintf(text, sizeof text, "#!/bin/sh\n%scat <<'END'\n[==========] %d test(s) run.\n"
+             "[  PASSED  ] %d test(s).\n%sEND\nexit %d\n", extra, passed + failed, passed,
+             fails, status);
+    scripttest_write(path, text, 1);
+}
+
+/* The browser stand-in: prints text, exits with status. */
+static void browser(const char *text, int status)
+{
+    char path[256], script[1024];
+    snprintf(path, sizeof path, "%s/browser.sh", DIR);
+    snprintf(script, sizeof script, "printf '%%s\\n' '%s'\nexit %d\n", text, status);
+    scripttest_write(path, script, 0);
+}
+
+/* make-test.sh over the real run-tests.sh, the stand-in binaries named in
+ * bins and browser.sh; env: extra variables. */
+static int run(const char *env, const char *bins, char **out)
+{
+    /* make test's own SKIP_* variables are not this test's */
+    return scripttest_sh(out, "cd '%s' && SKIP_SERVE= SKIP_MPI= %s BROWSER_TESTS='%s/browser.sh' sh "
+                         SCRIPTTEST_ROOT "/scripts/make-test.sh %s", DIR, env, DIR, bins);
+}
+
+static void test_closing_line_last_with_sums(void **state)
+{
+    (void)state;
+    cmocka_bin("test_a", 3, 0, "", 0);
+    cmocka_bin("test_b", 4, 0, "", 0);
+    browser("ok   loads\nbrowser: 10 passed, 0 failed (screenshots in x)", 0);
+    char *out, last[512];
+    int rc = run("", "./test_a ./test_b", &out);
+    if (rc) print_message("%s", out);
+    assert_int_equal(rc, 0);
+    scripttest_last_line(out, last, sizeof last);
+    assert_string_equal(last, "17 passed, 0 failed (cmocka 7, browser 10); nothing skipped");
+    /* the browser suite's lines come before it, and the suites' own lines
+     * say "cmocka:" / "browser:" so that one line alone is the total */
+    assert_non_null(strstr(out, "ok   test_a (3 tests)"));
+    assert_non_null(strstr(out, "cmocka: 7 passed, 0 failed"));
+    assert_true(strstr(out, "browser: 10 passed") < strstr(out, "17 passed"));
+    free(out);
+}
+
+static void test_skipped_suites_named(void **state)
+{
+    (void)state;
+    /* said by each of its tests: listed once */
+    cmocka_bin("test_a", 2, 0, "echo 'skip: no network namespaces here (needs root)'\n"
+                               "echo 'skip: no network namespaces here (needs root)'\n", 0);
+    browser("browser tests skipped: no chromium (apt-get install chromium)", 0);
+    char *out, last[512];
+    assert_int_equal(run("SKIP_SERVE='test_serve test_serve_load' SKIP_SERVE_WHY='libmicrohttpd-dev "
+                         "libjansson-dev are missing (make deps)' SKIP_MPI=test_mpi "
+                         "SKIP_MPI_WHY='no mpicc'", "./test_a", &out), 0);
+    scripttest_last_line(out, last, sizeof last);
+    assert_string_equal(last, "2 passed, 0 failed (cmocka 2); 4 suites skipped: server tests "
+                              "(test_serve,test_serve_load), MPI tests (test_mpi), test_a, "
+                              "browser tests");
+    assert_non_null(strstr(out, "skipped: server tests (test_serve,test_serve_load): "
+                                "libmicrohttpd-dev libjansson-dev are missing (make deps)\n"));
+    assert_non_null(strstr(out, "skipped: MPI tests (test_mpi): no mpicc\n"));
+    const char *once = strstr(out, "skipped: test_a: no network namespaces here (needs root)\n");
+    assert_non_null(once);
+    assert_null(strstr(once + 1, "skipped: test_a"));
+    assert_non_null(strstr(out, "skipped: browser tests: no chromium (apt-get install chromium)\n"));
+    free(out);
+}
+
+static void test_failures_counted(void **state)
+{
+    (void)state;
+    cmocka_bin("test_a", 5, 2, "", 1);
+    cmocka_bin("test_b", 0, 0, "echo crashed\n", 139); /* no summary: one failure */
+    browser("FAIL loads: no board\nbrowser: 9 passed, 1 failed (screenshots in x)", 1);
+    char *out, last[512];
+    assert_int_not_equal(run("", "./test_a ./test_b", &out), 0);
+    scripttest_last_line(out, last, sizeof last);
+    assert_string_equal(last, "14 passed, 4 failed (cmocka 5, browser 9); nothing skipped");
+    free(out);
+}
+
+static void test_broken_browser_suite_fails(void **state)
+{
+    (void)state;
+    cmocka_bin("test_a", 1, 0, "", 0);
+    browser("browser: error: chromium did not start", 1);
+    char *out, last[512];
+    assert_int_not_equal(run("", "./test_a", &out), 0);
+    scripttest_last_line(out, last, sizeof last);
+    assert_string_equal(last, "1 passed, 1 failed (cmocka 1, browser 0); nothing skipped");
+    free(out);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_closing_line_last_with_sums, scripttest_setup, scripttest_teardown),
+        cmocka_unit_test_setup_teardown(test_skipped_suites_named, scripttest_setup, scripttest_teardown),
+        cmocka_unit_test_setup_teardown(test_failures_counted, scripttest_setup, scripttest_teardown),
+        cmocka_unit_test_setup_teardown(test_broken_browser_suite_fails, scripttest_setup, scripttest_teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
