@@ -380,8 +380,9 @@ static void test_move_delta(void **state)
 
 /*
  * pattern_region (mask shifts) against a flood fill by row and column
- * arithmetic, and pattern_free_entries (pext/pdep where the CPU has BMI2)
- * against counting the free cells below each cell: random free masks and
+ * arithmetic, and pattern_free_entries and its inverse
+ * pattern_entries_cells (pext/pdep where the CPU has BMI2) against
+ * counting the free cells below each cell: random free masks and
  * seeds on 3x3, 2x5, 4x4, 5x5 and 5x6 (a 30-cell board: bits 30 and 31 of
  * the shifts must be cut).
  */
@@ -433,6 +434,7 @@ static void test_region_masks(void **state)
                     j++;
                 }
             assert_true(pattern_free_entries(occ, want) == bits);
+            assert_int_equal(pattern_entries_cells(&pat, occ, bits), want);
         }
         board_free(&goal);
     }

@@ -128,4 +128,9 @@ uint32_t pattern_region(const struct pattern *pat, uint32_t seed, uint32_t free)
  * block of two-bit entries: bit 2j for the cell of free rank j. */
 uint64_t pattern_free_entries(uint32_t occ, uint32_t cells);
 
+/* The inverse: the cells (a mask) of the entries in `entries` (bit 2j for
+ * free rank j, the low bit of each two-bit entry) of a placement with
+ * cells occ. */
+uint32_t pattern_entries_cells(const struct pattern *pat, uint32_t occ, uint64_t entries);
+
 #endif

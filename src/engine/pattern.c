@@ -163,25 +163,51 @@ uint32_t pattern_region(const struct pattern *pat, uint32_t seed, uint32_t free)
 
 #if defined(__x86_64__) && defined(__GNUC__)
 /* With BMI2: pext packs the cells' bits to their free ranks, pdep spreads
- * rank j to bit 2j. */
+ * rank j to bit 2j; the inverse the other way round. */
 __attribute__((target("bmi2"))) static uint64_t free_entries_bmi2(uint32_t occ,
                                                                   uint32_t cells)
 {
     return __builtin_ia32_pdep_di(__builtin_ia32_pext_si(cells, ~occ), 0x5555555555555555ULL);
+}
+
+__attribute__((target("bmi2"))) static uint32_t entries_cells_bmi2(uint32_t free,
+                                                                   uint64_t entries)
+{
+    return __builtin_ia32_pdep_si(
+        (uint32_t)__builtin_ia32_pext_di(entries, 0x5555555555555555ULL), free);
+}
+
+static int have_bmi2(void)
+{
+    static int bmi2 = -1; /* benign race: every thread computes the same value */
+    if (bmi2 < 0)
+        bmi2 = __builtin_cpu_supports("bmi2") ? 1 : 0;
+    return bmi2;
 }
 #endif
 
 uint64_t pattern_free_entries(uint32_t occ, uint32_t cells)
 {
 #if defined(__x86_64__) && defined(__GNUC__)
-    static int bmi2 = -1; /* benign race: every thread computes the same value */
-    if (bmi2 < 0)
-        bmi2 = __builtin_cpu_supports("bmi2") ? 1 : 0;
-    if (bmi2)
+    if (have_bmi2())
         return free_entries_bmi2(occ, cells);
 #endif
     uint64_t out = 0;
     for (uint32_t x = cells; x; x &= x - 1)
         out |= 1ULL << (2 * pattern_free_rank(occ, __builtin_ctz(x)));
+    return out;
+}
+
+uint32_t pattern_entries_cells(const struct pattern *pat, uint32_t occ, uint64_t entries)
+{
+    uint32_t free = ~occ & ((1u << pat->n) - 1u);
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (have_bmi2())
+        return entries_cells_bmi2(free, entries);
+#endif
+    uint32_t out = 0;
+    for (int j = 0; free; free &= free - 1, j++)
+        if (entries >> (2 * j) & 1)
+            out |= free & -free;
     return out;
 }

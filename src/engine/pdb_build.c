@@ -104,10 +104,10 @@ struct counts {
 /* Most moves from one placement's states: f blank cells, 4 moves each. */
 #define MAX_TARGETS (PATTERN_MAX_CELLS * MOVE_COUNT)
 
-/* A generated state: placement q with cells occ, blank in cell (free
- * rank j); entry q * f + j. */
+/* A generated state: entry t = q * f + j of placement q with cells occ,
+ * the blank in cell `cell` (free rank j). */
 struct target {
-    uint64_t q;
+    uint64_t t;     /* the entry, q * f + j */
     uint32_t occ;
     uint8_t cell, j;
 };
@@ -131,7 +131,7 @@ static uint64_t region_entries(const struct pattern *pat, uint32_t occ, int c)
 static inline __attribute__((always_inline)) void mark(struct pdb_run *b, const struct target *tg,
                                                    unsigned next)
 {
-    uint64_t e = tg->q * (uint64_t)b->f, t = e + tg->j;
+    uint64_t t = tg->t, e = t - tg->j;
     unsigned sh = (unsigned)(t & 31) * 2;
     if (((__atomic_load_n(&b->st.words[t >> 5], __ATOMIC_RELAXED) >> sh) & 3u) != S_UNSEEN)
         return;
@@ -166,14 +166,6 @@ static void ring_mark(struct pdb_run *b, struct ring *r, unsigned keep, unsigned
         mark(b, &r->t[r->tail++ % RING], next);
 }
 
-/* Free cells of occ in increasing order into fc (f of them). */
-static void free_cells(const struct pattern *pat, uint32_t occ, uint8_t *fc)
-{
-    uint32_t x = ~occ & ((1u << pat->n) - 1u);
-    for (int j = 0; x; x &= x - 1, j++)
-        fc[j] = (uint8_t)__builtin_ctz(x);
-}
-
 /* The values of placement p's current states (bit 2j for entry j): cost d. */
 static void record(struct pdb_run *b, uint64_t p, uint64_t cur, int d, struct counts *c)
 {
@@ -206,7 +198,7 @@ static void expand(struct pdb_run *b, uint64_t p, uint64_t cur, int d, struct co
                    struct ring *r)
 {
     const struct pattern *pat = &b->pat;
-    uint8_t pos[PATTERN_MAX_TILES], fc[PATTERN_MAX_CELLS];
+    uint8_t pos[PATTERN_MAX_TILES];
     int8_t at[PATTERN_MAX_CELLS];
     uint32_t before[PATTERN_MAX_TILES], occ = 0;
     uint64_t f = (uint64_t)b->f;
@@ -218,30 +210,29 @@ static void expand(struct pdb_run *b, uint64_t p, uint64_t cur, int d, struct co
         before[i] = occ;
         occ |= 1u << pos[i];
     }
-    free_cells(pat, occ, fc);
-    uint32_t curcells = 0; /* the cells of the current states' blanks */
-    for (uint64_t m = cur; m; m &= m - 1)
-        curcells |= 1u << fc[__builtin_ctzll(m) / 2];
+    uint32_t curcells = pattern_entries_cells(pat, occ, cur); /* the current blanks */
     for (int i = 0; i < pat->k; i++) { /* tile i slides from c into blank cell z */
         int c = pos[i];
         for (uint32_t nb = pat->nbr[c] & curcells; nb; nb &= nb - 1) {
             int z = __builtin_ctz(nb);
             struct target *tg = &r->t[r->head++ % RING];
-            tg->q = p + (uint64_t)pattern_move_delta(pat, at, occ, before[i], i, c, z);
+            uint64_t q = p + (uint64_t)pattern_move_delta(pat, at, occ, before[i], i, c, z);
             tg->occ = occ ^ (1u << c) ^ (1u << z);
             tg->cell = (uint8_t)c;
             tg->j = (uint8_t)pattern_free_rank(tg->occ, c);
-            __builtin_prefetch(&b->st.words[(tg->q * f + tg->j) >> 5], 1, 0);
+            tg->t = q * f + tg->j;
+            __builtin_prefetch(&b->st.words[tg->t >> 5], 1, 0);
         }
     }
     if (b->kind == PDB_PLAIN) /* the blank moves to a free cell at cost 1 */
         for (uint32_t zs = curcells; zs; zs &= zs - 1)
             for (uint32_t nb = pat->nbr[__builtin_ctz(zs)] & ~occ; nb; nb &= nb - 1) {
                 struct target *tg = &r->t[r->head++ % RING];
-                tg->q = p;
+                tg->t = p * f;
                 tg->occ = occ;
                 tg->cell = (uint8_t)__builtin_ctz(nb);
                 tg->j = (uint8_t)pattern_free_rank(occ, tg->cell);
+                tg->t += tg->j;
             }
     ring_mark(b, r, LOOKAHEAD, 3u - cur_code(d));
     /* close: cur -> 00 */
