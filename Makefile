@@ -19,6 +19,8 @@
 #   make results-2x7  the 2x7 and 7x2 searches (10.9 GB each, long)
 #   make results-24   the 24-puzzle with the 6-6-6-6 pattern databases (builds
 #                   four 0.13 GB tables in build/pdb, then long searches)
+#   make screenshots  docs/slide-serve.png and docs/slide-serve-phone.png
+#                   (headless chromium; refuses a dirty tree unless ALLOW_DIRTY=1)
 #   make install    PREFIX=/usr/local DESTDIR= ; make clean
 #   make deps       install (as root) or name every package: the build's,
 #                   the full tool's (libmicrohttpd, Jansson, Open MPI), the
@@ -113,7 +115,7 @@ TEST_BIN := $(filter-out $(MPI_TESTS:%=$(BUILD)/tests/%),$(TEST_BIN))
 MPI_OFF  := $(if $(filter 0,$(HAVE_MPI)),make HAVE_MPI=0,no mpicc: libopenmpi-dev openmpi-bin are missing (make deps))
 endif
 
-.PHONY: all run test asan bench bench-solvers bench-pdb bench-pdb-build bench-mpi results check-results results-2x7 results-24 install clean deps
+.PHONY: all run test asan bench bench-solvers bench-pdb bench-pdb-build bench-mpi results check-results results-2x7 results-24 install clean deps screenshots
 .DELETE_ON_ERROR:
 
 all: $(BUILD)/slide $(BUILD)/libslide.a $(MPI_BIN)
@@ -228,6 +230,9 @@ results-2x7: all
 # 5x5 with 6-6-6-6: tens of minutes to build, searches under node budgets
 results-24: all
 	sh scripts/results-24.sh
+
+screenshots: all
+	sh scripts/screenshots.sh
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/slide

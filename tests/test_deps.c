@@ -216,6 +216,56 @@ static void test_root_failed_install_not_retried(void **state)
     assert_true(apt_calls("install") > tries);
 }
 
+/* A make of its own, as a user's shell starts it: under `make test` the
+ * environment carries the outer make's MAKELEVEL (a sub-make does not run
+ * deps.sh), MAKEFLAGS and HAVE_SERVE (make-test.sh's), which would decide
+ * for the make under test. */
+#define MAKE_FRESH "unset MAKELEVEL MAKEFLAGS MFLAGS HAVE_SERVE HAVE_MPI;"
+
+/* The Makefile on such a machine (make -n: nothing built): deps.sh runs
+ * before make looks, its lines say what is left out, and what make then
+ * decides agrees with them - no server flag, no slide-mpi, and make test
+ * told which suites it leaves out and why. */
+static void test_make_says_what_it_leaves_out(void **state)
+{
+    (void)state;
+    machine("zlib cmocka", 0);
+    char *out;
+    assert_int_equal(scripttest_sh(&out, "cd '%s/bin' && for p in sh make uname sed tr sort "
+                                   "find env; do ln -sf \"$(command -v $p)\" $p; done", dir),
+                     0);
+    free(out);
+    assert_int_equal(scripttest_sh(&out, "cd " SCRIPTTEST_ROOT " && " MAKE_FRESH " D='%s' "
+                                   "PATH='%s/bin' DEPS_INCLUDE='%s/include' make -n "
+                                   "BUILD='%s/build' all test",
+                                   dir, dir, dir, dir), 0);
+    assert_non_null(strstr(out, "slide: building without slide serve: libmicrohttpd-dev "
+                                "libjansson-dev are missing"));
+    assert_non_null(strstr(out, "slide: building without build/slide-mpi (slide bfs --mpi): "
+                                "libopenmpi-dev openmpi-bin are missing"));
+    assert_null(strstr(out, "-DSLIDE_HAVE_SERVE"));
+    char link[256];
+    snprintf(link, sizeof link, "-o %s/build/slide-mpi", dir);
+    assert_null(strstr(out, link));
+    assert_non_null(strstr(out, "SKIP_SERVE='test_serve test_serve_hostile test_serve_load'"));
+    assert_non_null(strstr(out, "SKIP_SERVE_WHY='libmicrohttpd-dev libjansson-dev are missing "
+                                "(make deps)'"));
+    assert_non_null(strstr(out, "SKIP_MPI_WHY='no mpicc: libopenmpi-dev openmpi-bin are "
+                                "missing (make deps)'"));
+    /* one line each, once: not again for make's own sub-makes */
+    const char *first = strstr(out, "building without slide serve");
+    assert_null(strstr(first + 1, "building without slide serve"));
+    free(out);
+    /* HAVE_SERVE=0 HAVE_MPI=0: left out on purpose, without a word */
+    assert_int_equal(scripttest_sh(&out, "cd " SCRIPTTEST_ROOT " && " MAKE_FRESH " D='%s' "
+                                   "PATH='%s/bin' DEPS_INCLUDE='%s/include' make -n "
+                                   "BUILD='%s/build' HAVE_SERVE=0 HAVE_MPI=0 test", dir, dir, dir, dir), 0);
+    assert_null(strstr(out, "building without"));
+    assert_non_null(strstr(out, "SKIP_SERVE_WHY='make HAVE_SERVE=0'"));
+    assert_non_null(strstr(out, "SKIP_MPI_WHY='make HAVE_MPI=0'"));
+    free(out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -224,6 +274,7 @@ int main(void)
         cmocka_unit_test_teardown(test_everything_there_is_silent, teardown),
         cmocka_unit_test_teardown(test_root_installs_the_full_tool, teardown),
         cmocka_unit_test_teardown(test_root_failed_install_not_retried, teardown),
+        cmocka_unit_test_teardown(test_make_says_what_it_leaves_out, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -213,6 +213,80 @@ static void test_solvable_loyd(void **state)
     free(out);
 }
 
+/* /api/solvable as the page's board field uses it: a flat list with a
+ * size, the blank-first goal, the board and goal as parsed, and the hint
+ * for another reading (the hint's claims: test_parity against a BFS; the
+ * convention of Korf's instance 1: Korf 1985, blank first). */
+static void test_solvable_field(void **state)
+{
+    (void)state;
+    const char *korf1 = "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3";
+    char body[256];
+    snprintf(body, sizeof body, "{\"board\": \"%s\"}", korf1); /* one line: 1x16 */
+    json_t *v = call("POST", "/api/solvable", body, 200), *h;
+    assert_int_equal(num(v, "rows"), 1);
+    assert_int_equal(num(v, "cols"), 16);
+    assert_false(json_is_true(json_object_get(v, "solvable")));
+    assert_string_equal(str(v, "goal_kind"), "standard");
+    h = json_object_get(v, "hint");
+    assert_string_equal(str(h, "size"), "4x4");
+    assert_string_equal(str(h, "board"), "14 13 15 7/11 12 9 5/6 0 2 1/4 8 10 3");
+    assert_string_equal(str(h, "goal"), "0 1 2 3/4 5 6 7/8 9 10 11/12 13 14 15");
+    assert_string_equal(str(h, "goal_kind"), "blank-first");
+    assert_true(json_is_true(json_object_get(h, "solvable")));
+    json_decref(v);
+    /* the hint taken: the size and the blank-first goal */
+    snprintf(body, sizeof body, "{\"board\": \"%s\", \"size\": \"4x4\", \"blank_first\": true}",
+             korf1);
+    v = call("POST", "/api/solvable", body, 200);
+    assert_true(json_is_true(json_object_get(v, "solvable")));
+    assert_string_equal(str(v, "board"), "14 13 15 7/11 12 9 5/6 0 2 1/4 8 10 3");
+    assert_string_equal(str(v, "goal"), "0 1 2 3/4 5 6 7/8 9 10 11/12 13 14 15");
+    assert_string_equal(str(v, "goal_kind"), "blank-first");
+    assert_true(json_is_null(json_object_get(v, "hint")));
+    json_decref(v);
+    /* any syntax the command line takes: commas, newlines, '_' */
+    v = call("POST", "/api/solvable", "{\"board\": \"1,2,3\\n4,5,6\\n7,_,8\"}", 200);
+    assert_string_equal(str(v, "board"), "1 2 3/4 5 6/7 0 8");
+    assert_true(json_is_null(json_object_get(v, "hint")));
+    json_decref(v);
+    /* solvable as a path, but 16 cells: the 4x4 reading offered */
+    v = call("POST", "/api/solvable", "{\"board\": \"1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15\"}",
+             200);
+    assert_true(json_is_true(json_object_get(v, "solvable")));
+    h = json_object_get(v, "hint");
+    assert_string_equal(str(h, "size"), "4x4");
+    assert_string_equal(str(h, "goal_kind"), "standard");
+    assert_true(json_is_true(json_object_get(h, "solvable")));
+    json_decref(v);
+    static const char *const bad[][2] = {
+        {"{\"board\": \"1 2 3/4 5 6/7 8 0\", \"goal\": \"1 2 3/4 5 6/7 8 0\", \"blank_first\": "
+         "true}", "give the goal as \"goal\" or as \"blank_first\", not both"},
+        {"{\"board\": \"1 2 3/4 5 6/7 8 0\", \"blank_first\": 1}",
+         "field \"blank_first\" must be true or false"},
+        {"{\"board\": \"1 2 3 4 5 6 7 0\", \"size\": \"3x3\"}", NULL},
+        {"{\"board\": \"1 2 3/4 5 6/7 8 0\", \"size\": \"3y3\"}", NULL},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        v = call("POST", "/api/solvable", bad[i][0], 400);
+        if (bad[i][1])
+            assert_string_equal(str(v, "error"), bad[i][1]);
+        json_decref(v);
+    }
+    /* the same message as the command line for a bad size */
+    char *out, *err;
+    clitest_run("solvable --size 3x3 '1 2 3 4 5 6 7 0'", NULL, &out, &err);
+    v = call("POST", "/api/solvable", bad[2][0], 400);
+    assert_non_null(strstr(err, str(v, "error")));
+    json_decref(v);
+    free(out);
+    free(err);
+    /* solve takes no size */
+    v = call("POST", "/api/solve", "{\"board\": \"1 2 3/4 5 6/7 0 8\", \"size\": \"3x3\"}", 400);
+    assert_non_null(strstr(str(v, "error"), "unknown field \"size\""));
+    json_decref(v);
+}
+
 /* Solve one 3x3 board on the server at port p with the request's extra
  * fields (", \"method\": ..."); check the method, the heuristic (want_h,
  * unless NULL), the length against the BFS, and replay the moves here. */
@@ -629,8 +703,10 @@ static void test_page(void **state)
     (void)state;
     static const char *const files[][2] = {{"/", "text/html"}, {"/index.html", "text/html"},
                                            {"/app.js", "text/javascript"},
-                                           {"/style.css", "text/css"}};
-    for (size_t i = 0; i < 4; i++) {
+                                           {"/style.css", "text/css"},
+                                           {"/favicon.svg", "image/svg+xml"},
+                                           {"/favicon.ico", "image/svg+xml"}};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         struct http_answer a;
         assert_int_equal(http_request(port, "GET", files[i][0], NULL, 0, &a), 200);
         char type[128], csp[256];
@@ -1006,6 +1082,7 @@ int main(void)
         cmocka_unit_test(test_info),
         cmocka_unit_test(test_solvable_3x3),
         cmocka_unit_test(test_solvable_loyd),
+        cmocka_unit_test(test_solvable_field),
         cmocka_unit_test(test_solve_3x3),
         cmocka_unit_test(test_solve_4x4),
         cmocka_unit_test(test_solve_wd),

@@ -1,21 +1,29 @@
 // app.js - the page of `slide serve`: a board to play, and the engine's
 // answers from the JSON API (/api/*).  No framework, no network but this
-// server.  Boards travel as slide's text: rows separated by '/', blank 0.
+// server.  Boards travel as slide's text: rows separated by '/', blank 0;
+// a board typed or pasted (or given as ?board=...&size=...&goal=...) is
+// parsed by the server with slide's own parser (/api/solvable).
 'use strict';
 
 const MAX_GRID = 8;        // bigger boards are shown as text
 const MAX_SIDE_CHOICE = 12;
 const COLOURS = { d: '#c0392b', misplaced: '#8e44ad', manhattan: '#2980b9',
-                  lc: '#27ae60', 'lc-pairs': '#95a5a6', wd: '#d35400' };
+                  lc: '#27ae60', 'lc-pairs': '#95a5a6', wd: '#d35400', pdb: '#16a085' };
+const NARROW = '(max-width: 760px)';
 
 const $ = (id) => document.getElementById(id);
 
 const state = {
-  rows: 4, cols: 4, goalKind: 'last',
+  rows: 4, cols: 4,
+  goalKind: 'last',            // 'last', 'first' or 'custom'
   cells: [], goal: [], moves: 0,
   info: null,                  // /api/info
-  anim: null,                  // { moves, i, timer, paused, length }
+  anim: null,                  // { moves, i, timer, paused, line }
+  solving: null,               // the AbortController of a search in flight
   histogram: null,             // /api/histogram of the current size and goal
+  here: null,                  // the board's distance on the histogram
+  chart: null,                 // the last solution chart's data, for redraws
+  hint: null,                  // the reading the board field's hint offers
   generation: 0,               // drops answers to stale requests
 };
 
@@ -34,12 +42,15 @@ function boardText(cells, rows, cols) {
   return out.join('/');
 }
 
+// Only for text the server wrote (normalised: '/' rows, spaces, 0 blank).
 function parseBoard(text) {
   return text.split('/').map((row) => row.trim().split(/\s+/).map(Number)).flat();
 }
 
 const blankOf = () => state.cells.indexOf(0);
 const sameCells = (a, b) => a.length === b.length && a.every((v, i) => v === b[i]);
+const plural = (n, one, many) => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
+const narrow = () => window.matchMedia(NARROW).matches;
 
 // The cell the blank reaches by move m ('U','D','L','R'), or -1.
 function step(blank, m) {
@@ -64,9 +75,10 @@ function applyMove(m) {
 
 // ---- API ----------------------------------------------------------------
 
-async function api(path, body) {
-  const opts = body === undefined ? {} : {
-    method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body),
+async function api(path, body, signal) {
+  const opts = body === undefined ? { signal } : {
+    method: 'POST', headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body), signal,
   };
   const res = await fetch(path, opts);
   let data = {};
@@ -74,32 +86,43 @@ async function api(path, body) {
   return { status: res.status, data };
 }
 
+const goalTextNow = () => boardText(state.goal, state.rows, state.cols);
+
 function currentRequest() {
-  return { board: boardText(state.cells, state.rows, state.cols),
-           goal: boardText(state.goal, state.rows, state.cols) };
+  return { board: boardText(state.cells, state.rows, state.cols), goal: goalTextNow() };
 }
 
 function databaseHere() {
   if (!state.info) return null;
-  const goal = boardText(state.goal, state.rows, state.cols);
+  const goal = goalTextNow();
   return state.info.databases.find((d) => d.rows === state.rows && d.cols === state.cols &&
                                           d.goal === goal) || null;
+}
+
+function pdbHere() {
+  if (!state.info) return null;
+  const goal = goalTextNow();
+  return (state.info.pattern_databases || []).find((p) => p.rows === state.rows &&
+    p.cols === state.cols && p.goal === goal && p.admissible) || null;
 }
 
 // ---- drawing the board --------------------------------------------------
 
 function tileSize() {
   const side = Math.max(state.rows, state.cols);
-  return Math.max(36, Math.min(72, Math.floor(340 / side)));
+  // the width the board may take: the page's on a phone, 340 px beside the rest
+  const room = Math.min(340, document.documentElement.clientWidth - 40);
+  return Math.max(28, Math.min(72, Math.floor(room / side) - 4));
 }
 
 function renderBoard() {
   const board = $('board'), text = $('board-text');
   const { rows, cols } = state;
   board.dataset.board = boardText(state.cells, rows, cols);
-  board.dataset.goal = boardText(state.goal, rows, cols);
+  board.dataset.goal = goalTextNow();
   board.dataset.solved = String(sameCells(state.cells, state.goal));
   $('move-count').textContent = String(state.moves);
+  updateLink();
   if (rows > MAX_GRID || cols > MAX_GRID) {
     board.hidden = true;
     text.hidden = false;
@@ -143,6 +166,22 @@ function renderBoard() {
   });
 }
 
+// The page's address names the board (and a goal other than the standard
+// one), so that it can be sent to someone: ?board=...&goal=first.
+function boardQuery() {
+  const q = new URLSearchParams({ board: boardText(state.cells, state.rows, state.cols) });
+  if (state.goalKind === 'first') q.set('goal', 'first');
+  else if (state.goalKind === 'custom') q.set('goal', goalTextNow());
+  return '?' + q.toString();
+}
+
+function updateLink() {
+  const query = boardQuery(), link = $('board-link');
+  link.href = query;
+  link.textContent = location.pathname + query;
+  if (location.search !== query) history.replaceState(null, '', query);
+}
+
 // ---- playing --------------------------------------------------------------
 
 function userMoved() {
@@ -175,7 +214,116 @@ function onKey(e) {
   if (applyMove(m)) userMoved();
 }
 
-// ---- verdict, distance, histogram -----------------------------------------
+// ---- the board field ---------------------------------------------------------
+
+function fieldError(text) {
+  $('board-error').textContent = text || '';
+  $('board-input').setAttribute('aria-invalid', text ? 'true' : 'false');
+}
+
+const GOAL_WORDS = { standard: 'the standard goal (blank last)',
+                     'blank-first': "the blank-first goal of Korf's convention" };
+
+// What /api/solvable's hint offers, next to the field, with a button.
+function showHint(hint, data) {
+  state.hint = hint;
+  $('board-hint').hidden = !hint;
+  if (!hint) return;
+  const shape = `${data.rows}x${data.cols}`, goal = GOAL_WORDS[hint.goal_kind] || 'its goal';
+  let text;
+  if (hint.size !== shape)
+    text = data.solvable
+      ? `Read as one row (${shape}), a path. As ${hint.size} it can reach ${goal}.`
+      : `Read as one row (${shape}) it cannot reach the goal; as ${hint.size} it can reach ${goal}.`;
+  else
+    text = `It cannot reach this goal, but it can reach ${goal}.`;
+  $('board-hint-text').textContent = text;
+  $('board-hint-use').textContent = hint.size !== shape
+    ? `Use ${hint.size}${hint.goal_kind === 'blank-first' ? ', blank first' : ''}`
+    : `Use ${hint.goal_kind === 'blank-first' ? 'the blank-first goal' : 'the standard goal'}`;
+}
+
+function ensureOption(sel, value) {
+  if ([...sel.options].some((o) => o.value === value)) return;
+  sel.append(new Option(value, value));
+  [...sel.options].sort((a, b) => Number(a.value) - Number(b.value)).forEach((o) => sel.append(o));
+}
+
+function setGoalSelect(kind, text) {
+  const sel = $('goal');
+  let custom = [...sel.options].find((o) => o.value === 'custom');
+  if (kind === 'custom') {
+    if (!custom) sel.append(custom = new Option('', 'custom'));
+    custom.textContent = `given: ${text.length > 40 ? text.slice(0, 37) + '...' : text}`;
+  } else if (custom) {
+    custom.remove();
+  }
+  sel.value = kind;
+}
+
+// Parse text (any syntax the command line takes) on the server and show it:
+// its size is the parsed one.  goal: 'first', 'last', a board text, or
+// undefined for the goal now chosen.  true when the board was taken.
+async function loadBoard(text, size, goal) {
+  const body = { board: text };
+  if (size) body.size = size;
+  const kind = goal === undefined ? state.goalKind : goal === 'first' || goal === 'last' ? goal : 'custom';
+  if (kind === 'first') body.blank_first = true;
+  else if (kind === 'custom') body.goal = goal === undefined ? goalTextNow() : goal;
+  const { status, data } = await api('/api/solvable', body);
+  if (status !== 200) {
+    fieldError(data.error || `the server answered ${status}`);
+    showHint(null);
+    return false;
+  }
+  const max = state.info ? state.info.limits.max_side : 32;
+  if (data.rows > max || data.cols > max) {
+    fieldError(`the board is ${data.rows}x${data.cols}; the page takes boards up to ` +
+               `${max}x${max} (slide solvable and slide solve take up to 1000x1000)`);
+    showHint(null);
+    return false;
+  }
+  fieldError('');
+  stopAnimation();
+  ensureOption($('rows'), String(data.rows));
+  ensureOption($('cols'), String(data.cols));
+  $('rows').value = String(data.rows);
+  $('cols').value = String(data.cols);
+  state.rows = data.rows;
+  state.cols = data.cols;
+  state.goalKind = data.goal_kind === 'standard' ? 'last'
+    : data.goal_kind === 'blank-first' ? 'first' : 'custom';
+  setGoalSelect(state.goalKind, data.goal);
+  state.goal = parseBoard(data.goal);
+  state.cells = parseBoard(data.board);
+  state.moves = 0;
+  $('board').textContent = '';
+  $('board-input').value = data.board;
+  $('board-size').value = '';
+  showHint(data.hint, data);
+  forgetSolution('Ready.');
+  renderBoard();
+  await sizeChanged();
+  await refresh();
+  return true;
+}
+
+async function submitBoard(e) {
+  e.preventDefault();
+  const text = $('board-input').value.trim(), size = $('board-size').value.trim();
+  if (!text) {
+    fieldError('type a board first, e.g. 8 6 7/2 5 4/3 0 1');
+    return;
+  }
+  await loadBoard(text, size || undefined);
+}
+
+async function useHint() {
+  const h = state.hint;
+  if (h) await loadBoard(h.board, undefined, h.goal_kind === 'blank-first' ? 'first' : 'last');
+}
+
+// ---- verdict, live h, distance, histogram ------------------------------------
 
 async function refresh() {
   const gen = ++state.generation;
@@ -184,21 +332,46 @@ async function refresh() {
   if (gen !== state.generation) return;
   showVerdict(verdict);
   const db = databaseHere();
-  if (!db || !verdict.data.solvable) {
+  if (verdict.status !== 200 || !verdict.data.solvable) {
     $('distance').textContent = db ? 'Exact distance: none (this board cannot reach the goal).' : '';
-    drawHistogram(null);
+    showLiveH(null);
+    state.here = null;
+    drawHistogram();
     return;
   }
   const ev = await api('/api/eval', req);
   if (gen !== state.generation || ev.status !== 200) return;
-  const h = Object.entries(ev.data.h).filter(([, v]) => v !== null)
-    .map(([k, v]) => `${k} ${v}`).join(', ');
+  showLiveH(ev.data.h);
   $('distance').textContent = '';
-  const strong = document.createElement('strong');
-  strong.id = 'exact-distance';
-  strong.textContent = String(ev.data.distance);
-  $('distance').append('Exact distance: ', strong, ` moves from the goal (database). Heuristics: ${h}.`);
-  drawHistogram(ev.data.distance);
+  state.here = db ? ev.data.distance : null;
+  if (db) {
+    const strong = document.createElement('strong');
+    strong.id = 'exact-distance';
+    strong.textContent = String(ev.data.distance);
+    $('distance').append('Exact distance: ', strong, ' moves from the goal (database).');
+  }
+  drawHistogram();
+}
+
+// "h now: misplaced 7 · manhattan 12 · ..." - the heuristics built for this
+// size (wd up to 4x4, pdb where tables are loaded), each also a data-*
+// attribute of #live-h.
+function showLiveH(h) {
+  const el = $('live-h');
+  for (const k of Object.keys(el.dataset)) delete el.dataset[k];
+  el.textContent = '';
+  if (!h) return;
+  const parts = Object.entries(h).filter(([, v]) => v !== null);
+  if (!parts.length) return;
+  el.append('h now: ');
+  parts.forEach(([k, v], i) => {
+    const name = document.createElement('a');
+    name.href = `#h-${k}`;
+    name.textContent = k;
+    if (i) el.append(' \u00b7 ');
+    el.append(name, ` ${v}`);
+    el.dataset[k.replace(/-(.)/g, (_, c) => c.toUpperCase())] = String(v);
+  });
 }
 
 function showVerdict({ status, data }) {
@@ -216,19 +389,48 @@ function showVerdict({ status, data }) {
     // the engine's own line: the width rule, then the numbers behind it
     const words = data.explanation.replace(/^(un)?solvable: /, '');
     why.textContent = words.charAt(0).toUpperCase() + words.slice(1) + '.';
+    const h = data.hint;
+    if (!data.solvable && h && h.size === `${data.rows}x${data.cols}` && h.solvable)
+      why.textContent += ` It can reach ${GOAL_WORDS[h.goal_kind]} instead.`;
   }
   v.dataset.solvable = status === 200 ? String(data.solvable) : '';
   v.append(s, why);
+}
+
+// What computes this size's histogram when no database of it is loaded:
+// slide bfs up to 14 cells, a cluster or frontier search's first layers up
+// to 34 cells (slide frontier), nothing beyond.
+function histogramNote() {
+  const { rows, cols } = state, n = rows * cols, size = `${rows}x${cols}`;
+  let boards = 1n;
+  for (let k = 2n; k <= BigInt(n); k++) boards *= k;
+  boards /= 2n;
+  const bytes = Number(boards) / 4, goal = state.goalKind === 'last' ? '' : ' --goal G';
+  const units = [['TB', 1e12], ['GB', 1e9], ['MB', 1e6], ['kB', 1e3]];
+  const [unit, scale] = units.find(([, s]) => bytes >= s) || ['bytes', 1];
+  const mem = `${(bytes / scale).toPrecision(3)} ${unit}`;
+  const count = boards.toLocaleString('en');
+  if (n <= 14)
+    return `No database of ${size} boards with this goal is loaded.  slide bfs ${size}${goal} ` +
+      `--save FILE enumerates all ${count} boards (${mem} at 2 bits each); start slide serve ` +
+      'with --db FILE to see the exact distance and the histogram here.';
+  if (n <= 34)
+    return `No exact histogram of ${size} fits one machine: its ${count} boards need ${mem} ` +
+      `at 2 bits each${n <= 16 ? ' (slide bfs --mpi spreads that over a cluster)' : ''}.  ` +
+      `slide frontier ${size} --max-depth D${goal} counts the boards at distances 0 to D ` +
+      '(frontier search, up to 34 cells).';
+  return `No histogram of ${size} can be computed: ${count} boards, and slide's frontier ` +
+    'search takes boards up to 34 cells.';
 }
 
 async function loadHistogram() {
   state.histogram = null;
   const db = databaseHere();
   $('hist-note').hidden = !!db;
+  $('hist-note').textContent = db ? '' : histogramNote();
   $('hist-figure').hidden = !db;
   if (!db) return;
-  const q = new URLSearchParams({ size: `${state.rows}x${state.cols}`,
-                                  goal: boardText(state.goal, state.rows, state.cols) });
+  const q = new URLSearchParams({ size: `${state.rows}x${state.cols}`, goal: goalTextNow() });
   const res = await api('/api/histogram?' + q.toString());
   if (res.status === 200) state.histogram = res.data;
 }
@@ -242,13 +444,22 @@ function svgEl(name, attrs, text) {
   return el;
 }
 
-function drawHistogram(here) {
-  const svg = $('histogram'), h = state.histogram;
+// A chart is drawn in its own pixels (the viewBox is its width on the
+// screen), so its text keeps its size on a phone.
+function chartWidth(svg, fallback) {
+  const w = Math.round(svg.getBoundingClientRect().width);
+  return Math.max(280, w || fallback);
+}
+
+function drawHistogram() {
+  const svg = $('histogram'), h = state.histogram, here = state.here;
   svg.textContent = '';
-  if (!h) return;
-  const W = 640, H = 200, L = 56, B = 28, T = 12;
+  if (!h || $('hist-figure').hidden) return;
+  const W = chartWidth(svg, 640), H = W < 480 ? 180 : 200, L = 56, B = 28, T = 12;
+  svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
   const max = Math.max(...h.histogram);
   const bw = (W - L - 8) / h.histogram.length;
+  const every = bw * 5 < 24 ? 10 : 5; // distance labels that do not collide
   svg.append(svgEl('line', { x1: L, y1: H - B, x2: W - 4, y2: H - B, class: 'axis' }));
   svg.append(svgEl('line', { x1: L, y1: T, x2: L, y2: H - B, class: 'axis' }));
   svg.append(svgEl('text', { x: L - 4, y: T + 8, 'text-anchor': 'end' }, max.toLocaleString('en')));
@@ -258,22 +469,26 @@ function drawHistogram(here) {
     const bar = svgEl('rect', { x: L + d * bw + 1, y: H - B - bh, width: Math.max(1, bw - 2),
                                 height: bh, class: d === here ? 'bar here' : 'bar',
                                 'data-distance': d });
-    bar.append(svgEl('title', {}, `distance ${d}: ${count.toLocaleString('en')} boards`));
+    bar.append(svgEl('title', {}, `distance ${d}: ${plural(count, 'board', 'boards')}`));
     svg.append(bar);
     if (d === here) { // a marker, since the layers near the goal are too thin to see
-      const x = L + (d + 0.5) * bw;
+      const x = L + (d + 0.5) * bw, left = d < h.radius / 2;
       svg.append(svgEl('line', { x1: x, y1: T, x2: x, y2: H - B, class: 'marker' }));
-      svg.append(svgEl('text', { x: x + (d < h.radius / 2 ? 4 : -4), y: T + 10, class: 'marker-label',
-                                 'text-anchor': d < h.radius / 2 ? 'start' : 'end' }, `your board: d = ${d}`));
+      svg.append(svgEl('text', { x: x + (left ? 4 : -4), y: T + 10, class: 'marker-label',
+                                 'text-anchor': left ? 'start' : 'end' }, `your board: d = ${d}`));
     }
-    if (d % 5 === 0 || d === h.radius)
+    if (d % every === 0 || d === h.radius)
       svg.append(svgEl('text', { x: L + (d + 0.5) * bw, y: H - B + 14, 'text-anchor': 'middle' }, d));
   });
   svg.append(svgEl('text', { x: (W + L) / 2, y: H - 2, 'text-anchor': 'middle' }, 'distance from the goal (moves)'));
-  const where = here === null || here === undefined ? ''
-    : ` Your board is at distance ${here}, one of ${h.histogram[here].toLocaleString('en')} boards there (highlighted).`;
-  $('hist-caption').textContent = `${h.rows}x${h.cols}: ${h.reachable.toLocaleString('en')} ` +
-    `boards reach the goal; radius ${h.radius}.` + where;
+  let where = '';
+  if (here !== null && here !== undefined) {
+    const there = h.histogram[here];
+    where = ` Your board is at distance ${here}, ` + (there === 1 ? 'the only board there'
+      : `one of ${plural(there, 'board', 'boards')} there`) + ' (highlighted).';
+  }
+  $('hist-caption').textContent = `${h.rows}x${h.cols}: ${plural(h.reachable, 'board reaches',
+    'boards reach')} the goal; radius ${h.radius}.` + where;
   svg.setAttribute('aria-label', $('hist-caption').textContent);
 }
 
@@ -284,16 +499,50 @@ function setStatus(text, warn) {
   $('status').classList.toggle('warn', !!warn);
 }
 
+function solvingNow(ctl) {
+  state.solving = ctl;
+  $('solve').disabled = !!ctl;
+  $('cancel').disabled = !ctl;
+  $('status').dataset.solving = String(!!ctl);
+  busy(!!ctl || !!state.anim);
+}
+
+// A search or its animation is on: on a phone the solve controls stay in
+// view at the bottom of the screen (style.css), under the board.
+function busy(on) {
+  document.body.classList.toggle('solving', on);
+}
+
+function cancelSolve() {
+  if (state.solving) state.solving.abort();
+}
+
 async function solve() {
+  if (state.solving) return;
   stopAnimation();
   const req = currentRequest();
   const start = state.cells.slice();
   req.method = $('method').value;
   setStatus('Solving...');
   $('hd-figure').hidden = true;
-  const { status, data } = await api('/api/solve', req);
+  const ctl = new AbortController();
+  solvingNow(ctl);
+  // on a phone the board and these controls share the screen while it runs
+  if (narrow()) window.scrollBy(0, $('board-wrap').getBoundingClientRect().top - 8);
+  let status, data;
+  try {
+    ({ status, data } = await api('/api/solve', req, ctl.signal));
+  } catch (e) {
+    // the dropped connection stops the search on the server
+    setStatus(e.name === 'AbortError' ? 'Cancelled: the search was stopped.'
+      : `Error: ${e.message}`, e.name !== 'AbortError');
+    return;
+  } finally {
+    solvingNow(null);
+  }
   if (status === 422) {
-    setStatus(`Provably unsolvable: no node searched (0 nodes). ${data.error}`, true);
+    const why = data.error.replace(/^unsolvable: /, '');
+    setStatus(`Provably unsolvable, no search (0 nodes): ${why}`, true);
     return;
   }
   if (status !== 200) {
@@ -302,14 +551,17 @@ async function solve() {
   }
   const figures = [`method ${data.method}` + (data.heuristic ? ` (h = ${data.heuristic})` : '')];
   if (data.status === 'stopped') {
-    figures.push(`stopped: ${data.reason}`);
-    if (data.expanded !== null) figures.push(`${data.expanded.toLocaleString('en')} nodes`);
+    // the reason is a sentence of its own ("stopped at the time limit ...")
+    figures.push(/^stopped\b/.test(data.reason) ? data.reason : `stopped: ${data.reason}`);
+    if (data.expanded !== null) figures.push(plural(data.expanded, 'node', 'nodes'));
     figures.push(duration(data.seconds));
     setStatus(figures.join(' | '), true);
+    $('status').dataset.stopped = 'true';
     return;
   }
-  figures.push(data.optimal ? `optimal, ${data.length} moves` : `${data.length} moves (not optimal)`);
-  if (data.expanded !== null) figures.push(`${data.expanded.toLocaleString('en')} nodes`);
+  figures.push(data.optimal ? `optimal, ${plural(data.length, 'move', 'moves')}`
+    : `${plural(data.length, 'move', 'moves')} (not optimal)`);
+  if (data.expanded !== null) figures.push(plural(data.expanded, 'node', 'nodes'));
   figures.push(duration(data.seconds));
   const line = figures.join(' | ');
   setStatus(line);
@@ -337,11 +589,11 @@ function markChart(i) {
 // A new board: the last solution's status and chart no longer apply.
 function forgetSolution(status) {
   setStatus(status);
-  delete $('status').dataset.length;
-  delete $('status').dataset.method;
+  for (const k of ['length', 'method', 'stopped', 'done']) delete $('status').dataset[k];
   $('hd-figure').hidden = true;
   $('hd-chart').textContent = '';
   state.chartX = null;
+  state.chart = null;
 }
 
 function speed() { return Number($('speed').value); }
@@ -349,6 +601,7 @@ function speed() { return Number($('speed').value); }
 function startAnimation(moves, line) {
   state.moves = 0;
   state.anim = { moves, i: 0, timer: null, paused: false, line };
+  busy(true);
   $('pause').disabled = false;
   $('pause').textContent = 'Pause';
   $('step').disabled = false;
@@ -368,7 +621,7 @@ function advance() {
   if (a.i < a.moves.length) {
     applyMove(a.moves[a.i++]);
     renderBoard();
-    if (a.i < a.moves.length) refresh(); // the distance and its layer, live
+    if (a.i < a.moves.length) refresh(); // the distance, h and its layer, live
     markChart(a.i);
   }
   if (a.i >= a.moves.length) finishAnimation();
@@ -378,7 +631,7 @@ function finishAnimation() {
   const a = state.anim;
   stopAnimation();
   const at = sameCells(state.cells, state.goal);
-  setStatus(`${a.line} | ${at ? 'on the goal' : 'NOT on the goal'} after ${a.moves.length} moves`, !at);
+  setStatus(`${a.line} | ${at ? 'replayed: on the goal' : `NOT on the goal after ${a.moves.length} moves`}`, !at);
   $('status').dataset.done = 'true';
   refresh();
 }
@@ -391,6 +644,7 @@ function stopAnimation() {
   $('pause').textContent = 'Pause';
   $('step').disabled = true;
   delete $('status').dataset.done;
+  busy(!!state.solving);
 }
 
 function togglePause() {
@@ -414,8 +668,7 @@ function stepOnce() {
 async function drawSolutionChart(start, sol) {
   if (!sol.moves || sol.moves.length === 0 || sol.moves.length > 2000) return;
   const { status, data } = await api('/api/eval', {
-    board: boardText(start, state.rows, state.cols),
-    goal: boardText(state.goal, state.rows, state.cols), moves: sol.moves });
+    board: boardText(start, state.rows, state.cols), goal: goalTextNow(), moves: sol.moves });
   if (status !== 200) return;
   const series = {};
   data.path.forEach((p, i) => {
@@ -424,60 +677,115 @@ async function drawSolutionChart(start, sol) {
     for (const [k, v] of Object.entries(p.h))
       if (v !== null && k !== 'lc-pairs') (series[k] = series[k] || []).push(v);
   });
-  const svg = $('hd-chart');
+  state.chart = { series, n: data.path.length - 1 };
+  $('hd-figure').hidden = false;
+  renderChart();
+}
+
+// The chart of state.chart at the figure's width: the legend beside the
+// lines, or under them where the figure is narrow.
+function renderChart() {
+  const svg = $('hd-chart'), c = state.chart;
+  if (!c) return;
   svg.textContent = '';
-  const W = 640, H = 240, L = 40, B = 26, T = 10, R = 140;
-  const n = data.path.length - 1;
+  const { series, n } = c, names = Object.keys(series);
+  const W = chartWidth(svg, 640), below = W < 480;
+  const L = 40, B = 30, T = 10, R = below ? 12 : 140;
+  const legendRows = below ? Math.ceil(names.length / 3) : 0;
+  const plotH = below ? 200 : 230, H = plotH + legendRows * 18;
+  svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
   const max = Math.max(1, ...Object.values(series).flat());
   const x = (i) => L + (W - L - R) * (n ? i / n : 0);
-  const y = (v) => H - B - (H - B - T) * v / max;
-  svg.append(svgEl('line', { x1: L, y1: H - B, x2: W - R, y2: H - B, class: 'axis' }));
-  svg.append(svgEl('line', { x1: L, y1: T, x2: L, y2: H - B, class: 'axis' }));
+  const y = (v) => plotH - B - (plotH - B - T) * v / max;
+  svg.append(svgEl('line', { x1: L, y1: plotH - B, x2: W - R, y2: plotH - B, class: 'axis' }));
+  svg.append(svgEl('line', { x1: L, y1: T, x2: L, y2: plotH - B, class: 'axis' }));
   svg.append(svgEl('text', { x: L - 4, y: T + 8, 'text-anchor': 'end' }, max));
-  svg.append(svgEl('text', { x: L - 4, y: H - B, 'text-anchor': 'end' }, 0));
-  svg.append(svgEl('text', { x: (W - R + L) / 2, y: H - 4, 'text-anchor': 'middle' },
+  svg.append(svgEl('text', { x: L - 4, y: plotH - B, 'text-anchor': 'end' }, 0));
+  svg.append(svgEl('text', { x: (W - R + L) / 2, y: plotH - 8, 'text-anchor': 'middle' },
                    `moves made along the solution (0..${n})`));
-  let row = 0;
-  for (const [name, vals] of Object.entries(series)) {
-    const pts = vals.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(' ');
-    svg.append(svgEl('polyline', { points: pts, class: 'line', stroke: COLOURS[name] || '#333',
-                                   'data-series': name }));
-    const ly = T + 14 + 16 * row++;
-    svg.append(svgEl('line', { x1: W - R + 10, y1: ly - 4, x2: W - R + 30, y2: ly - 4,
-                               stroke: COLOURS[name] || '#333', 'stroke-width': 3 }));
-    svg.append(svgEl('text', { x: W - R + 34, y: ly }, name === 'd' ? 'd (exact)' : name));
-  }
+  names.forEach((name, row) => {
+    const pts = series[name].map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(' ');
+    const colour = COLOURS[name] || '#333';
+    svg.append(svgEl('polyline', { points: pts, class: 'line', stroke: colour, 'data-series': name }));
+    const lx = below ? L + (row % 3) * ((W - L) / 3) : W - R + 10;
+    const ly = below ? plotH + 14 + 18 * Math.floor(row / 3) : T + 14 + 16 * row;
+    svg.append(svgEl('line', { x1: lx, y1: ly - 4, x2: lx + 20, y2: ly - 4, stroke: colour,
+                               'stroke-width': 3 }));
+    svg.append(svgEl('text', { x: lx + 24, y: ly, class: 'legend' }, name === 'd' ? 'd (exact)' : name));
+  });
   state.chartX = x;
-  svg.append(svgEl('line', { id: 'hd-now', x1: x(0), y1: T, x2: x(0), y2: H - B, class: 'marker' }));
-  markChart(state.anim ? state.anim.i : 0);
+  svg.append(svgEl('line', { id: 'hd-now', x1: x(0), y1: T, x2: x(0), y2: plotH - B, class: 'marker' }));
+  markChart(state.anim ? state.anim.i : n);
   $('hd-caption').textContent = series.d
     ? `h of each heuristic and the exact distance d along the ${n}-move solution; ` +
       'h never exceeds d for an admissible heuristic.'
     : `h of each heuristic along the ${n}-move solution (not optimal, and no database ` +
       'for this size: the exact distance is not known).';
-  $('hd-figure').hidden = false;
 }
 
 // ---- setup ------------------------------------------------------------------
+
+// What depends on the size and goal alone: the methods offered, the
+// pattern database note, the histogram.
+async function sizeChanged() {
+  const db = databaseHere(), sel = $('method');
+  const dbOption = [...sel.options].find((o) => o.value === 'db');
+  dbOption.hidden = dbOption.disabled = !db;
+  if (!db && sel.value === 'db') sel.value = 'auto';
+  showPdbNote();
+  await loadHistogram();
+}
+
+function tileRanges(tiles) {
+  const t = tiles.slice().sort((a, b) => a - b), out = [];
+  for (let i = 0; i < t.length;) {
+    let j = i;
+    while (j + 1 < t.length && t[j + 1] === t[j] + 1) j++;
+    out.push(j > i ? `${t[i]}-${t[j]}` : `${t[i]}`);
+    i = j + 1;
+  }
+  return out.join(',');
+}
+
+function showPdbNote() {
+  const sets = state.info ? state.info.pattern_databases || [] : [];
+  const note = $('pdb-note');
+  note.textContent = '';
+  delete note.dataset.here;
+  if (!sets.length) return;
+  const here = pdbHere();
+  const list = sets.map((p) => `${p.rows}x${p.cols} (tiles ${p.tables.map((t) =>
+    tileRanges(t.tiles)).join(' + ')}${p.tables.length > 1 ? `, ${p.tables[0].kind}` : ''}` +
+    `${p.reflect ? ', mirrored too' : ''})`).join('; ');
+  note.append(`Pattern databases loaded: ${list}. `);
+  note.append(here ? 'For this size and goal IDA* uses h = max(lc, pdb), and h now shows pdb.'
+    : 'None is built for this size and goal: IDA* uses lc here.');
+  note.dataset.here = String(!!here);
+}
 
 async function newSize(cells) {
   stopAnimation();
   state.rows = Number($('rows').value);
   state.cols = Number($('cols').value);
-  state.goalKind = $('goal').value;
-  state.goal = goalCells(state.rows, state.cols, state.goalKind);
+  const kind = $('goal').value;
+  if (kind !== 'custom' || !cells) {
+    state.goalKind = kind === 'custom' ? 'last' : kind;
+    setGoalSelect(state.goalKind);
+    state.goal = goalCells(state.rows, state.cols, state.goalKind);
+  }
   state.cells = cells || state.goal.slice();
   state.moves = 0;
   $('board').textContent = '';
+  showHint(null);
+  fieldError('');
   forgetSolution('Ready.');
   renderBoard();
-  await loadHistogram();
+  await sizeChanged();
   await refresh();
 }
 
 async function scramble(walk) {
-  const body = { size: `${state.rows}x${state.cols}`,
-                 goal: boardText(state.goal, state.rows, state.cols) };
+  const body = { size: `${state.rows}x${state.cols}`, goal: goalTextNow() };
   if (walk) body.walk = Number($('walk').value);
   if ($('seed').value.trim()) body.seed = $('seed').value.trim();
   const { status, data } = await api('/api/scramble', body);
@@ -489,7 +797,7 @@ async function scramble(walk) {
   state.cells = parseBoard(data.board);
   state.moves = 0;
   forgetSolution('');
-  setStatus(`Scrambled (${walk ? `random walk of ${data.walk} moves` : 'uniform'}, seed ${data.seed}).`);
+  setStatus(`Scrambled (${walk ? `random walk of ${plural(data.walk, 'move', 'moves')}` : 'uniform'}, seed ${data.seed}).`);
   renderBoard();
   await refresh();
 }
@@ -514,6 +822,16 @@ function fillSizes() {
   }
 }
 
+// ?board=TEXT[&size=RxC][&goal=first|last|TEXT]: the page opens on that board.
+async function fromAddress() {
+  const q = new URLSearchParams(location.search);
+  const board = q.get('board');
+  if (!board) return false;
+  $('board-input').value = board;
+  $('board-size').value = q.get('size') || '';
+  return loadBoard(board, q.get('size') || undefined, q.get('goal') || 'last');
+}
+
 async function main() {
   fillSizes();
   const info = await api('/api/info');
@@ -529,16 +847,28 @@ async function main() {
   }
   for (const id of ['rows', 'cols', 'goal']) $(id).addEventListener('change', () => newSize());
   $('reset').addEventListener('click', () => newSize());
+  $('board-form').addEventListener('submit', submitBoard);
+  $('board-hint-use').addEventListener('click', useHint);
   $('scramble').addEventListener('click', () => scramble(false));
   $('walk-scramble').addEventListener('click', () => scramble(true));
   $('loyd').addEventListener('click', loyd);
   $('solve').addEventListener('click', solve);
+  $('cancel').addEventListener('click', cancelSolve);
   $('pause').addEventListener('click', togglePause);
   $('step').addEventListener('click', stepOnce);
   $('speed').addEventListener('input', () =>
     $('speed').setAttribute('aria-valuetext', `${speed()} moves per second`));
   document.addEventListener('keydown', onKey);
-  await newSize();
+  let resize = null;
+  window.addEventListener('resize', () => {
+    clearTimeout(resize);
+    resize = setTimeout(() => { renderBoard(); drawHistogram(); renderChart(); }, 100);
+  });
+  if (!(await fromAddress())) {
+    const why = $('board-error').textContent; // a bad board in the address
+    await newSize();
+    fieldError(why);
+  }
   document.body.dataset.ready = 'true';
 }
 
