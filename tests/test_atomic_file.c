@@ -400,6 +400,69 @@ static void test_open_regular(void **state)
     unlink(link);
 }
 
+/*
+ * atomic_file_remove_stale: the names it takes (an exact name, a '*'
+ * prefix; 16 lowercase hex digits, ".tmp"), and never a live temporary (an
+ * atomic_file being written is locked), a directory or a FIFO named like
+ * one.
+ */
+static void test_remove_stale(void **state)
+{
+    (void)state;
+    static const char *const dead[] = {".state.0123456789abcdef.tmp",
+                                       ".layer-12.0123456789abcdef.tmp",
+                                       ".layer-.fedcba9876543210.tmp"};
+    static const char *const kept[] = {".state.0123456789ABCDEF.tmp", /* upper case */
+                                       ".state.0123456789abcde.tmp",  /* 15 digits */
+                                       ".states.0123456789abcdef.tmp", /* another name */
+                                       ".state.0123456789abcdef.tmp~",
+                                       "state.0123456789abcdef.tmp",
+                                       ".laye.0123456789abcdef.tmp"};
+    char p[256];
+    for (size_t i = 0; i < 3; i++) {
+        in_dir(p, sizeof p, dead[i]);
+        test_write_file(p, "x", 1);
+    }
+    for (size_t i = 0; i < 6; i++) {
+        in_dir(p, sizeof p, kept[i]);
+        test_write_file(p, "x", 1);
+    }
+    in_dir(p, sizeof p, ".layer-1.1111111111111111.tmp");
+    assert_int_equal(mkdir(p, 0755), 0);
+    in_dir(p, sizeof p, ".layer-2.2222222222222222.tmp");
+    assert_int_equal(mkfifo(p, 0600), 0);
+    /* a live temporary of a target named "state" */
+    struct atomic_file f;
+    slide_error err;
+    in_dir(p, sizeof p, "state");
+    assert_int_equal(atomic_file_open(&f, p, NULL, &err), 0);
+    fputs("live", f.stream);
+    static const char *const names[] = {"state", "layer-*", NULL};
+    unsigned long long bytes = 0;
+    assert_int_equal(atomic_file_remove_stale(dir, names, NULL, &bytes), 3);
+    assert_int_equal(bytes, 3);
+    assert_int_equal(access(f.tmp, F_OK), 0);
+    assert_int_equal(atomic_file_commit(&f, &err), 0);
+    for (size_t i = 0; i < 3; i++) {
+        in_dir(p, sizeof p, dead[i]);
+        assert_int_equal(access(p, F_OK), -1);
+    }
+    for (size_t i = 0; i < 6; i++) {
+        in_dir(p, sizeof p, kept[i]);
+        assert_int_equal(access(p, F_OK), 0);
+        unlink(p);
+    }
+    in_dir(p, sizeof p, ".layer-1.1111111111111111.tmp");
+    assert_true(S_ISDIR(lmode(p)));
+    rmdir(p);
+    in_dir(p, sizeof p, ".layer-2.2222222222222222.tmp");
+    assert_true(S_ISFIFO(lmode(p)));
+    unlink(p);
+    in_dir(p, sizeof p, "state");
+    unlink(p);
+    assert_int_equal(atomic_file_remove_stale("/nonexistent", names, NULL, NULL), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -413,6 +476,7 @@ int main(void)
         cmocka_unit_test(test_replaces_only_own_kind),
         cmocka_unit_test(test_signal_removes_temporary),
         cmocka_unit_test(test_open_regular),
+        cmocka_unit_test(test_remove_stale),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -159,7 +159,7 @@ static void test_memory_and_disk(void **state)
     snprintf(args, sizeof args, "frontier 3x3 --max-memory 1 --temp-dir %s --max-disk 1K",
              scratch);
     assert_int_equal(clitest_run(args, NULL, &out, &err), 1);
-    assert_non_null(strstr(err, "--max-disk allows less"));
+    assert_non_null(strstr(err, "--max-disk allows 1024\n"));
     free(out);
     free(err);
     snprintf(args, sizeof args, "rmdir %s && mkdir %s", scratch, scratch); /* empty */

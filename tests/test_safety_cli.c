@@ -2,7 +2,7 @@
  * test_safety_cli.c - inputs that are not regular files, and messages and
  * exit statuses that tell the truth, through the binary named by $SLIDE.
  * Every run goes through timeout(1): a command that blocks on a FIFO fails
- * the test with status 124 instead of hanging it.
+ * the test with status 124 (137 when it ignored SIGTERM) instead of hanging it.
  */
 #include "testutil.h"
 
@@ -46,7 +46,7 @@ static int run(const char *args, char *out, size_t len)
             k += *p == '@' ? (size_t)snprintf(expanded + k, sizeof expanded - k, "%s", dir)
                            : (size_t)(expanded[k] = *p, 1);
     expanded[k] = '\0';
-    snprintf(cmd, sizeof cmd, "timeout 20 %s 2>&1 %s", getenv("SLIDE"), expanded);
+    snprintf(cmd, sizeof cmd, "timeout -k 5 20 %s 2>&1 %s", getenv("SLIDE"), expanded);
     FILE *p = popen(cmd, "r");
     assert_non_null(p);
     size_t n = fread(out, 1, len - 1, p);
@@ -78,7 +78,8 @@ static void test_inputs_not_regular(void **state)
     assert_int_equal(mkfifo(path, 0600), 0);
     static const char *const cmds[] = {
         "db info @/f", "db verify @/f", "dist --db @/f 1,2/3,0", "solve --db @/f 1,2/3,0",
-        "db recompress @/f @/out.db"};
+        "db recompress @/f @/out.db", "pdb info @/f", "pdb verify @/f",
+        "solve --h pdb:@/f 1,2/3,0", "solve --h 'max(lc,pdb:@/f)' 1,2/3,0"};
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
         expect(cmds[i], 1, "/f is a FIFO, not a regular file");
     expect("db info /dev/null", 1, "slide: /dev/null is a character device, not a regular file");

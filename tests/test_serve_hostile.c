@@ -25,6 +25,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -177,14 +178,14 @@ static int closed_by_server(int fd)
  * at a time.  GET / from the same address is answered within 1 s three
  * times while they drip (at main's 4e81fef, 64 connections already left it
  * unanswered), and every slow connection is closed at the deadline for a
- * request's head and body (read_seconds, 2 s here) although it never
- * stops sending.
+ * request's head and body (read_seconds, 4 s here: the probes come well
+ * before it even on a loaded machine) although it never stops sending.
  */
 static void test_slow_heads(void **state)
 {
     (void)state;
     struct serve_limits l = serve_default_limits();
-    l.read_seconds = 2;
+    l.read_seconds = 4;
     struct serve *s = start(&l);
     int port = serve_port(s), fds[SLOW_CLIENTS], open_ = 0;
     for (int i = 0; i < SLOW_CLIENTS; i++)
@@ -209,7 +210,8 @@ static void test_slow_heads(void **state)
         if (probes < 3 && now() - t0 > 0.3 * (probes + 1)) {
             struct http_answer a;
             double took;
-            assert_true(open_ == SLOW_CLIENTS); /* the probe is made while all drip */
+            /* the probe is made while all drip */
+            assert_true(open_ == SLOW_CLIENTS && now() - t0 < l.read_seconds);
             int st = get_from(port, "127.0.0.1", "/", 5, &a, &took);
             if (st != 200 || took >= 1.0)
                 fail_msg("GET / under %d slow connections: status %d after %.2f s",
@@ -233,6 +235,26 @@ static void test_slow_heads(void **state)
     serve_stop(s);
 }
 
+/* Open fds[0..n-1] from src until the server keeps every one: one made
+ * while a closed connection still counted may have been refused. */
+static void hold_all(int port, const char *src, int *fds, int n)
+{
+    for (int round = 0, all = 0; !all; round++) {
+        assert_true(round < 20);
+        for (int i = 0; i < n; i++)
+            if (fds[i] < 0 && (fds[i] = connect_from(port, src)) < 0)
+                fail_msg("cannot connect from %s", src);
+        pause_ms(300);
+        all = 1;
+        for (int i = 0; i < n; i++)
+            if (closed_by_server(fds[i])) {
+                close(fds[i]);
+                fds[i] = -1;
+                all = 0;
+            }
+    }
+}
+
 /*
  * Item 1's caps: with at most 8 connections from one address and 16 in
  * all, a ninth from 127.0.0.1 is closed unanswered while 127.0.0.2 is
@@ -248,8 +270,8 @@ static void test_connection_caps(void **state)
     struct serve *s = start(&l);
     int port = serve_port(s), held[16];
     for (int i = 0; i < 8; i++)
-        assert_true((held[i] = connect_from(port, "127.0.0.1")) >= 0);
-    pause_ms(200); /* the server has taken them */
+        held[i] = -1;
+    hold_all(port, "127.0.0.1", held, 8);
     struct http_answer a;
     double took;
     assert_int_equal(get_from(port, "127.0.0.1", "/", 3, &a, &took), 0);
@@ -258,8 +280,8 @@ static void test_connection_caps(void **state)
     assert_int_equal(get_from(port, "127.0.0.2", "/", 3, &a, &took), 200);
     http_answer_free(&a);
     for (int i = 8; i < 16; i++)
-        assert_true((held[i] = connect_from(port, "127.0.0.2")) >= 0);
-    pause_ms(200);
+        held[i] = -1;
+    hold_all(port, "127.0.0.2", held + 8, 8);
     assert_true(get_from(port, "127.0.0.3", "/", 1, &a, &took) != 200);
     http_answer_free(&a);
     close(held[0]);
@@ -306,7 +328,7 @@ static void test_endless_chunked_body(void **state)
         if (k > 0)
             sent += (size_t)k;
         struct pollfd q = {fd, POLLIN, 0};
-        answered = poll(&q, 1, k < 0 ? 10 : 1) > 0;
+        answered = poll(&q, 1, k < 0 ? 20 : 5) > 0; /* 1 KiB per 5 ms at most */
     }
     size_t got;
     int closed;
@@ -320,7 +342,7 @@ static void test_endless_chunked_body(void **state)
     assert_true(answered);
     expect_error(&a, 413, "larger than 65536 bytes");
     assert_true(closed);
-    assert_true(sent < l.max_body + (256u << 10));
+    assert_true(sent < l.max_body + (512u << 10));
     http_answer_free(&a);
     serve_stop(s);
 }
@@ -386,8 +408,10 @@ static void test_eval_takes_a_slot(void **state)
     pthread_join(t, NULL);
     printf("# serve_stop during a 32x32 evaluation of 20000 moves: %.3f s; its answer %d\n",
            took, e.status);
-    assert_true(took < 1.5);
-    assert_true(e.status == 503 || e.status == 0);
+    assert_true(took < 2.5);
+    /* 503: stopped; 0: dropped; 200 only if it ended between the busy
+     * answer and the stop */
+    assert_true(e.status == 503 || e.status == 0 || e.status == 200);
 }
 
 /*
@@ -674,6 +698,30 @@ static void test_loopback_addresses(void **state)
         fail_msg("127.0.0.2 is loopback, yet: %s", eline);
 }
 
+/* slide serve --pdb on a FIFO: refused at once in one line, exit 1.  The
+ * server blocks SIGINT and SIGTERM before it loads the tables, so an open
+ * that waited for a writer could be ended only by SIGKILL (timeout -k). */
+static void test_pdb_fifo_refused(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/slide-test-hostile-XXXXXX", fifo[64], cmd[512], out[1024];
+    assert_non_null(mkdtemp(dir));
+    snprintf(fifo, sizeof fifo, "%s/t.pdb", dir);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    snprintf(cmd, sizeof cmd, "timeout -k 2 10 %s serve --port 0 --pdb %s 2>&1",
+             getenv("SLIDE"), fifo);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = '\0';
+    int st = pclose(p);
+    unlink(fifo);
+    rmdir(dir);
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 1 || !strstr(out, "is a FIFO, not a regular file") ||
+        clitest_count_lines(out) != 1)
+        fail_msg("serve --pdb FIFO: status %d, output:\n%s", st, out);
+}
+
 int main(void)
 {
     signal(SIGPIPE, SIG_IGN);
@@ -688,6 +736,7 @@ int main(void)
         cmocka_unit_test(test_unread_answers),
         cmocka_unit_test(test_solved_board),
         cmocka_unit_test(test_loopback_addresses),
+        cmocka_unit_test(test_pdb_fifo_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -129,6 +129,7 @@ static void test_solve_unsolvable_and_errors(void **state)
     assert_int_equal(run("solve --max-nodes 1000 '13 6 8 12/15 14 0 10/11 7 4 5/9 1 3 2'",
                          NULL, out, sizeof out), 1);
     assert_non_null(strstr(out, "stopped: stopped at the node limit"));
+    assert_non_null(strstr(out, "nodes: 1000 expanded,")); /* N, not N + 1 (issue 32) */
     assert_int_equal(run("solve --help", NULL, out, sizeof out), 0);
     assert_non_null(strstr(out, "direction the BLANK moves"));
 }

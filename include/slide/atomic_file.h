@@ -16,7 +16,16 @@
  * temporary in the target's directory, named ".NAME.XXXXXXXXXXXXXXXX.tmp"
  * (16 hex digits from getrandom(2), so a name cannot be guessed and
  * pre-placed), created with O_CREAT|O_EXCL|O_NOFOLLOW and mode 0644 less
- * the umask, and open for writing as `stream`.
+ * the umask, open for writing as `stream`, and locked (flock(2), held by
+ * `lock` until the temporary is renamed or removed), so that another run
+ * can tell a live temporary from one that a killed run left.
+ *
+ * Leftovers: a run killed by SIGKILL (or a power loss) leaves its
+ * temporary.  atomic_file_open removes those of its own target that are
+ * provably slide's: named .NAME.<16 hex>.tmp, a regular file (never a
+ * link), not locked by a live run, and starting as a file of the target's
+ * kind (its magic or header line).  Directories that slide owns and locks
+ * (checkpoints) clear theirs with atomic_file_remove_stale.
  *
  * Life cycle: atomic_file_check (before any long work) -> atomic_file_open
  * -> writes to stream -> atomic_file_sync (flush, fsync, close) ->
@@ -74,6 +83,7 @@ struct atomic_file {
     char *tmp;     /* the temporary's name */
     char *dir;     /* the target's directory ("." for a bare name) */
     int slot;      /* index in the signal table, -1 when not registered */
+    int lock;      /* a descriptor of the temporary holding its flock; -1 none */
 };
 
 /*
@@ -128,6 +138,21 @@ void atomic_file_abort(struct atomic_file *f);
  * SLIDE_EIO for a failed write.
  */
 int atomic_file_write_all(const char *path, const void *buf, size_t len, slide_error *err);
+
+/*
+ * Remove the temporaries that dead runs left in dir: the regular files
+ * (never a link, a FIFO or a directory) named ".P.<16 hex>.tmp" for a name
+ * P in names (NULL-terminated; an entry ending in '*' stands for every P
+ * that starts with the rest, "layer-*" for layer-3 and layer-12), that no
+ * live run holds locked, and, when kind is not NULL, whose first bytes are
+ * of that kind (an empty file proves nothing and stays).  kind NULL is for
+ * a directory slide owns and has locked (a checkpoint), where the name is
+ * proof enough.  *bytes (may be NULL) receives the bytes freed.  Returns
+ * the number of files removed; errors (an unreadable directory) remove
+ * nothing.
+ */
+int atomic_file_remove_stale(const char *dir, const char *const *names,
+                             const struct atomic_file_kind *kind, unsigned long long *bytes);
 
 /*
  * Remove every registered temporary.  Async-signal-safe (unlink only): for

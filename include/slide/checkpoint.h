@@ -121,8 +121,9 @@ struct checkpoint_lock {
  * Take the exclusive lock of the checkpoint directory dir (which must
  * exist): flock(2) on DIR/lock (created if missing, never through a link),
  * which then holds this process's id, and remove the temporaries a dead
- * run left there (".store.*.tmp", ".state.tmp.*.tmp": no live run owns one
- * while the lock is ours).  Hold it for the whole run: the lock
+ * run left there (".store.*.tmp", ".state.tmp.*.tmp", and pdb_checkpoint.h's
+ * ".pdb-store.*.tmp", ".pdb-values.*.tmp", ".pdb-state.*.tmp": no live run
+ * owns one while the lock is ours).  Hold it for the whole run: the lock
  * ends with checkpoint_unlock or the process.  Errors: SLIDE_EIO "checkpoint
  * DIR is in use by process N" when another process holds it, or naming the
  * file and the system error (a missing directory: "no checkpoint: directory

@@ -41,7 +41,9 @@
 /*
  * Make dir ready (create it if missing; its parent must exist; refuse a
  * symlink or a non-directory) and lock it for this process: *lock_fd
- * receives the descriptor holding the lock (close it to release).
+ * receives the descriptor holding the lock (close it to release).  The
+ * temporaries that a killed run left there (".layer-D.<hex>.tmp",
+ * ".state.<hex>.tmp"; atomic_file_remove_stale) are removed.
  * Errors: SLIDE_EIO naming dir and what is wrong, including "in use by
  * another process".
  */
@@ -62,7 +64,8 @@ int fcheckpoint_describe(const char *dir, int *rows, int *cols, char *goal, size
 
 /*
  * Save the search f (between steps) with goal into dir (open, locked).
- * Checks the free disk space first (the new layer files and 1 MiB).  On
+ * Checks the free disk space first: the new files (layers and state), each
+ * rounded up to whole blocks, and one block more.  On
  * failure the previous checkpoint stays valid.  *bytes receives the bytes
  * written.  Errors: SLIDE_ENOMEM (disk space, both figures), SLIDE_EIO
  * naming the file and the system error, SLIDE_EINVAL (big-endian host).

@@ -69,7 +69,9 @@ int pdb_checkpoint_load(const char *dir, const struct pattern *pat, enum pdb_kin
 int pdb_checkpoint_describe(const char *dir, char *buf, size_t len, char *tiles,
                             size_t tiles_len, slide_error *err);
 
-/* Remove the checkpoint files of dir (after the table is written). */
+/* Remove the checkpoint of dir after the table is written: its files, the
+ * temporaries of dead runs, the lock file, and dir itself when nothing
+ * else is in it.  A directory locked by another run is left alone. */
 void pdb_checkpoint_remove(const char *dir);
 
 #endif

@@ -146,6 +146,11 @@ char *cli_slurp(FILE *in)
         len += got;
         if (got == 0)
             break;
+        if (len > CLI_INPUT_MAX) {
+            free(buf);
+            errno = EFBIG;
+            return NULL;
+        }
         if (len + 1 == cap) {
             char *b = realloc(buf, cap * 2);
             if (!b) {
@@ -164,57 +169,20 @@ char *cli_slurp(FILE *in)
     return buf;
 }
 
-/* Standard input can be read once: the second reader is refused. */
-static int stdin_taken;
-
-char *cli_read_text(const char *arg, const char *what)
-{
-    if (strcmp(arg, "-") == 0) {
-        if (stdin_taken++) {
-            cli_fail(EXIT_USAGE, "standard input is read once: only one of BOARD and "
-                     "--goal can be -");
-            return NULL;
-        }
-        char *t = cli_slurp(stdin);
-        if (!t)
-            cli_fail(EXIT_FAIL, "cannot read %s from standard input", what);
-        return t;
-    }
-    if (arg[0] != '@') {
-        char *t = strdup(arg);
-        if (!t)
-            cli_fail(EXIT_FAIL, "out of memory for %s", what);
-        return t;
-    }
-    slide_error err;
-    int fd = file_open_regular(arg + 1, 1, &err);
-    FILE *f = fd < 0 ? NULL : fdopen(fd, "r");
-    if (!f) {
-        if (fd >= 0)
-            close(fd);
-        cli_fail(EXIT_USAGE, "%s: %s", what, fd < 0 ? err.msg : strerror(errno));
-        return NULL;
-    }
-    char *t = cli_slurp(f);
-    fclose(f);
-    if (!t)
-        cli_fail(EXIT_FAIL, "cannot read %s from %s", what, arg + 1);
-    return t;
-}
-
 int cli_board(const char *cmd, int argc, char **argv, int rows, int cols, struct board *b)
 {
     slide_error err;
+    char *text;
     if (argc == 0)
         return cli_fail(EXIT_USAGE, "no board given (write it like \"1 2 3/4 5 6/7 8 0\", "
                                     "or - to read it from standard input)");
     if (argc > 1)
         return cli_fail(EXIT_USAGE, "%s takes one BOARD (got %d); quote it, or use - "
                         "to read it from standard input", cmd, argc);
-    char *text = cli_read_text(argv[0], "the board");
-    if (!text)
-        return EXIT_USAGE;
-    int rc = board_parse(text, rows, cols, b, &err);
+    int rc = cli_read_text(argv[0], "the board", &text);
+    if (rc)
+        return rc;
+    rc = board_parse(text, rows, cols, b, &err);
     free(text);
     return rc ? cli_fail_lib(rc, &err) : 0;
 }
@@ -222,10 +190,11 @@ int cli_board(const char *cmd, int argc, char **argv, int rows, int cols, struct
 int cli_goal(const char *text, int rows, int cols, struct board *goal)
 {
     slide_error err;
-    char *t = text ? cli_read_text(text, "the goal") : NULL;
-    if (text && !t)
-        return EXIT_USAGE;
-    int rc = t ? board_parse(t, rows, cols, goal, &err) : board_goal(goal, rows, cols, &err);
+    char *t = NULL;
+    int rc = text ? cli_read_text(text, "the goal", &t) : EXIT_OK;
+    if (rc)
+        return rc;
+    rc = t ? board_parse(t, rows, cols, goal, &err) : board_goal(goal, rows, cols, &err);
     free(t);
     if (rc)
         return cli_fail(rc == SLIDE_ENOMEM ? EXIT_FAIL : EXIT_USAGE, "goal: %s",

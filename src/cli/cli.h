@@ -23,7 +23,7 @@ enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2, EXIT_UNSOLVABLE = 3 };
  * compares them).  Each command's --help says which of them it uses.
  */
 #define CLI_EXIT_CODES(X)                                                      \
-    X(0, "success; also a bfs whose final checkpoint could not be written (the result is complete; a warning says so)") \
+    X(0, "success; also a bfs or frontier whose final checkpoint could not be written (the result is complete; a warning says so)") \
     X(1, "failure: out of memory or disk, a file that cannot be read or written, is corrupt or is in use, a search stopped, or a check that disagrees (bfs count, parity, heuristic claims)") \
     X(2, "bad input: options, sizes, board text, a board the database does not cover, or bad lines in a --keep-going batch") \
     X(3, "a board cannot reach the goal (solve, dist)") \
@@ -187,27 +187,83 @@ int cli_max_memory(const char *text, uint64_t *out);
 int cli_bytes(const char *option, const char *text, uint64_t *out);
 
 /*
+ * Board text read from standard input ("-") or a file ("@FILE") is read
+ * line by line within these limits, each refusal one line naming the
+ * input and the limit, exit status EXIT_USAGE (reading or memory failing:
+ * EXIT_FAIL, "out of memory reading ...").
+ *   CLI_TEXT_MAX   bytes of one board's text, and of one line: a 1000x1000
+ *                  board (BOARD_MAX_SIDE) written with single spaces takes
+ *                  6.9 MB, so any spacing up to twice that fits;
+ *   CLI_INPUT_MAX  bytes of one input: about ten million boards of 3x4
+ *                  for solve or dist, one per line.
+ * A NUL byte is refused wherever it stands (it would end the text).
+ */
+#define CLI_TEXT_MAX ((size_t)16 << 20)
+#define CLI_INPUT_MAX ((size_t)256 << 20)
+
+/*
  * The one BOARD of command cmd: argv[0] (argc must be 1), "-" for
- * standard input or "@FILE" (cli_read_text).  rows/cols (0 = infer) as for board_parse.  Prints the
- * error (several words: "takes one BOARD (got N); quote it ...") and
- * returns non-zero on failure.
+ * standard input or "@FILE" (cli_read_text).  rows/cols (0 = infer) as for
+ * board_parse.  Returns 0, or the exit status after printing the error
+ * (several words: "takes one BOARD (got N); quote it ...").
  */
 int cli_board(const char *cmd, int argc, char **argv, int rows, int cols, struct board *b);
 
 /*
- * The text an argument names (malloc'd), for BOARD and --goal: "-" is
- * standard input (readable once in a process: a second "-" is refused),
- * "@FILE" the whole of FILE (a regular file), anything else the argument
- * itself.  what ("the board", "the goal") names it in messages.  NULL after
- * printing why.
+ * The text an argument names, for BOARD and --goal, into *out (malloc'd):
+ * "-" is standard input (readable once in a process: a second "-" is
+ * refused), "@FILE" the whole of FILE (a regular file), anything else the
+ * argument itself; a text read is at most CLI_TEXT_MAX bytes.  what ("the
+ * board", "the goal") names it in messages.  Returns EXIT_OK, or the exit
+ * status after printing why (*out NULL).
  */
-char *cli_read_text(const char *arg, const char *what);
+int cli_read_text(const char *arg, const char *what, char **out);
+
+/*
+ * Call fn on each line of "-" (standard input) or "@FILE", in order:
+ * line is NUL-terminated without its newline (len bytes, at most
+ * CLI_TEXT_MAX, no NUL inside), number counts from 1; fn returns EXIT_OK
+ * to go on or an exit status to stop (returned).  The input may hold at
+ * most CLI_INPUT_MAX bytes.  Returns EXIT_OK at the end, or the status of
+ * the refusal (printed here) or of fn.
+ */
+typedef int (*cli_line_fn)(char *line, size_t len, long number, void *ctx);
+int cli_read_lines(const char *arg, const char *what, cli_line_fn fn, void *ctx);
+
+/* One board's text gathered from lines (cli_read_lines), joined by
+ * newlines: text (malloc'd, NUL-terminated) of len bytes, at most
+ * CLI_TEXT_MAX.  what and where name it ("the board", "standard input");
+ * hint (or NULL) ends the refusal. */
+struct cli_text {
+    char *text;
+    size_t len, cap;
+    const char *what, *where, *hint;
+};
+
+/* Append a line; EXIT_OK, or the status of the refusal (printed). */
+int cli_text_add(struct cli_text *t, const char *line, size_t len);
+
+/* Lines kept apart, one after another in buf: line i is buf + off[i]
+ * (NUL-terminated), read as line number[i]. */
+struct cli_lines {
+    char *buf;
+    size_t len, cap;
+    size_t *off;
+    long *number;
+    long count, cap_lines;
+};
+
+/* Keep a line (len bytes); EXIT_OK or EXIT_FAIL (out of memory, printed). */
+int cli_lines_add(struct cli_lines *l, const char *line, size_t len, long number);
+void cli_lines_free(struct cli_lines *l);
 
 /* The goal: text (may be NULL for the standard goal; "-" and "@FILE" as
- * cli_read_text) of size rows x cols. */
+ * cli_read_text) of size rows x cols.  Returns 0 or the exit status
+ * (printed). */
 int cli_goal(const char *text, int rows, int cols, struct board *goal);
 
-/* Read all of a stream into a NUL-terminated buffer (NULL on failure). */
+/* Read all of a stream into a NUL-terminated buffer (NULL on failure, and
+ * with errno EFBIG past CLI_INPUT_MAX bytes). */
 char *cli_slurp(FILE *in);
 
 /* Print text to stdout, then check that stdout was written (disk full). */

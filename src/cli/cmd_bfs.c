@@ -120,9 +120,10 @@ static const char help[] =
     "md and tex print the table with columns distance, count, cumulative,\n"
     "followed by the summary.\n"
     "Exit status: 0 done (also when the final checkpoint could not be written:\n"
-    "the result is complete, and a warning says so), 1 out of memory or disk,\n"
-    "a checkpoint refused or in use, --save failed, or the count disagrees\n"
-    "with (RC)!/2, 2 bad arguments, 130 (SIGINT) or 143 (SIGTERM) stopped on\n"
+    "the result is complete, and a warning says so; as slide frontier), 1 out\n"
+    "of memory or disk, a checkpoint refused or in use, a stop whose\n"
+    "checkpoint was not saved, --save failed, or the count disagrees with\n"
+    "(RC)!/2, 2 bad arguments, 130 (SIGINT) or 143 (SIGTERM) stopped on\n"
     "request after saving a checkpoint.\n";
 
 /* Default spacing of checkpoints: at least this, and 10 write times. */

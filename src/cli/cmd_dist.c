@@ -22,7 +22,8 @@ static const char help[] =
     "the database names the neighbours one move closer.\n"
     "BOARD: one board per argument, quoted (\"8 6 7/2 5 4/3 0 1\") or with\n"
     "commas (8,6,7,2,5,4,3,0,1); - reads boards from standard input, one per\n"
-    "line (rows separated by /), skipping empty lines and lines starting #.\n"
+    "line (rows separated by /), skipping empty lines and lines starting #\n"
+    "(at most 256 MiB, a line at most 16 MiB, no NUL byte: exit 2 otherwise).\n"
     "  --db FILE      the database (required)\n"
     "  --goal G       refuse unless the database was built for goal G\n"
     "  --path         also print an optimal solution\n"
@@ -100,93 +101,111 @@ static int parse_args(int argc, char **argv, struct dist_args *a, struct cli_par
     return EXIT_OK;
 }
 
-/* Where the boards come from: the arguments, or lines of standard input. */
+/*
+ * The boards, each checked as it comes (so that a bad line of an endless
+ * input stops it at once): the arguments, or "-": the non-empty,
+ * non-comment lines of standard input, read by cli_read_lines.  A bad
+ * board is refused (exit 2), or with --keep-going reported and left out.
+ */
 struct board_source {
-    char **text;   /* the board texts, in input order */
-    long *line;    /* their line numbers on standard input (0: arguments) */
-    char *bad;     /* 1: refused by the check (--keep-going skips it) */
+    const struct db *db;
+    int keep_going, skipped;
+    char **text;   /* the good boards' texts, in input order (after reading) */
+    long *line;    /* their line numbers on standard input, or -(argument number) */
     long count, next;
-    char *buf;     /* standard input, split into lines in place */
+    struct cli_lines in; /* standard input's good lines */
 };
 
 static void source_free(struct board_source *src)
 {
     free(src->text);
-    free(src->line);
-    free(src->bad);
-    free(src->buf);
+    if (src->line != src->in.number)
+        free(src->line);
+    cli_lines_free(&src->in);
 }
 
-/* The boards: the arguments, or "-": the non-empty, non-comment lines of
- * standard input. */
-static int source_open(struct board_source *src, int argc, char **argv)
+/* "line N" for standard input, "board N" for arguments. */
+static void where_of(long line, char *buf, size_t len)
 {
-    memset(src, 0, sizeof *src);
-    int from_stdin = argc == 1 && strcmp(argv[0], "-") == 0;
-    if (from_stdin && !(src->buf = cli_slurp(stdin)))
-        return cli_fail(EXIT_FAIL, "cannot read standard input");
-    size_t cap = from_stdin ? 1 + strlen(src->buf) / 2 : (size_t)argc;
-    src->text = malloc((cap + 1) * sizeof *src->text);
-    src->line = malloc((cap + 1) * sizeof *src->line);
-    src->bad = calloc(cap + 1, 1);
-    if (!src->text || !src->line || !src->bad)
-        return cli_fail(EXIT_FAIL, "out of memory for the boards");
-    if (!from_stdin) {
-        for (int i = 0; i < argc; i++) {
-            src->text[i] = argv[i];
-            src->line[i] = 0;
-        }
-        src->count = argc;
-        return EXIT_OK;
+    if (line > 0)
+        snprintf(buf, len, "line %ld", line);
+    else
+        snprintf(buf, len, "board %ld", -line);
+}
+
+static void where(const struct board_source *src, long i, char *buf, size_t len)
+{
+    where_of(src->line[i], buf, len);
+}
+
+/* 0 to keep the board (text), -1 to leave it out (reported, --keep-going),
+ * or an exit status. */
+static int check_one(struct board_source *src, const char *text, long line)
+{
+    struct board b;
+    slide_error err;
+    char at[48];
+    int rc = board_parse(text, src->db->rows, src->db->cols, &b, &err);
+    if (!rc) {
+        board_free(&b);
+        return 0;
     }
-    long lineno = 0;
-    for (char *p = src->buf, *next; p; p = next) {
-        next = strchr(p, '\n');
-        if (next)
-            *next++ = '\0';
-        lineno++;
-        char *q = p + strspn(p, " \t\r");
-        if (*q && *q != '#') {
-            src->text[src->count] = p;
-            src->line[src->count++] = lineno;
+    where_of(line, at, sizeof at);
+    cli_fail(rc == SLIDE_ENOMEM ? EXIT_FAIL : EXIT_USAGE, "%s: %s", at, err.msg);
+    if (rc == SLIDE_ENOMEM || !src->keep_going)
+        return rc == SLIDE_ENOMEM ? EXIT_FAIL : EXIT_USAGE;
+    src->skipped = 1;
+    return -1;
+}
+
+static int take_line(char *line, size_t len, long number, void *ctx)
+{
+    struct board_source *src = ctx;
+    char *q = line + strspn(line, " \t\r");
+    int rc;
+    if (!*q || *q == '#')
+        return EXIT_OK;
+    if ((rc = check_one(src, line, number)))
+        return rc < 0 ? EXIT_OK : rc;
+    return cli_lines_add(&src->in, line, len, number);
+}
+
+/* The arguments' boards that pass the check. */
+static int take_arguments(struct board_source *src, int argc, char **argv)
+{
+    if (!(src->text = malloc((size_t)argc * sizeof *src->text)) ||
+        !(src->line = malloc((size_t)argc * sizeof *src->line)))
+        return cli_fail(EXIT_FAIL, "out of memory for the boards");
+    for (int i = 0; i < argc; i++) {
+        int rc = check_one(src, argv[i], -(long)(i + 1));
+        if (rc > 0)
+            return rc;
+        if (rc == 0) {
+            src->text[src->count] = argv[i];
+            src->line[src->count++] = -(long)(i + 1);
         }
     }
     return EXIT_OK;
 }
 
-/* "line N: " for standard input, "board N: " for arguments. */
-static void where(const struct board_source *src, long i, char *buf, size_t len)
+/* The boards: the arguments, or "-": the lines of standard input. */
+static int source_open(struct board_source *src, const struct db *db, int keep_going,
+                       int argc, char **argv)
 {
-    if (src->line[i])
-        snprintf(buf, len, "line %ld", src->line[i]);
-    else
-        snprintf(buf, len, "board %ld", i + 1);
-}
-
-/*
- * Every board parsed before anything is printed, so that a bad one leaves
- * no partial table: strict, the first is refused (exit 2); with
- * --keep-going each is reported on stderr and skipped (exit 2 at the end).
- */
-static int check_all(struct board_source *src, const struct db *db, int keep_going,
-                     int *skipped)
-{
-    for (long i = 0; i < src->count; i++) {
-        struct board b;
-        slide_error err;
-        char at[48];
-        int rc = board_parse(src->text[i], db->rows, db->cols, &b, &err);
-        if (!rc) {
-            board_free(&b);
-            continue;
-        }
-        where(src, i, at, sizeof at);
-        cli_fail(rc == SLIDE_ENOMEM ? EXIT_FAIL : EXIT_USAGE, "%s: %s", at, err.msg);
-        if (rc == SLIDE_ENOMEM || !keep_going)
-            return rc == SLIDE_ENOMEM ? EXIT_FAIL : EXIT_USAGE;
-        src->bad[i] = 1;
-        *skipped = 1;
-    }
+    memset(src, 0, sizeof *src);
+    src->db = db;
+    src->keep_going = keep_going;
+    if (!(argc == 1 && strcmp(argv[0], "-") == 0))
+        return take_arguments(src, argc, argv);
+    int rc = cli_read_lines("-", "the boards", take_line, src);
+    if (rc)
+        return rc;
+    src->count = src->in.count;
+    src->line = src->in.number;
+    if (!(src->text = malloc(((size_t)src->count + 1) * sizeof *src->text)))
+        return cli_fail(EXIT_FAIL, "out of memory for %ld boards", src->count);
+    for (long i = 0; i < src->count; i++)
+        src->text[i] = src->in.buf + src->in.off[i];
     return EXIT_OK;
 }
 
@@ -199,8 +218,6 @@ static int read_batch(struct board_source *src, const struct db *db, struct boar
     int n = 0;
     for (; n < BATCH && src->next < src->count; src->next++) {
         long i = src->next;
-        if (src->bad[i])
-            continue;
         if (board_parse(src->text[i], db->rows, db->cols, &b[n], &err)) {
             cli_fail(EXIT_FAIL, "%s", err.msg); /* parsed once already: memory */
             while (n > 0)
@@ -294,10 +311,7 @@ static int run(struct run_state *r, struct board_source *src)
              r->db.rows, r->db.cols);
     struct report_table t = {stdout, r->a->format, r->a->path ? 3 : 2, hdr, caption,
                              width > 10 ? width : 10};
-    int skipped = 0;
-    int rc = check_all(src, &r->db, r->a->keep_going, &skipped);
-    if (rc)
-        return rc;
+    int skipped = src->skipped, rc;
     report_begin(&t);
     rc = run_batches(r, src, &t, &unsolvable);
     if (rc == EXIT_OK)
@@ -319,8 +333,8 @@ static int open_db(const struct dist_args *a, struct db *db)
     if (rc)
         return cli_fail_file(EXIT_FAIL, a->db_path, &err);
     if (a->goal_text) {
-        if (cli_goal(a->goal_text, db->rows, db->cols, &goal))
-            rc = EXIT_USAGE;
+        if ((rc = cli_goal(a->goal_text, db->rows, db->cols, &goal)))
+            ;
         else if (db_match(db, NULL, &goal, &err))
             rc = cli_fail_file(EXIT_USAGE, a->db_path, &err);
         board_free(&goal);
@@ -343,7 +357,7 @@ int cmd_dist(int argc, char **argv)
     if ((rc = open_db(&a, &r.db)) != EXIT_OK)
         return rc;
     struct board_source src;
-    if ((rc = source_open(&src, p.nargs, p.args))) {
+    if ((rc = source_open(&src, &r.db, a.keep_going, p.nargs, p.args))) {
         source_free(&src);
         db_free(&r.db);
         return rc;

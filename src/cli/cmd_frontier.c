@@ -87,9 +87,12 @@ static const char help[] =
     "bytes per board of the last layer and a line with wall time, threads and\n"
     "peak memory.  With --format csv stdout holds exactly the table ('distance,\n"
     "count' and one row per distance); the summary goes to stderr.\n"
-    "Exit status: 0 done, 1 out of memory or disk, a checkpoint refused or the\n"
-    "count differs from (RC)!/2 at the end, 2 bad arguments, 130 (SIGINT) or\n"
-    "143 (SIGTERM) stopped on request.\n";
+    "Exit status: 0 done (also when the final checkpoint could not be written:\n"
+    "the result is complete, and a warning says so; as slide bfs), 1 out of\n"
+    "memory or disk, a checkpoint refused, one that cannot be saved at the\n"
+    "start, a stop whose checkpoint was not saved, or the count differs from\n"
+    "(RC)!/2 at the end, 2 bad arguments, 130 (SIGINT) or 143 (SIGTERM)\n"
+    "stopped on request with the checkpoint saved.\n";
 
 /* Boards listed as antipodes or as the first of the last layer. */
 #define SHOW_BOARDS 10
@@ -301,15 +304,13 @@ static void print_layer(const struct run_ctx *c, const struct frontier_layer *L)
     fputc('\n', stderr);
 }
 
-static int save(struct run_ctx *c)
+/* Save a checkpoint; on failure err says why and save_failed is set. */
+static int save(struct run_ctx *c, slide_error *err)
 {
-    slide_error err;
     uint64_t bytes;
     double t0 = omp_get_wtime();
-    int rc = fcheckpoint_save(c->dir, c->f, c->goal, &bytes, &err);
+    int rc = fcheckpoint_save(c->dir, c->f, c->goal, &bytes, err);
     if (rc) {
-        fprintf(stderr, "slide: warning: checkpoint of distance %d not saved: %s\n",
-                c->f->depth, err.msg);
         c->save_failed = 1;
         return rc;
     }
@@ -323,10 +324,12 @@ static int save(struct run_ctx *c)
 static int on_layer(const struct frontier_layer *L, void *ctx)
 {
     struct run_ctx *c = ctx;
+    slide_error err;
     if (c->progress)
         print_layer(c, L);
-    if (c->dir)
-        save(c);
+    if (c->dir && save(c, &err)) /* the search goes on; the last one says so at the end */
+        fprintf(stderr, "slide: warning: checkpoint of distance %d not saved: %s\n",
+                c->f->depth, err.msg);
     return stop_signal != 0;
 }
 
@@ -456,24 +459,33 @@ static int run(const struct frontier_args *a, const struct board *goal)
             close(lock_fd);
         return rc;
     }
-    if (a->checkpoint && save(&c)) /* layer 0: a directory that cannot be written */
-        rc = EXIT_FAIL;           /* fails now, not after the first long layer */
+    /* layer 0: a directory that cannot take a checkpoint fails now, not
+     * after the first long layer */
+    if (a->checkpoint && save(&c, &err))
+        rc = cli_fail(EXIT_FAIL, "no checkpoint can be saved in %s, so the search does not "
+                      "start: %s", c.dir, err.msg);
     struct frontier_options o = {threads, a->max_depth, a->buffer, a->max_memory,
                                  a->max_disk, on_layer, &c};
     int lib = rc ? SLIDE_OK : frontier_run(&f, &o, &err);
+    /* one rule with slide bfs: a stop whose checkpoint failed is a failure
+     * (the work is lost); a finished search is a success even when its
+     * final checkpoint failed (the result is complete, a warning says so) */
     if (rc)
         ;
+    else if (lib == SLIDE_EINTR && c.dir && c.save_failed)
+        rc = cli_fail(EXIT_FAIL, "stopped by %s after distance %d, but the checkpoint was "
+                      "not saved", stop_signal == SIGINT ? "SIGINT" : "SIGTERM", f.depth);
     else if (lib == SLIDE_EINTR)
         rc = cli_fail(128 + stop_signal, "stopped by %s after distance %d%s%s",
                       stop_signal == SIGINT ? "SIGINT" : "SIGTERM", f.depth,
-                      c.dir && !c.save_failed ? "; checkpoint saved in " : "",
-                      c.dir && !c.save_failed ? c.dir : "");
+                      c.dir ? "; checkpoint saved in " : "", c.dir ? c.dir : "");
     else if (lib)
         rc = cli_fail_lib(lib, &err);
     else
         rc = report(a, goal, &f, threads);
     if (!rc && c.save_failed)
-        rc = cli_fail(EXIT_FAIL, "the last checkpoint was not saved");
+        fprintf(stderr, "slide: warning: the search finished but its final checkpoint "
+                "(distance %d) was not saved (the result is complete)\n", f.depth);
     frontier_free(&f);
     if (lock_fd >= 0)
         close(lock_fd);
@@ -490,8 +502,8 @@ int cmd_frontier(int argc, char **argv)
     if (rc)
         return rc < 0 ? EXIT_OK : rc;
     struct board goal = {0};
-    if (cli_goal(a.goal_text, a.rows, a.cols, &goal))
-        return EXIT_USAGE;
+    if ((rc = cli_goal(a.goal_text, a.rows, a.cols, &goal)))
+        return rc;
     rc = run(&a, &goal);
     board_free(&goal);
     return rc;

@@ -462,8 +462,8 @@ int cmd_heuristic(int argc, char **argv)
     if (rc)
         return rc < 0 ? EXIT_OK : rc;
     struct board goal = {0};
-    if (cli_goal(a.goal_text, a.rows, a.cols, &goal))
-        return EXIT_USAGE;
+    if ((rc = cli_goal(a.goal_text, a.rows, a.cols, &goal)))
+        return rc;
     rc = run(&a, &goal, command);
     board_free(&goal);
     return rc;

@@ -186,8 +186,8 @@ int cmd_parity(int argc, char **argv)
     if (rc)
         return rc < 0 ? EXIT_OK : rc;
     struct board goal = {0};
-    if (cli_goal(a.goal_text, a.rows, a.cols, &goal))
-        return EXIT_USAGE;
+    if ((rc = cli_goal(a.goal_text, a.rows, a.cols, &goal)))
+        return rc;
     rc = theorem_parity(&goal, theorem_criterion_parity, NULL, a.threads, a.max_memory,
                         &r, &err);
     if (rc) {

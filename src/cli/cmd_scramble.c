@@ -158,8 +158,8 @@ int cmd_scramble(int argc, char **argv)
                 " to draw the same boards again)\n", a.seed, a.seed);
     }
     struct board goal = {0};
-    if (cli_goal(a.goal_text, a.rows, a.cols, &goal))
-        return EXIT_USAGE;
+    if ((rc = cli_goal(a.goal_text, a.rows, a.cols, &goal)))
+        return rc;
     rc = print_boards(&a, &goal);
     board_free(&goal);
     return rc;

@@ -18,7 +18,8 @@ static const char help[] =
     "  width even: solvable iff N + rows apart is even\n"
     "  1-row or 1-column boards: solvable iff the tiles are in goal order.\n"
     "BOARD: rows separated by / or newlines, cells by spaces or commas, blank\n"
-    "0, _ or . (\"1 2 3/4 5 6/8 7 0\"); - reads it from standard input.\n"
+    "0, _ or . (\"1 2 3/4 5 6/8 7 0\"); - reads it from standard input, @FILE\n"
+    "from FILE (at most 16 MiB of text, no NUL byte: exit 2 otherwise).\n"
     "  --goal G     the goal board (default: 1..n-1 in reading order, blank last)\n"
     "  --size RxC   the dimensions, when BOARD is one flat list of cells\n"
     "Output: one line on stdout, \"solvable: ...\" or \"unsolvable: ...\" and\n"
@@ -49,14 +50,15 @@ int cmd_solvable(int argc, char **argv)
         }
     }
     struct board b = {0}, goal = {0};
-    if (cli_board("solvable", p.nargs, p.args, rows, cols, &b))
-        return EXIT_USAGE;
-    if (cli_goal(goal_text, b.rows, b.cols, &goal)) {
+    int rc = cli_board("solvable", p.nargs, p.args, rows, cols, &b);
+    if (rc)
+        return rc;
+    if ((rc = cli_goal(goal_text, b.rows, b.cols, &goal))) {
         board_free(&b);
-        return EXIT_USAGE;
+        return rc;
     }
     struct parity_report r;
-    int rc = parity_check(&b, &goal, &r, &err);
+    rc = parity_check(&b, &goal, &r, &err);
     if (!rc)
         cli_board_hint(&b, &goal, rows == 0, goal_text != NULL, CLI_HINT_OPTIONS);
     board_free(&b);

@@ -66,7 +66,8 @@ static const char help[] =
     "is one board (rows on separate lines); 1-row boards, which have no /,\n"
     "need --size 1xN to be read one per line.  A big board comes from a file\n"
     "or a pipe: slide scramble 1000x1000 --seed 1 | slide solve --method\n"
-    "layers --count -\n"
+    "layers --count -.  Input limits: one board's text (and one line) 16 MiB,\n"
+    "an input 256 MiB; a NUL byte is refused (exit 2 for each).\n"
     "  --method M     ida, layers, bibfs or db (above)\n"
     "  --goal G       the goal board (default 1..n-1 in reading order, blank last)\n"
     "  --size RxC     the dimensions, for boards written as one flat list\n"
@@ -565,54 +566,84 @@ static int is_board_line(const char *line, int rows, int cols)
     return 1;
 }
 
-/* Split buf into its non-empty, non-comment lines (in place). */
-static int split_lines(struct board_list *l)
+/* 1 if a line holds nothing: blanks only, or a '#' comment. */
+static int empty_line(const char *p)
 {
-    size_t cap = 16;
-    l->text = malloc(cap * sizeof *l->text);
-    l->line = malloc(cap * sizeof *l->line);
-    int lineno = 0;
-    for (char *p = l->buf, *next; p && l->text && l->line; p = next) {
-        next = strchr(p, '\n');
-        if (next)
-            *next++ = '\0';
-        lineno++;
-        if (p[strspn(p, " \t\r")] == '\0' || p[strspn(p, " \t")] == '#')
-            continue;
-        if ((size_t)l->count == cap) {
-            cap *= 2;
-            char **t = realloc(l->text, cap * sizeof *t);
-            int *n = realloc(l->line, cap * sizeof *n);
-            if (t)
-                l->text = t;
-            if (n)
-                l->line = n;
-            if (!t || !n)
-                return -1;
-        }
-        l->text[l->count] = p;
-        l->line[l->count++] = lineno;
-    }
-    return l->text && l->line ? 0 : -1;
+    return p[strspn(p, " \t\r")] == '\0' || p[strspn(p, " \t")] == '#';
 }
 
-/* The first non-empty, non-comment line of text (copied), or NULL. */
-static char *first_line(const char *text)
+/*
+ * The lines of "-" or "@FILE" as read (cli_read_lines): until the first
+ * one that is not empty the input may be one board over several lines or
+ * a board per line; that line decides (is_board_line).  One board: every
+ * line is kept, joined, at most CLI_TEXT_MAX bytes.  A board per line:
+ * each is kept apart and, unless --keep-going, parsed at once, so that a
+ * bad one stops the input there.
+ */
+struct gather {
+    const struct solve_args *a;
+    enum { UNDECIDED, ONE_BOARD, BY_LINE } mode;
+    struct cli_text one;     /* the lines so far, joined */
+    struct cli_lines lines;  /* BY_LINE: the boards */
+};
+
+/* A line kept apart (BY_LINE), checked first unless --keep-going. */
+static int gather_line(struct gather *g, const char *line, size_t len, long number)
 {
-    for (const char *p = text; *p;) {
-        size_t len = strcspn(p, "\n");
-        size_t lead = strspn(p, " \t\r");
-        if (lead < len && p[lead] != '#') {
-            char *s = malloc(len + 1);
-            if (s) {
-                memcpy(s, p, len);
-                s[len] = '\0';
-            }
-            return s;
-        }
-        p += len + (p[len] == '\n');
+    const struct solve_args *a = g->a;
+    if (!a->keep_going) {
+        struct board b;
+        slide_error err;
+        int rc = board_parse(line, a->rows, a->cols, &b, &err);
+        if (rc)
+            return cli_fail(rc == SLIDE_ENOMEM ? EXIT_FAIL : EXIT_USAGE, "line %ld: %s",
+                            number, err.msg);
+        board_free(&b);
     }
-    return NULL;
+    return cli_lines_add(&g->lines, line, len, number);
+}
+
+static int gather_one(char *line, size_t len, long number, void *ctx)
+{
+    struct gather *g = ctx;
+    if (g->mode == BY_LINE)
+        return empty_line(line) ? EXIT_OK : gather_line(g, line, len, number);
+    if (g->mode == UNDECIDED && !empty_line(line)) {
+        if (is_board_line(line, g->a->rows, g->a->cols)) {
+            g->mode = BY_LINE; /* the empty lines before it are dropped */
+            return gather_line(g, line, len, number);
+        }
+        g->mode = ONE_BOARD;
+    }
+    return cli_text_add(&g->one, line, len);
+}
+
+/* The boards of "-" or "@FILE" into l. */
+static int read_input(const char *arg, const struct solve_args *a, struct board_list *l)
+{
+    struct gather g = {a, UNDECIDED, {NULL, 0, 0, "the board",
+                                      strcmp(arg, "-") ? arg + 1 : "standard input",
+                                      " (or give one board per line)"}, {0}};
+    int rc = cli_read_lines(arg, "the boards", gather_one, &g);
+    int n = g.mode == BY_LINE ? (int)g.lines.count : 1;
+    l->buf = g.mode == BY_LINE ? g.lines.buf : g.one.text;
+    if (g.mode == BY_LINE)
+        g.lines.buf = NULL;
+    else
+        g.one.text = NULL;
+    if (!rc && !l->buf && !(l->buf = calloc(1, 1)))
+        rc = cli_fail(EXIT_FAIL, "out of memory reading the boards");
+    if (!rc && (!(l->text = malloc((size_t)n * sizeof *l->text)) ||
+                !(l->line = calloc((size_t)n, sizeof *l->line))))
+        rc = cli_fail(EXIT_FAIL, "out of memory for %d boards", n);
+    for (int i = 0; !rc && i < n; i++) {
+        l->text[i] = l->buf + (g.mode == BY_LINE ? g.lines.off[i] : 0);
+        l->line[i] = g.mode == BY_LINE ? (int)g.lines.number[i] : 0;
+    }
+    l->count = rc ? 0 : n;
+    free(g.one.text);
+    cli_lines_free(&g.lines);
+    return rc;
 }
 
 static int read_boards(int argc, char **argv, const struct solve_args *a,
@@ -622,23 +653,13 @@ static int read_boards(int argc, char **argv, const struct solve_args *a,
     if (argc == 0)
         return cli_fail(EXIT_USAGE, "no board given (write it like \"1 2 3/4 5 6/7 8 0\", "
                                     "or - to read boards from standard input)");
-    if (argc == 1 && (strcmp(argv[0], "-") == 0 || argv[0][0] == '@')) {
-        if (!(l->buf = cli_read_text(argv[0], "the boards")))
-            return EXIT_USAGE;
-        char *first = first_line(l->buf);
-        int by_line = first && is_board_line(first, a->rows, a->cols);
-        free(first);
-        if (by_line)
-            return split_lines(l) ? cli_fail(EXIT_FAIL, "out of memory reading boards") : 0;
-    } else if (argc > 1) {
+    if (argc > 1)
         return cli_fail(EXIT_USAGE, "solve takes one BOARD (got %d); quote it, or "
                         "use - to read several", argc);
-    } else if (!(l->buf = strdup(argv[0]))) {
-        return cli_fail(EXIT_FAIL, "out of memory reading the board");
-    }
-    l->text = malloc(sizeof *l->text);
-    l->line = calloc(1, sizeof *l->line);
-    if (!l->text || !l->line)
+    if (strcmp(argv[0], "-") == 0 || argv[0][0] == '@')
+        return read_input(argv[0], a, l);
+    if (!(l->buf = strdup(argv[0])) || !(l->text = malloc(sizeof *l->text)) ||
+        !(l->line = calloc(1, sizeof *l->line)))
         return cli_fail(EXIT_FAIL, "out of memory reading the board");
     l->text[0] = l->buf;
     l->count = 1;
@@ -995,10 +1016,11 @@ static int prepare_one(struct solve_run *r, const char *text, int lineno, struct
     memset(it, 0, sizeof *it);
     int rc = board_parse(text, a->rows, a->cols, &it->start, &err);
     if (rc)
-        return lineno ? cli_fail(EXIT_USAGE, "line %d: %s", lineno, err.msg)
+        return lineno ? cli_fail(rc == SLIDE_ENOMEM ? EXIT_FAIL : EXIT_USAGE, "line %d: %s",
+                                 lineno, err.msg)
                       : cli_fail_lib(rc, &err);
-    if (cli_goal(a->goal_text, it->start.rows, it->start.cols, &it->goal))
-        return EXIT_USAGE;
+    if ((rc = cli_goal(a->goal_text, it->start.rows, it->start.cols, &it->goal)))
+        return rc;
     struct solve_job job = {&it->start, &it->goal, a->heuristic, a->max_nodes, a->max_states,
                             &interrupted, cli_progress_wanted(a->progress) && a->threads == 1,
                             a->output == OUT_COUNT, a->db_path ? &r->db : NULL,
@@ -1018,22 +1040,6 @@ static int solve_one(struct solve_run *r, const char *text, int lineno)
     }
     item_free(&it);
     return status;
-}
-
-/* Without --keep-going, every line is parsed before anything is solved or
- * printed: a bad one is refused (exit 2) and leaves no partial table. */
-static int check_lines(const struct solve_args *a, const struct board_list *l)
-{
-    for (int i = 0; i < l->count && l->line[i] && !a->keep_going; i++) {
-        struct board b;
-        slide_error err;
-        int rc = board_parse(l->text[i], a->rows, a->cols, &b, &err);
-        if (rc)
-            return cli_fail(rc == SLIDE_ENOMEM ? EXIT_FAIL : EXIT_USAGE, "line %d: %s",
-                            l->line[i], err.msg);
-        board_free(&b);
-    }
-    return EXIT_OK;
 }
 
 /* Worse statuses win: usage > failure > unsolvable > ok. */
@@ -1159,13 +1165,11 @@ int cmd_solve(int argc, char **argv)
         return rc;
     }
     /* --goal - or @FILE is read once, for every board */
-    char *goal_buf = a.goal_text && (!strcmp(a.goal_text, "-") || a.goal_text[0] == '@')
-                         ? cli_read_text(a.goal_text, "the goal") : NULL;
-    if (goal_buf)
+    char *goal_buf = NULL;
+    if (a.goal_text && (!strcmp(a.goal_text, "-") || a.goal_text[0] == '@') &&
+        !(rc = cli_read_text(a.goal_text, "the goal", &goal_buf)))
         a.goal_text = goal_buf;
-    else if (a.goal_text && (!strcmp(a.goal_text, "-") || a.goal_text[0] == '@'))
-        rc = EXIT_USAGE;
-    if (rc || (rc = read_boards(p.nargs, p.args, &a, &l)) || (rc = check_lines(&a, &l))) {
+    if (rc || (rc = read_boards(p.nargs, p.args, &a, &l))) {
         board_list_free(&l);
         db_free(&r.db);
         pdb_set_free(&r.pdb);

@@ -4,7 +4,9 @@
  */
 #include "slide/frontier.h"
 
+#include <inttypes.h>
 #include <omp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/statvfs.h>
@@ -332,23 +334,29 @@ static int choose_storage(const struct frontier_search *f, const struct frontier
     *dir = NULL;
     if (fits)
         return SLIDE_OK;
+    /* bytes in full beside the GB: two figures that round alike still
+     * differ where it matters */
     if (!f->temp_dir)
-        return slide_fail(err, SLIDE_ENOMEM, "distance %d needs about %.2f GB of memory "
-                          "(%.2f GB held, %.2f GB for the step) but %.2f GB may be used; "
-                          "give --temp-dir DIR to put it on disk", f->depth + 1,
-                          (double)(fixed + step) / 1e9, (double)fixed / 1e9,
-                          (double)step / 1e9,
+        return slide_fail(err, SLIDE_ENOMEM, "distance %d needs about %" PRIu64 " bytes "
+                          "(%.2f GB) of memory (%" PRIu64 " held, %" PRIu64 " for the step) "
+                          "but %" PRIu64 " bytes (%.2f GB) may be used; give --temp-dir DIR "
+                          "to put it on disk", f->depth + 1, fixed + step,
+                          (double)(fixed + step) / 1e9, fixed, step,
+                          o->max_memory ? o->max_memory : avail,
                           (double)(o->max_memory ? o->max_memory : avail) / 1e9);
     struct statvfs v;
     if (statvfs(f->temp_dir, &v) != 0)
         return slide_fail(err, SLIDE_EIO, "cannot read the free space of %s", f->temp_dir);
     uint64_t free_bytes = (uint64_t)v.f_bavail * (uint64_t)v.f_frsize;
-    if (step > free_bytes || (o->max_disk && step > o->max_disk))
-        return slide_fail(err, SLIDE_ENOMEM, "distance %d needs about %.2f GB of disk in "
-                          "%s but %.2f GB are free%s", f->depth + 1, (double)step / 1e9,
-                          f->temp_dir, (double)free_bytes / 1e9,
-                          o->max_disk && step > o->max_disk ? " and --max-disk allows less"
-                                                            : "");
+    if (step > free_bytes || (o->max_disk && step > o->max_disk)) {
+        char cap[64] = "";
+        if (o->max_disk && step > o->max_disk)
+            snprintf(cap, sizeof cap, " and --max-disk allows %" PRIu64, o->max_disk);
+        return slide_fail(err, SLIDE_ENOMEM, "distance %d needs about %" PRIu64 " bytes "
+                          "(%.2f GB) of disk in %s but %" PRIu64 " bytes (%.2f GB) are "
+                          "free%s", f->depth + 1, step, (double)step / 1e9, f->temp_dir,
+                          free_bytes, (double)free_bytes / 1e9, cap);
+    }
     *dir = f->temp_dir;
     return SLIDE_OK;
 }

@@ -8,14 +8,17 @@
  * already there; the random part makes a collision with a live run
  * unlikely and a retry cheap.
  */
+#define _DEFAULT_SOURCE /* flock(2) */
 #include "slide/atomic_file.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -226,12 +229,18 @@ static int create_temporary(struct atomic_file *f, slide_error *err)
         if (fd < 0)
             return slide_fail(err, SLIDE_EIO, "cannot create a temporary file in %s for "
                               "%s: %s", f->dir, f->path, strerror(errno));
-        if ((f->slot = register_temporary(f->tmp)) < 0 || !(f->stream = fdopen(fd, "wb"))) {
+        /* the lock marks it live (atomic_file_remove_stale); a dup holds
+         * it after the stream is closed by sync */
+        f->lock = flock(fd, LOCK_EX | LOCK_NB) == 0 ? fcntl(fd, F_DUPFD_CLOEXEC, 0) : -1;
+        if (f->lock < 0 || (f->slot = register_temporary(f->tmp)) < 0 ||
+            !(f->stream = fdopen(fd, "wb"))) {
+            int e = errno;
             close(fd);
             unlink(f->tmp);
             return slide_fail(err, SLIDE_EIO, "cannot write %s: %s", f->path,
-                              f->slot < 0 ? "too many files open for writing at once"
-                                          : strerror(errno));
+                              f->lock >= 0 && f->slot < 0
+                                  ? "too many files open for writing at once"
+                                  : strerror(e));
         }
         return SLIDE_OK;
     }
@@ -241,6 +250,9 @@ static int create_temporary(struct atomic_file *f, slide_error *err)
 
 static void release(struct atomic_file *f)
 {
+    if (f->lock >= 0)
+        close(f->lock);
+    f->lock = -1;
     free(f->path);
     free(f->tmp);
     free(f->dir);
@@ -255,6 +267,7 @@ int atomic_file_open(struct atomic_file *f, const char *path,
 {
     memset(f, 0, sizeof *f);
     f->slot = -1;
+    f->lock = -1;
     int rc = atomic_file_check(path, kind, err);
     if (rc)
         return rc;
@@ -264,6 +277,11 @@ int atomic_file_open(struct atomic_file *f, const char *path,
     if (!f->path || !f->dir) {
         release(f);
         return slide_fail(err, SLIDE_ENOMEM, "out of memory for a file name");
+    }
+    if (kind) { /* what a killed run left for this target */
+        const char *slash = strrchr(path, '/');
+        const char *const names[] = {slash ? slash + 1 : path, NULL};
+        atomic_file_remove_stale(f->dir, names, kind, NULL);
     }
     catch_signals();
     if ((rc = create_temporary(f, err)))
@@ -332,6 +350,80 @@ int atomic_file_commit(struct atomic_file *f, slide_error *err)
     }
     release(f);
     return rc;
+}
+
+/* 1 if name is ".P.<16 lowercase hex>.tmp" for a P of names. */
+static int stale_name(const char *name, const char *const *names)
+{
+    /* '.', P (plen bytes), '.', 16 hex digits, ".tmp" */
+    size_t n = strlen(name), plen = n - 22;
+    if (n < 23 || name[0] != '.' || strcmp(name + n - 4, ".tmp") || name[n - 21] != '.')
+        return 0;
+    for (size_t i = n - 20; i < n - 4; i++)
+        if (!name[i] || !strchr("0123456789abcdef", name[i]))
+            return 0;
+    for (int k = 0; names[k]; k++) {
+        size_t m = strlen(names[k]);
+        int prefix = m > 0 && names[k][m - 1] == '*';
+        if (prefix ? plen >= m - 1 && !strncmp(name + 1, names[k], m - 1)
+                   : plen == m && !strncmp(name + 1, names[k], m))
+            return 1;
+    }
+    return 0;
+}
+
+/* 1 if the open file fd (a regular file, locked by us) starts as a file of
+ * kind; an empty one does not. */
+static int stale_is_kind(int fd, const struct atomic_file_kind *kind)
+{
+    unsigned char head[ATOMIC_FILE_HEAD];
+    ssize_t n = pread(fd, head, sizeof head, 0);
+    if (n <= 0)
+        return 0;
+    return kind->is_ours ? kind->is_ours(head, (size_t)n)
+                         : text_is_ours((const char *)head, (size_t)n, kind->header);
+}
+
+/* Remove the entry name of directory dfd when it is a dead run's
+ * temporary; its size into *size. */
+static int remove_if_stale(int dfd, const char *name, const struct atomic_file_kind *kind,
+                           off_t *size)
+{
+    struct stat a, b;
+    int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return 0; /* a link (ELOOP), gone, or not ours to read */
+    int stale = fstat(fd, &a) == 0 && S_ISREG(a.st_mode) &&
+                flock(fd, LOCK_EX | LOCK_NB) == 0 && (!kind || stale_is_kind(fd, kind)) &&
+                /* still the same file at that name */
+                fstatat(dfd, name, &b, AT_SYMLINK_NOFOLLOW) == 0 && a.st_dev == b.st_dev &&
+                a.st_ino == b.st_ino && unlinkat(dfd, name, 0) == 0;
+    *size = stale ? a.st_size : 0;
+    close(fd);
+    return stale;
+}
+
+int atomic_file_remove_stale(const char *dir, const char *const *names,
+                             const struct atomic_file_kind *kind, unsigned long long *bytes)
+{
+    int removed = 0;
+    unsigned long long freed = 0;
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    DIR *d = dfd < 0 ? NULL : fdopendir(dfd);
+    if (!d && dfd >= 0)
+        close(dfd);
+    for (struct dirent *e; d && (e = readdir(d));) {
+        off_t size;
+        if (stale_name(e->d_name, names) && remove_if_stale(dirfd(d), e->d_name, kind, &size)) {
+            removed++;
+            freed += (unsigned long long)size;
+        }
+    }
+    if (d)
+        closedir(d);
+    if (bytes)
+        *bytes = freed;
+    return removed;
 }
 
 int atomic_file_write_all(const char *path, const void *buf, size_t len, slide_error *err)

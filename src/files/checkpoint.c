@@ -802,23 +802,17 @@ static long lock_holder(int fd)
 
 /*
  * Temporaries of a run that died without removing them (SIGKILL, power
- * loss): atomic_file names them ".store.<hex>.tmp" and ".state.tmp.<hex>.tmp";
- * under the lock no live run owns one, so they go.
+ * loss): atomic_file names them ".store.<hex>.tmp" and ".state.tmp.<hex>.tmp"
+ * for slide bfs, ".pdb-store.D.<hex>.tmp", ".pdb-values.D.<hex>.tmp" and
+ * ".pdb-state.<hex>.tmp" for slide pdb build (pdb_checkpoint.h), which
+ * locks its directory here too; under the lock no live run owns one, so
+ * they go (atomic_file_remove_stale: regular files only, never a link).
  */
 static void remove_stale(const char *dir)
 {
-    DIR *d = opendir(dir);
-    if (!d)
-        return;
-    for (struct dirent *e; (e = readdir(d));) {
-        size_t n = strlen(e->d_name);
-        int ours = (!strncmp(e->d_name, ".store.", 7) || !strncmp(e->d_name, ".state.tmp.", 11)) &&
-                   n > 4 && !strcmp(e->d_name + n - 4, ".tmp");
-        char path[PATH_MAX];
-        if (ours && (size_t)snprintf(path, sizeof path, "%s/%s", dir, e->d_name) < sizeof path)
-            unlink(path);
-    }
-    closedir(d);
+    static const char *const names[] = {"store", "state.tmp", "pdb-store.*", "pdb-values.*",
+                                        "pdb-state", NULL};
+    atomic_file_remove_stale(dir, names, NULL, NULL);
 }
 
 int checkpoint_lock(const char *dir, struct checkpoint_lock *lk, slide_error *err)

@@ -886,11 +886,13 @@ static int open_source(struct db *db, slide_error *err)
     return rc;
 }
 
-int db_open(const char *path, struct db *db, slide_error *err)
+/* Open path (a regular file: never blocks on a FIFO) and read its header. */
+static int open_file(const char *path, int want_pdb, struct db *db, slide_error *err)
 {
     struct stat sb;
     memset(db, 0, sizeof *db);
-    db->fd = file_open_regular(path, 1, err); /* never blocks on a FIFO */
+    db->want_pdb = want_pdb;
+    db->fd = file_open_regular(path, 1, err);
     if (db->fd < 0)
         return db->fd;
     db->fd_open = 1;
@@ -903,22 +905,14 @@ int db_open(const char *path, struct db *db, slide_error *err)
     return open_source(db, err);
 }
 
+int db_open(const char *path, struct db *db, slide_error *err)
+{
+    return open_file(path, 0, db, err);
+}
+
 int db_open_pdb(const char *path, struct db *db, slide_error *err)
 {
-    struct stat sb;
-    memset(db, 0, sizeof *db);
-    db->want_pdb = 1;
-    db->fd = open(path, O_RDONLY);
-    if (db->fd < 0)
-        return slide_fail(err, SLIDE_EIO, "cannot open %s: %s", path, strerror(errno));
-    db->fd_open = 1;
-    if (fstat(db->fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
-        int rc = slide_fail(err, SLIDE_EIO, "%s is not a regular file", path);
-        db_free(db);
-        return rc;
-    }
-    db->file_bytes = (uint64_t)sb.st_size;
-    return open_source(db, err);
+    return open_file(path, 1, db, err);
 }
 
 int db_open_mem(const void *buf, uint64_t len, struct db *db, slide_error *err)

@@ -26,6 +26,9 @@
 #define INDEX_ENTRY_BYTES 32
 #define CHUNK (4u << 20)
 #define STATE_MAX (64u << 10)
+/* An upper bound of the state file's size (write_state): the fixed lines,
+ * a goal of up to 1024 bytes, a count of up to 20 digits per distance. */
+#define STATE_BYTES(depth) (256u + 1024u + 21u * ((uint64_t)(depth) + 1))
 
 int fcheckpoint_open(const char *dir, int *lock_fd, slide_error *err)
 {
@@ -53,6 +56,9 @@ int fcheckpoint_open(const char *dir, int *lock_fd, slide_error *err)
         return slide_fail(err, SLIDE_EIO, "checkpoint directory %s is in use by another "
                           "process (%s is locked)", dir, path);
     }
+    /* what a killed run was writing: under the lock no live run owns it */
+    static const char *const names[] = {"layer-*", "state", NULL};
+    atomic_file_remove_stale(dir, names, NULL, NULL);
     *lock_fd = fd;
     return SLIDE_OK;
 }
@@ -249,17 +255,26 @@ int fcheckpoint_save(const char *dir, const struct frontier_search *f,
         return slide_fail(err, SLIDE_EINVAL, "checkpoints are written on little-endian "
                           "hosts only");
     *bytes = 0;
-    uint64_t need = (1u << 20) + HEADER_BYTES;
     int from = f->depth > 0 && !layer_on_disk(dir, f->depth - 1, f->prev.count)
                    ? f->depth - 1 : f->depth;
-    for (int d = from; d <= f->depth; d++) {
-        const struct fstream *s = d == f->depth ? &f->cur : &f->prev;
-        need += s->bytes + (uint64_t)s->nblocks * INDEX_ENTRY_BYTES + HEADER_BYTES;
+    if (statvfs(dir, &v) == 0) {
+        /* what the new files take on disk, each rounded up to whole blocks,
+         * and a block for the directory: a one-board layer asks 12 KiB on
+         * a file system of 4 KiB blocks, not a megabyte */
+        uint64_t blk = v.f_frsize ? v.f_frsize : 4096, need = blk;
+        need += (STATE_BYTES(f->depth) + blk - 1) / blk * blk;
+        for (int d = from; d <= f->depth; d++) {
+            const struct fstream *s = d == f->depth ? &f->cur : &f->prev;
+            uint64_t size = HEADER_BYTES + (uint64_t)s->nblocks * INDEX_ENTRY_BYTES +
+                            s->bytes + 4;
+            need += (size + blk - 1) / blk * blk;
+        }
+        uint64_t avail = (uint64_t)v.f_bavail * v.f_frsize;
+        if (avail < need)
+            return slide_fail(err, SLIDE_ENOMEM, "a checkpoint of distance %d needs %" PRIu64
+                              " bytes in %s but %" PRIu64 " are free", f->depth, need, dir,
+                              avail);
     }
-    if (statvfs(dir, &v) == 0 && (uint64_t)v.f_bavail * v.f_frsize < need)
-        return slide_fail(err, SLIDE_ENOMEM, "a checkpoint of distance %d needs %" PRIu64
-                          " bytes in %s but %" PRIu64 " are free", f->depth, need, dir,
-                          (uint64_t)v.f_bavail * v.f_frsize);
     int rc = SLIDE_OK;
     for (int d = from; !rc && d <= f->depth; d++)
         rc = write_layer(dir, f, d == f->depth ? &f->cur : &f->prev, d, bytes, err);

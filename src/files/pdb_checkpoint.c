@@ -261,7 +261,16 @@ void pdb_checkpoint_remove(const char *dir)
 {
     char p[4096];
     slide_error err;
+    struct checkpoint_lock lk;
+    /* taken again (the build released it): a directory another run has
+     * taken since is left to it; locking also clears dead temporaries */
+    if (checkpoint_lock(dir, &lk, &err))
+        return;
     remove_others(dir, -1);
     if (path_of(dir, STATE_NAME, -1, p, sizeof p, &err) == SLIDE_OK)
         unlink(p);
+    if ((size_t)snprintf(p, sizeof p, "%s/lock", dir) < sizeof p)
+        unlink(p);
+    rmdir(dir); /* only when nothing else is in it: other files are not ours */
+    checkpoint_unlock(&lk);
 }

@@ -161,7 +161,7 @@ static void prefetch_children(struct ida_search *s, const struct frame *f, int g
 static int check_stop(const struct ida_search *s, slide_error *err)
 {
     const struct ida_options *o = s->o;
-    if (o->max_nodes && s->expanded > o->max_nodes)
+    if (o->max_nodes && s->expanded >= o->max_nodes)
         return slide_fail(err, SLIDE_EINTR,
                           "stopped at the node limit of %llu expansions, in the "
                           "iteration with threshold %d: the optimum is at least %d",
@@ -192,9 +192,9 @@ static int iterate(struct ida_search *s, int h_start, int *found, slide_error *e
                 *found = g;
                 return SLIDE_OK;
             }
-            s->expanded++;
-            if ((rc = check_stop(s, err)))
+            if ((rc = check_stop(s, err))) /* before counting: N expansions at most */
                 return rc;
+            s->expanded++;
             if (s->h->prefetch)
                 prefetch_children(s, f, g);
         }
