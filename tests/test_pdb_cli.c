@@ -10,8 +10,11 @@
 
 #include <dirent.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <zlib.h>
 
 #include "clitest.h"
 
@@ -75,6 +78,8 @@ static void test_bad_arguments(void **state)
         {"pdb build 3x3 --pattern 1,9 -o x", "out of range"},
         {"pdb build 3x3 --pattern 1,1 -o x", "given twice"},
         {"pdb build 3x3 --pattern 1,,2 -o x", "bad tile list"},
+        {"pdb build 3x3 --pattern 1-2, -o x", "it ends with a comma"},
+        {"pdb build 3x3 --pattern ,1-2 -o x", "bad tile list"},
         {"pdb build 3x3 --partition 7-8 -o x", "is for 4x4 boards"},
         {"pdb build 4x4 --partition 9-9 -o x", "unknown --partition"},
         {"pdb build 4x4 --partition 7-8 --plain -o x", "--plain is used only with pdb build --pattern"},
@@ -148,6 +153,88 @@ static void test_solve_korf(void **state)
              "15' '1 2 3 0/4 5 6 7/8 9 10 11/12 13 14 15'", h);
     assert_int_equal(clitest_run(cmd, NULL, &out, &err), 2);
     assert_non_null(strstr(err, "another goal"));
+    free(out);
+    free(err);
+}
+
+/*
+ * Bad input around --h pdb: exits 2 in one line naming what is allowed:
+ * boards of another size than the tables (every line is checked before
+ * anything is printed; with --keep-going the error says its line), a
+ * max( ) of another form (refused before any table is loaded), too many
+ * tables, tables of different boards; a directory with two files for one
+ * table number exits 1, as the other directories that are not one
+ * partition's tables.
+ */
+static void test_pdb_input_refused(void **state)
+{
+    (void)state;
+    char *out, *err, h[512], cmd[1024];
+    assert_int_equal(clitest_runf(&out, NULL, "pdb build 3x3 --pattern 1-4 -o %s/r1.pdb && "
+                                  "%s pdb build 3x3 --pattern 5-8 -o %s/r2.pdb && %s pdb build "
+                                  "2x4 --pattern 1-3 -o %s/r24.pdb", dir, getenv("SLIDE"), dir,
+                                  getenv("SLIDE"), dir), 0);
+    free(out);
+    snprintf(h, sizeof h, "pdb:%s/r1.pdb+%s/r2.pdb", dir, dir);
+    const char *boards = "1 2 3/4 5 6/7 0 8\n1 2 3 4/5 6 0 7\n";
+    snprintf(cmd, sizeof cmd, "solve --h %s -", h);
+    assert_int_equal(clitest_run(cmd, boards, &out, &err), 2);
+    assert_string_equal(out, "");
+    assert_non_null(strstr(err, "slide: line 2: the pattern databases are for 3x3 boards, "
+                                "not 2x4\n"));
+    free(out);
+    free(err);
+    snprintf(cmd, sizeof cmd, "solve --count --keep-going --h %s -", h);
+    assert_int_equal(clitest_run(cmd, boards, &out, &err), 2);
+    assert_string_equal(out, "1\n");
+    assert_non_null(strstr(err, "slide: line 2: the pattern databases are for 3x3 boards, "
+                                "not 2x4\n"));
+    free(out);
+    free(err);
+    static const char *const forms[] = {"max(pdb:%s/r1.pdb,pdb:%s/r2.pdb)",
+                                        "max(lc,max(wd,pdb:%s/r1.pdb))",
+                                        "max(lc,pdb:%s/r1.pdb,pdb:%s/r2.pdb)",
+                                        "max(nosuch,pdb:%s/r1.pdb)"};
+    for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+        char spec[600];
+        snprintf(spec, sizeof spec, forms[i], dir, dir);
+        assert_int_equal(clitest_runf(&out, &err, "solve --h '%s' '1 2 3/4 5 6/7 0 8'", spec),
+                         2);
+        assert_int_equal(clitest_count_lines(err), 1); /* no table loaded first */
+        assert_non_null(strstr(err, "max(NAME,pdb:FILE+FILE+...) with NAME one of lc, "
+                                    "manhattan, misplaced, wd"));
+        free(out);
+        free(err);
+    }
+    assert_int_equal(clitest_runf(&out, &err, "solve --h 'pdb:%s/r1.pdb+%s/r1.pdb+%s/r1.pdb+"
+                                  "%s/r1.pdb+%s/r1.pdb+%s/r1.pdb+%s/r1.pdb+%s/r1.pdb+%s/r1.pdb' "
+                                  "'1 2 3/4 5 6/7 0 8'", dir, dir, dir, dir, dir, dir, dir, dir,
+                                  dir), 2);
+    assert_non_null(strstr(err, "at most 8 pattern databases in one sum"));
+    free(out);
+    free(err);
+    assert_int_equal(clitest_runf(&out, &err, "solve --h pdb:%s/r1.pdb+%s/r24.pdb "
+                                  "'1 2 3/4 5 6/7 0 8'", dir, dir), 2);
+    assert_non_null(strstr(err, "r24.pdb is for another board or goal than the first table"));
+    assert_int_equal(clitest_count_lines(err), 1);
+    free(out);
+    free(err);
+    /* x.1.pdb and x.01.pdb both read as table 1: which one readdir gives
+     * last would win; refused instead */
+    char two[128], from[256], to[256];
+    snprintf(two, sizeof two, "%s/two", dir);
+    assert_int_equal(mkdir(two, 0755), 0);
+    snprintf(from, sizeof from, "%s/r1.pdb", dir);
+    for (int i = 0; i < 2; i++) {
+        snprintf(to, sizeof to, "%s/%s", two, i ? "x.01.pdb" : "x.1.pdb");
+        assert_int_equal(link(from, to), 0);
+    }
+    assert_int_equal(clitest_runf(&out, &err, "solve --h pdb:%s/two '1 2 3/4 5 6/7 0 8'", dir),
+                     1); /* like the other directories that are not one partition */
+    assert_non_null(strstr(err, "holds two files for table 1"));
+    assert_non_null(strstr(err, "x.1.pdb"));
+    assert_non_null(strstr(err, "x.01.pdb"));
+    assert_int_equal(clitest_count_lines(err), 1);
     free(out);
     free(err);
 }
@@ -298,6 +385,62 @@ static int same_file(const char *a, const char *b)
 }
 
 /*
+ * Edit the checkpoint state in ck by hand, as a user could: the depth moved
+ * by ddepth (the pdb-store and pdb-values files renamed to match) and the
+ * cumulative count by dcum, the state's CRC-32 recomputed (zlib's crc32,
+ * the standard CRC the format names).  Returns the original state text
+ * (malloc'd) for forge_restore.
+ */
+static char *forge_state(const char *ck, int ddepth, long dcum)
+{
+    char path[256], from[256], to[256], text[8192];
+    size_t len;
+    snprintf(path, sizeof path, "%s/pdb-state", ck);
+    char *orig = test_read_file(path, &len);
+    int depth;
+    unsigned long long cum;
+    char *d = strstr(orig, "\ndepth "), *c = strstr(orig, "\ncumulative ");
+    assert_non_null(d);
+    assert_non_null(c);
+    assert_int_equal(sscanf(d, "\ndepth %d", &depth), 1);
+    assert_int_equal(sscanf(c, "\ncumulative %llu", &cum), 1);
+    assert_true(depth + ddepth > 0);
+    const char *names[] = {"pdb-store", "pdb-values"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(from, sizeof from, "%s/%s.%d", ck, names[i], depth);
+        snprintf(to, sizeof to, "%s/%s.%d", ck, names[i], depth + ddepth);
+        assert_int_equal(rename(from, to), 0);
+    }
+    char *rest = strchr(c + 1, '\n'), *crc = strstr(orig, "state-crc32 ");
+    assert_non_null(rest);
+    assert_non_null(crc);
+    int n = snprintf(text, sizeof text, "%.*s\ndepth %d\ncumulative %llu%.*s", (int)(d - orig),
+                     orig, depth + ddepth, cum + (unsigned long long)dcum, (int)(crc - rest),
+                     rest);
+    n += snprintf(text + n, sizeof text - (size_t)n, "state-crc32 %08lx\n",
+                  crc32(0, (const Bytef *)text, (uInt)n));
+    test_write_file(path, text, (size_t)n);
+    return orig;
+}
+
+/* Undo forge_state(ck, ddepth, ...) with the original text it returned. */
+static void forge_restore(const char *ck, int ddepth, char *orig)
+{
+    char path[256], from[256], to[256];
+    int depth;
+    assert_int_equal(sscanf(strstr(orig, "\ndepth "), "\ndepth %d", &depth), 1);
+    const char *names[] = {"pdb-store", "pdb-values"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(from, sizeof from, "%s/%s.%d", ck, names[i], depth + ddepth);
+        snprintf(to, sizeof to, "%s/%s.%d", ck, names[i], depth);
+        assert_int_equal(rename(from, to), 0);
+    }
+    snprintf(path, sizeof path, "%s/pdb-state", ck);
+    test_write_file(path, orig, strlen(orig));
+    free(orig);
+}
+
+/*
  * --checkpoint: SIGINT stops at a layer's end with a checkpoint (the pause
  * hook SLIDE_PDB_PAUSE_MS lets the signal land mid-build); --resume of
  * another build is refused in one line, a second --checkpoint into the
@@ -335,6 +478,25 @@ static void test_checkpoint_resume(void **state)
     assert_non_null(strstr(err, "already holds a pattern database checkpoint"));
     free(err);
     free(out);
+    /* a state edited by hand (CRC recomputed) is refused, not resumed into a
+     * wrong table: the depth one lower or one higher, the count one more */
+    static const struct { int ddepth; long dcum; const char *why; } forged[] = {
+        {-1, 0, "depth"}, /* values at or above it, or states marked next */
+        {1, 0, "marked for the layer after depth"},
+        {0, 1, "entries hold a value, not the"},
+    };
+    for (size_t i = 0; i < sizeof forged / sizeof forged[0]; i++) {
+        char *orig = forge_state(ck, forged[i].ddepth, forged[i].dcum);
+        assert_int_equal(clitest_runf(&out, &err, "pdb build 3x4 --pattern 1,2,5,6,9 "
+                                      "--resume %s -o %s", ck, a), 1);
+        assert_non_null(strstr(err, "is corrupt ("));
+        assert_non_null(strstr(err, forged[i].why));
+        assert_int_equal(clitest_count_lines(err), 1);
+        assert_int_equal(access(a, F_OK), -1);
+        free(err);
+        free(out);
+        forge_restore(ck, forged[i].ddepth, orig);
+    }
     assert_int_equal(clitest_runf(&out, NULL, "pdb build 3x4 --pattern 1,2,5,6,9 --threads 2 "
                                   "--resume %s -o %s", ck, a), 0);
     free(out);
@@ -348,11 +510,42 @@ static void test_checkpoint_resume(void **state)
     assert_int_equal(access(want, F_OK), -1);
 }
 
+/* Copy the file from over to (both must be readable/writable). */
+static void copy_file(const char *from, const char *to)
+{
+    size_t len;
+    char *p = test_read_file(from, &len);
+    assert_non_null(p);
+    test_write_file(to, p, len);
+    free(p);
+}
+
+/* --resume with a foreign table where the partition's first table should
+ * be: refused (exit 1) in one line naming the file and what differs, and
+ * nothing is built or printed on stdout. */
+static void refuse_foreign_kept(const char *ck, const char *sub, const char *foreign,
+                                const char *differs)
+{
+    char kept[256], *out, *err;
+    snprintf(kept, sizeof kept, "%s/5-5-5.1.pdb", sub);
+    copy_file(foreign, kept);
+    assert_int_equal(clitest_runf(&out, &err, "pdb build 4x4 --partition 5-5-5 --resume %s "
+                                  "-o %s", ck, sub), 1);
+    assert_non_null(strstr(err, kept));
+    assert_non_null(strstr(err, differs));
+    assert_non_null(strstr(err, "not table 1 of --partition 5-5-5"));
+    assert_int_equal(clitest_count_lines(err), 1);
+    assert_string_equal(out, "");
+    free(out);
+    free(err);
+}
+
 /* --partition with --checkpoint: stopped in its second table, resumed: the
  * first table is kept, the second continues from the checkpoint (equal to
  * a --pattern build of its tiles: consistency; pdb verify: independent),
  * the third is built; a checkpoint of a tile set outside the partition is
- * refused. */
+ * refused, and so is a kept first table that is not the partition's
+ * (another board, another tile set, another goal). */
 static void test_partition_resume(void **state)
 {
     (void)state;
@@ -369,16 +562,31 @@ static void test_partition_resume(void **state)
     assert_non_null(strstr(err, "not of a table of --partition 6-6-3"));
     free(out);
     free(err);
+    char first[256], save[256], other[256];
+    snprintf(first, sizeof first, "%s/5-5-5.1.pdb", sub);
+    snprintf(save, sizeof save, "%s/first.pdb", dir);
+    copy_file(first, save);
+    snprintf(other, sizeof other, "%s/foreign33.pdb", dir);
+    assert_int_equal(clitest_runf(&out, NULL, "pdb build 3x3 --pattern 1-3 -o %s", other), 0);
+    free(out);
+    refuse_foreign_kept(ck, sub, other, "is for 3x3 boards, not 4x4");
+    snprintf(b, sizeof b, "%s/t2.pdb", dir);
+    assert_int_equal(clitest_runf(&out, NULL, "pdb build 4x4 --pattern 4,7,8,11,12 -o %s", b),
+                     0);
+    free(out);
+    refuse_foreign_kept(ck, sub, b, "has tiles 4,7,8,11,12, not 9,10,13,14,15");
+    snprintf(other, sizeof other, "%s/foreign-goal.pdb", dir);
+    assert_int_equal(clitest_runf(&out, NULL, "pdb build 4x4 --pattern 9,10,13,14,15 --goal "
+                                  "'0 1 2 3/4 5 6 7/8 9 10 11/12 13 14 15' -o %s", other), 0);
+    free(out);
+    refuse_foreign_kept(ck, sub, other, "was built for another goal");
+    copy_file(save, first);
     assert_int_equal(clitest_runf(&out, NULL, "pdb build 4x4 --partition 5-5-5 --resume %s "
                                   "-o %s", ck, sub), 0);
     assert_non_null(strstr(out, "5-5-5.1.pdb: kept"));
     assert_non_null(strstr(out, "5-5-5.3.pdb: additive"));
     free(out);
     snprintf(a, sizeof a, "%s/5-5-5.2.pdb", sub);
-    snprintf(b, sizeof b, "%s/t2.pdb", dir);
-    assert_int_equal(clitest_runf(&out, NULL, "pdb build 4x4 --pattern 4,7,8,11,12 -o %s", b),
-                     0);
-    free(out);
     assert_true(same_file(a, b));
     assert_int_equal(clitest_runf(&out, NULL, "pdb verify %s", a), 0);
     free(out);
@@ -389,6 +597,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_build_info_verify), cmocka_unit_test(test_bad_arguments),
         cmocka_unit_test(test_solve_korf), cmocka_unit_test(test_heuristic_sweep),
+        cmocka_unit_test(test_pdb_input_refused),
         cmocka_unit_test(test_build_stopped), cmocka_unit_test(test_checkpoint_resume),
         cmocka_unit_test(test_partition_resume),
     };

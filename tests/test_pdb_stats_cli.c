@@ -143,6 +143,40 @@ static void test_bad_input(void **state)
     }
 }
 
+/* pdb predict -: every line is checked before anything is printed (no
+ * description, no prediction of the lines before a bad one); the status
+ * and the line are said; an overlong length names the allowed range. */
+static void test_predict_checked_first(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *input;
+        int status;
+        const char *says;
+    } cases[] = {
+        {"31 8 6 7/2 5 4/3 0 1\nx y\n", 2, "slide: line 2: expected \"LENGTH BOARD\""},
+        {"31 8 6 7/2 5 4/3 0 1\n1 1 2 3/4 5 6/7 0 8 9\n", 2, "slide: line 2: "},
+        {"31 8 6 7/2 5 4/3 0 1\n# c\n0 1 2 3/4 5 6/0 7 8\n", 2,
+         "slide: line 3: board 1 2 3/4 5 6/0 7 8: length 0 is below its h = 2"},
+        {"31 8 6 7/2 5 4/3 0 1\n5 2 1 3/4 5 6/7 8 0\n", 3,
+         "slide: line 2: board 2 1 3/4 5 6/7 8 0 cannot reach the goal"},
+        {"99999999999999999999 1 2 3/4 5 6/7 0 8\n", 2,
+         "slide: line 1: length 99999999999999999999 is out of range: give the optimal "
+         "length, 0..1000\n"},
+        {"1001 1 2 3/4 5 6/7 0 8\n", 2, "length 1001 is out of range"},
+        {"-1 1 2 3/4 5 6/7 0 8\n", 2, "length -1 is out of range"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *out, *err;
+        int rc = clitest_run("pdb predict 3x3 --h manhattan --samples 100 -", cases[i].input,
+                             &out, &err);
+        if (rc != cases[i].status || !strstr(err, cases[i].says) || out[0])
+            fail_msg("%s: exit %d, stdout \"%s\", stderr %s", cases[i].input, rc, out, err);
+        free(out);
+        free(err);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -150,6 +184,7 @@ int main(void)
         cmocka_unit_test(test_consistency_stats_threads),
         cmocka_unit_test(test_predict_lines),
         cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_predict_checked_first),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -988,8 +988,26 @@ static void test_pdb_cli_errors(void **state)
     assert_non_null(strstr(err, "overlap"));
     free(out);
     free(err);
-    assert_int_equal(clitest_run("serve --port 0 --pdb ,", NULL, &out, &err), 2);
-    assert_string_equal(err, "slide: --pdb expects FILE or FILE+FILE..., not \",\"\n");
+    /* an empty set name is refused, not skipped (strtok_r would skip it) */
+    const char *empty[] = {",", "%s/a.pdb,", ",%s/a.pdb", "%s/a.pdb,,%s/b.pdb"};
+    for (int i = 0; i < 4; i++) {
+        char spec[600];
+        snprintf(spec, sizeof spec, empty[i], dir, dir);
+        snprintf(args, sizeof args, "serve --port 0 --pdb '%s'", spec);
+        assert_int_equal(clitest_run(args, NULL, &out, &err), 2);
+        assert_non_null(strstr(err, "an empty set name"));
+        assert_int_equal(clitest_count_lines(err), 1);
+        free(out);
+        free(err);
+    }
+    /* bad input, not a bad file: exit 2 as slide solve --h pdb: */
+    snprintf(args, sizeof args, "pdb build 2x4 --pattern 1-3 -o %s/c24.pdb", dir);
+    assert_int_equal(clitest_run(args, NULL, &out, NULL), 0);
+    free(out);
+    snprintf(args, sizeof args, "serve --port 0 --pdb %s/a.pdb+%s/c24.pdb", dir, dir);
+    assert_int_equal(clitest_run(args, NULL, &out, &err), 2);
+    assert_non_null(strstr(err, "is for another board or goal than the first table"));
+    assert_int_equal(clitest_count_lines(err), 1);
     free(out);
     free(err);
 }

@@ -71,10 +71,14 @@ struct pdb_node {
  * wrote there, DIR/NAME.1.pdb, DIR/NAME.2.pdb, ... (every .pdb file in it
  * must be one of them: one partition per directory).
  * reflect: 1 for the mirrored lookup as well.  Errors: those of pdb_load
- * (naming the file), SLIDE_EIO (a directory that cannot be read),
- * SLIDE_EINVAL (tables of different boards or goals, too many files, a
- * directory with no table, a misnamed one or two partitions, reflection
- * refused: the message names the goal's blank cell and what is allowed).
+ * (naming the file: SLIDE_EIO, SLIDE_EFORMAT, SLIDE_ENOMEM - a bad file is
+ * never SLIDE_EINVAL), SLIDE_EIO (a directory that cannot be read),
+ * SLIDE_EFORMAT (a directory that is not one partition's tables: none, a
+ * misnamed one, two partitions, or two files for one table number such as
+ * x.1.pdb and x.01.pdb), SLIDE_EINVAL only for bad input (an empty name in
+ * the list, tables of different boards or goals, too many files,
+ * reflection refused: the message names the goal's blank cell and what is
+ * allowed).
  * Free with pdb_set_free.
  */
 int pdb_set_load(struct pdb_set *s, const char *files, int reflect, int threads,
@@ -88,6 +92,13 @@ static inline int pdb_set_admissible(const struct pdb_set *s)
 
 /* The goal the set was built for, into b (allocated here).  Errors: ENOMEM. */
 int pdb_set_goal(const struct pdb_set *s, struct board *b, slide_error *err);
+
+/*
+ * SLIDE_OK when the set answers for boards of goal's size with that goal,
+ * else SLIDE_EINVAL saying which differs ("the pattern databases are for
+ * 3x3 boards, not 2x4", or built for another goal).
+ */
+int pdb_set_match(const struct pdb_set *s, const struct board *goal, slide_error *err);
 
 /*
  * h of the board whose cells are cells[0..n-1] (tile per cell, 0 = blank,
@@ -130,7 +141,10 @@ void pdb_set_free(struct pdb_set *s);
  * Split a heuristic spec: "pdb:FILES" gives *with = "" and files; the
  * combination "max(NAME,pdb:FILES)" gives *with = NAME.  Returns 1 for a
  * pdb spec, 0 for anything else (then nothing is written); -1 when the text
- * is too long for the buffers.
+ * is too long for the buffers; -2 for a max( ) naming pdb: in another form
+ * (max(pdb:A,pdb:B), a nested max, NAME empty or holding "(),:", FILES
+ * holding a parenthesis or a second "pdb:"): only one NAME and one sum
+ * combine.  NAME itself is not checked against the known heuristics.
  */
 int pdb_spec_split(const char *spec, char *with, size_t wlen, char *files, size_t flen);
 

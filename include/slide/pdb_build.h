@@ -153,6 +153,17 @@ int pdb_run_layer(struct pdb_run *run, const struct pdb_build_options *o, int *d
 void pdb_run_finish(struct pdb_run *run, struct pdb_table *t);
 void pdb_run_free(struct pdb_run *run);
 
+/*
+ * The invariants of a run between layers that its depth and cumulative
+ * count imply, for a run read back from a checkpoint: exactly cumulative
+ * entries hold a value, every value is below depth, and no state carries
+ * the code of layer depth + 1 (all of them became layer depth's).  A state
+ * file edited by hand (its CRC recomputed) fails one of them unless the
+ * depth moves by an even number above the largest value.  O(entries +
+ * states / 32).  Errors: SLIDE_EFORMAT saying which does not hold.
+ */
+int pdb_run_check(const struct pdb_run *run, slide_error *err);
+
 /* Fill t->hist, t->max and t->reachable from t->value. */
 void pdb_table_count(struct pdb_table *t);
 

@@ -53,8 +53,9 @@ int pdb_checkpoint_save(const char *dir, const struct pdb_run *run, uint64_t *by
  * Load the checkpoint in dir as the build of pat and kind: run is allocated
  * here (pdb_run_alloc, with o's memory guard and threads) and filled.
  * Refuses, naming both, a checkpoint of another build (kind, board, tiles
- * or goal); checks magic, version, state CRC, sizes and the CRCs of both
- * files.  Errors: SLIDE_EIO (missing, unreadable), SLIDE_EFORMAT (corrupt,
+ * or goal); checks magic, version, state CRC, sizes, the CRCs of both
+ * files and that depth and cumulative count agree with the files
+ * (pdb_run_check).  Errors: SLIDE_EIO (missing, unreadable), SLIDE_EFORMAT (corrupt,
  * another version or another build), SLIDE_ENOMEM.  On error run is empty.
  */
 int pdb_checkpoint_load(const char *dir, const struct pattern *pat, enum pdb_kind kind,

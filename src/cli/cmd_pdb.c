@@ -37,7 +37,7 @@ static const char help[] =
     "the header holds board, goal, pattern, kind and the histogram of values,\n"
     "every block its CRC-32.  Values take 4 bits when the largest is at most 14,\n"
     "else a byte; a placement no board reaches holds 15 (255).\n"
-    "  --pattern TILES  tiles of the pattern: 1,2,3 or ranges 1-7\n"
+    "  --pattern TILES  tiles of the pattern: 1,2,3 or ranges 1-7 (no empty item)\n"
     "  --additive       (default) only moves of pattern tiles count; the value of\n"
     "                   a placement is the least over the blank's cells and is\n"
     "                   stored without the blank; values of disjoint patterns add\n"
@@ -65,8 +65,11 @@ static const char help[] =
     "                   every --checkpoint-every minutes (default 10) and at\n"
     "                   SIGINT/SIGTERM; removed once the table is written\n"
     "  --resume DIR     continue the build saved in DIR (give the same build\n"
-    "                   arguments; a checkpoint of another build is refused);\n"
-    "                   with --partition the tables before it must exist\n"
+    "                   arguments; a checkpoint of another build, or one whose\n"
+    "                   state disagrees with its files, is refused); with\n"
+    "                   --partition the tables before it must exist and be\n"
+    "                   that partition's (their headers' board, goal, kind\n"
+    "                   and tiles are checked)\n"
     "  --checkpoint-every M  minutes between checkpoints\n"
     "  Output: one line per table on standard output: 'FILE: KIND, tiles T,\n"
     "  E entries, max M, B bytes (E bits per entry), build S s'; for --partition\n"
@@ -98,7 +101,8 @@ static const char help[] =
     "c times Pr(h <= t - i | blank on c) from the distribution of stats;\n"
     "generated nodes likewise with the nodes' children.  One line per threshold\n"
     "and one for all of them ('threshold all'), each with its sampling standard\n"
-    "error (se); '-' reads lines 'LENGTH BOARD'.\n"
+    "error (se); '-' reads lines 'LENGTH BOARD' (LENGTH 0..1000), every one\n"
+    "checked before anything is printed: a bad line is refused as 'line N: ...'.\n"
     "  --h H           the heuristic (stats, predict)\n"
     "  --samples N     boards drawn (default 1000000)\n"
     "  --seed S        the generator's seed (default 1)\n"
@@ -391,11 +395,55 @@ static int partition_dir(const char *dir, char paths[4][1024])
 }
 
 /*
+ * A table kept by --partition --resume: its header (db_open_pdb; the
+ * payload is not read) must be the additive table of tiles[0..k-1] for
+ * goal, else the partition's sum would silently use another table.
+ * Refused in one line naming the file and what differs.
+ */
+static int kept_table(const char *path, int index, const struct partition *p,
+                      const struct board *goal, const int *tiles, int k)
+{
+    struct db db;
+    slide_error err;
+    char what[300] = "";
+    if (db_open_pdb(path, &db, &err))
+        return cli_fail_file(EXIT_FAIL, path, &err);
+    int n = goal->rows * goal->cols, same_tiles = db.pdb.k == k;
+    for (int i = 0; same_tiles && i < k; i++)
+        same_tiles = db.pdb.tiles[i] == tiles[i];
+    if (db.rows != goal->rows || db.cols != goal->cols)
+        snprintf(what, sizeof what, "is for %dx%d boards, not %dx%d", db.rows, db.cols,
+                 goal->rows, goal->cols);
+    else if (db.pdb.kind != PDB_ADDITIVE)
+        snprintf(what, sizeof what, "is a %s table, not additive",
+                 pdb_kind_name((enum pdb_kind)db.pdb.kind));
+    else if (!same_tiles) {
+        size_t m = (size_t)snprintf(what, sizeof what, "has tiles ");
+        for (int i = 0; i < db.pdb.k && m < sizeof what; i++)
+            m += (size_t)snprintf(what + m, sizeof what - m, "%s%d", i ? "," : "",
+                                  db.pdb.tiles[i]);
+        if (m < sizeof what)
+            snprintf(what + m, sizeof what - m, ", not %s", p->sets[index]);
+    } else
+        for (int c = 0; c < n && !what[0]; c++)
+            if (db.pdb.goal[c] != goal->cells[c])
+                snprintf(what, sizeof what, "was built for another goal (cell %d holds "
+                         "%d, not %d)", c, db.pdb.goal[c], goal->cells[c]);
+    db_free(&db);
+    if (what[0])
+        return cli_fail(EXIT_FAIL, "cannot resume: %s %s, so it is not table %d of "
+                        "--partition %s; remove it (or put the right table back)", path,
+                        what, index + 1, p->name);
+    return EXIT_OK;
+}
+
+/*
  * --partition --resume DIR: *from receives the table whose build DIR holds;
- * the tables before it must exist.  Refused in one line otherwise.
+ * the tables before it must exist and be that partition's (kept_table).
+ * Refused in one line otherwise.
  */
 static int resumed_table(const struct pdb_args *a, const struct partition *p,
-                         char paths[4][1024], int *from)
+                         const struct board *goal, char paths[4][1024], int *from)
 {
     char what[1024], tiles[256];
     slide_error err;
@@ -411,11 +459,17 @@ static int resumed_table(const struct pdb_args *a, const struct partition *p,
             m += (size_t)snprintf(mine + m, sizeof mine - m, "%s%d", i ? "," : "", list[i]);
         if (strcmp(mine, tiles))
             continue;
-        for (int i = 0; i < j; i++)
+        for (int i = 0; i < j; i++) {
+            int ti[PATTERN_MAX_TILES + 1], tk, rc;
             if (access(paths[i], F_OK) != 0)
                 return cli_fail(EXIT_FAIL, "--resume %s continues table %d of %s, but table "
                                 "%d (%s) is missing", a->resume, j + 1, p->name, i + 1,
                                 paths[i]);
+            if (pattern_parse_tiles(p->sets[i], ti, PATTERN_MAX_TILES + 1, &tk, &err))
+                return cli_fail_lib(SLIDE_EINVAL, &err);
+            if ((rc = kept_table(paths[i], i, p, goal, ti, tk)))
+                return rc;
+        }
         *from = j;
         return EXIT_OK;
     }
@@ -453,7 +507,7 @@ static int build_partition(const struct pdb_args *a, const struct board *goal)
     if (rc)
         return rc;
     int from = 0; /* --resume: the table the checkpoint is of */
-    if (a->resume && (rc = resumed_table(a, p, paths, &from)))
+    if (a->resume && (rc = resumed_table(a, p, goal, paths, &from)))
         return rc;
     for (int j = 0; j < 4 && p->sets[j]; j++) {
         if (j < from)

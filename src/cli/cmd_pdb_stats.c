@@ -6,6 +6,7 @@
 #include "cmd_pdb_stats.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,11 +49,10 @@ static void describe(const struct pdb_stats_args *a, const struct loaded *l, con
 }
 
 /*
- * The goal, the heuristic and its distribution (sampled, or exact); then
- * the provenance block if asked and the lines describing the figures, each
- * after prefix.
+ * The goal, the heuristic and its distribution (sampled, or exact); nothing
+ * is printed but an error.
  */
-static int load(const struct pdb_stats_args *a, struct loaded *l, const char *prefix)
+static int load(const struct pdb_stats_args *a, struct loaded *l)
 {
     int rows, cols;
     slide_error err;
@@ -78,18 +78,26 @@ static int load(const struct pdb_stats_args *a, struct loaded *l, const char *pr
         unload(l);
         return cli_fail_lib(rc, &err);
     }
+    return EXIT_OK;
+}
+
+/* The provenance block if asked, then the lines describing the figures,
+ * each after prefix. */
+static void announce(const struct pdb_stats_args *a, const struct loaded *l,
+                     const char *prefix)
+{
     if (a->provenance)
         provenance_write(stdout, "# ", a->command, a->threads, l->seconds);
     describe(a, l, prefix);
-    return EXIT_OK;
 }
 
 int pdb_stats_run(const struct pdb_stats_args *a)
 {
     struct loaded l;
-    int rc = load(a, &l, a->csv ? "# " : "");
+    int rc = load(a, &l);
     if (rc)
         return rc;
+    announce(a, &l, a->csv ? "# " : "");
     printf(a->csv ? "value,count,probability,low,high\n" : "value count probability low high\n");
     for (int v = 0; v <= l.d.max; v++) {
         uint64_t k = 0;
@@ -111,39 +119,63 @@ int pdb_stats_run(const struct pdb_stats_args *a)
     return cli_finish_stdout();
 }
 
-/* One board's prediction: every iteration, then all of them. */
-static int predict_board(const struct pdb_stats_args *a, const struct loaded *l,
-                         const char *text, long length)
+/* One board to predict: its text, length and (0: an argument) line. */
+struct predict_item {
+    const char *text;
+    long length;
+    int line;
+};
+
+/*
+ * Check item: a board of the goal's size that reaches the goal, whose
+ * length is at least its h and at most KRE_MAX_DEPTH; *b receives the
+ * board (free it) and *h0 its h.  Errors are printed, "line N: " first for
+ * a line of standard input; returns an exit status.
+ */
+static int predict_check(const struct loaded *l, const struct predict_item *it,
+                         struct board *b, int *h0)
 {
-    struct board b;
+    slide_error err;
+    char shown[512], at[32] = "";
+    if (it->line)
+        snprintf(at, sizeof at, "line %d: ", it->line);
+    if (board_parse(it->text, l->goal.rows, l->goal.cols, b, &err))
+        return cli_fail(EXIT_USAGE, "%s%s", at, err.msg);
+    board_format(b, shown, sizeof shown);
+    struct parity_report pr;
+    if (parity_check(b, &l->goal, &pr, &err) || !pr.solvable) {
+        cli_fail(EXIT_UNSOLVABLE, "%sboard %s cannot reach the goal (parity): it has no "
+                 "IDA* search to predict", at, shown);
+        cli_board_hint(b, &l->goal, 0, 0, CLI_HINT_FILES);
+        board_free(b);
+        return EXIT_UNSOLVABLE;
+    }
+    *h0 = heuristic_eval(&l->h, b->cells);
+    if (it->length < *h0 || it->length > KRE_MAX_DEPTH) {
+        board_free(b);
+        return cli_fail(EXIT_USAGE, "%sboard %s: length %ld is below its h = %d or above "
+                        "%d (give the optimal length)", at, shown, it->length, *h0,
+                        KRE_MAX_DEPTH);
+    }
+    return EXIT_OK;
+}
+
+/* One board's prediction (checked by predict_check): every iteration, then
+ * all of them. */
+static int predict_board(const struct pdb_stats_args *a, const struct loaded *l,
+                         const struct board *b, int h0, long length)
+{
     struct kre_tree t;
     slide_error err;
     char shown[512];
-    if (board_parse(text, l->goal.rows, l->goal.cols, &b, &err))
-        return cli_fail(EXIT_USAGE, "%s", err.msg);
-    board_format(&b, shown, sizeof shown);
-    struct parity_report pr;
-    if (parity_check(&b, &l->goal, &pr, &err) || !pr.solvable) {
-        cli_fail(EXIT_UNSOLVABLE, "board %s cannot reach the goal (parity): it has no IDA* "
-                 "search to predict", shown);
-        cli_board_hint(&b, &l->goal, 0, 0, CLI_HINT_FILES);
-        board_free(&b);
-        return EXIT_UNSOLVABLE;
-    }
-    int h0 = heuristic_eval(&l->h, b.cells), rc = EXIT_OK;
-    if (length < h0 || length > KRE_MAX_DEPTH) {
-        board_free(&b);
-        return cli_fail(EXIT_USAGE, "board %s: length %ld is below its h = %d or above %d "
-                        "(give the optimal length)", shown, length, h0, KRE_MAX_DEPTH);
-    }
+    int rc = EXIT_OK;
+    board_format(b, shown, sizeof shown);
     /* IDA*'s thresholds on a bipartite graph: h0 raised in steps of 2 to the length */
     int th[KRE_MAX_DEPTH + 1], count = 0;
     for (long d = length - 2 * ((length - h0) / 2); d <= length; d += 2)
         th[count++] = (int)d;
-    if (kre_tree_build(l->goal.rows, l->goal.cols, board_blank(&b), (int)length, &t, &err)) {
-        board_free(&b);
+    if (kre_tree_build(l->goal.rows, l->goal.cols, board_blank(b), (int)length, &t, &err))
         return cli_fail_lib(SLIDE_ENOMEM, &err);
-    }
     for (int j = 0; j <= count && !rc; j++) {
         struct kre_prediction p;
         int one = j < count;
@@ -160,48 +192,92 @@ static int predict_board(const struct pdb_stats_args *a, const struct loaded *l,
                p.generated_se);
     }
     kre_tree_free(&t);
-    board_free(&b);
     return rc;
 }
 
-/* "LENGTH BOARD" lines of standard input, blank lines and # comments skipped. */
-static int predict_lines(const struct pdb_stats_args *a, const struct loaded *l)
+/*
+ * "LENGTH BOARD" lines of text (in place; blank lines and # comments
+ * skipped) into *items (malloc'd) and *n.  The lengths are checked here,
+ * before anything is loaded: a number of 0..KRE_MAX_DEPTH.
+ */
+static int predict_lines(char *text, struct predict_item **items, int *n)
 {
-    char *all = cli_slurp(stdin), *save = NULL;
-    if (!all)
-        return cli_fail(EXIT_FAIL, "cannot read the boards from standard input");
-    int rc = EXIT_OK, line = 0;
-    for (char *s = strtok_r(all, "\n", &save); s && !rc; s = strtok_r(NULL, "\n", &save)) {
+    char *save = NULL;
+    int cap = 0, line = 0;
+    *items = NULL;
+    *n = 0;
+    for (char *s = strtok_r(text, "\n", &save); s; s = strtok_r(NULL, "\n", &save)) {
         line++;
         while (isspace((unsigned char)*s))
             s++;
         if (!*s || *s == '#')
             continue;
         char *end;
+        errno = 0;
         long length = strtol(s, &end, 10);
         if (end == s || !isspace((unsigned char)*end))
-            rc = cli_fail(EXIT_USAGE, "line %d: expected \"LENGTH BOARD\" (the optimal "
-                          "length, then the board), got \"%.40s\"", line, s);
-        else
-            rc = predict_board(a, l, end, length);
+            return cli_fail(EXIT_USAGE, "line %d: expected \"LENGTH BOARD\" (the optimal "
+                            "length, then the board), got \"%.40s\"", line, s);
+        if (errno == ERANGE || length < 0 || length > KRE_MAX_DEPTH)
+            return cli_fail(EXIT_USAGE, "line %d: length %.*s is out of range: give the "
+                            "optimal length, 0..%d", line, (int)(end - s < 40 ? end - s : 40),
+                            s, KRE_MAX_DEPTH);
+        if (*n == cap) {
+            cap = cap ? 2 * cap : 64;
+            struct predict_item *p = realloc(*items, (size_t)cap * sizeof *p);
+            if (!p)
+                return cli_fail(EXIT_FAIL, "out of memory for %d boards", *n);
+            *items = p;
+        }
+        (*items)[(*n)++] = (struct predict_item){end, length, line};
     }
-    free(all);
-    return rc;
+    return EXIT_OK;
 }
 
+/*
+ * Every board is checked (its text, length, parity and h) before the
+ * distribution's description or any prediction is printed, so a bad line
+ * leaves no partial output.
+ */
 int pdb_predict_run(const struct pdb_stats_args *a)
 {
     if (strcmp(a->board, "-") && a->length < 0)
         return cli_fail(EXIT_USAGE, "pdb predict BOARD needs --length L, its optimal length "
                                     "(or give \"-\" and lines \"LENGTH BOARD\")");
+    struct predict_item one = {a->board, a->length, 0}, *items = &one;
+    int n = 1, rc = EXIT_OK;
+    char *text = NULL;
+    if (!strcmp(a->board, "-")) {
+        if (!(text = cli_slurp(stdin)))
+            return cli_fail(EXIT_FAIL, "cannot read the boards from standard input");
+        rc = predict_lines(text, &items, &n);
+    }
     struct loaded l;
-    int rc = load(a, &l, "# ");
-    if (rc)
-        return rc;
-    printf("%s", a->csv ? "board,length,h,threshold,expanded,expanded_se,generated,"
-                          "generated_se\n" : "");
-    rc = !strcmp(a->board, "-") ? predict_lines(a, &l) : predict_board(a, &l, a->board,
-                                                                        a->length);
-    unload(&l);
+    struct board *boards = NULL;
+    int *h0 = NULL, checked = 0;
+    if (!rc && !(rc = load(a, &l))) {
+        boards = calloc((size_t)n + 1, sizeof *boards);
+        h0 = calloc((size_t)n + 1, sizeof *h0);
+        if (!boards || !h0)
+            rc = cli_fail(EXIT_FAIL, "out of memory for %d boards", n);
+        for (; !rc && checked < n; checked++)
+            if ((rc = predict_check(&l, &items[checked], &boards[checked], &h0[checked])))
+                break;
+        if (!rc) {
+            announce(a, &l, "# ");
+            printf("%s", a->csv ? "board,length,h,threshold,expanded,expanded_se,generated,"
+                                  "generated_se\n" : "");
+        }
+        for (int i = 0; !rc && i < n; i++)
+            rc = predict_board(a, &l, &boards[i], h0[i], items[i].length);
+        for (int i = 0; i < checked; i++)
+            board_free(&boards[i]);
+        unload(&l);
+    }
+    free(boards);
+    free(h0);
+    if (items != &one)
+        free(items);
+    free(text);
     return rc ? rc : cli_finish_stdout();
 }

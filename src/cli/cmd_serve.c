@@ -42,10 +42,11 @@ static const char help[] =
     "                   slide solve --h pdb:FILE+...), where a name may be the\n"
     "                   DIR of pdb build --partition (all its tables); sets\n"
     "                   are separated by commas, up to 4 (--pdb a.pdb+b.pdb,\n"
-    "                   pdb78).  Each set must be admissible (disjoint additive\n"
-    "                   tables, or one table).  IDA* with no heuristic asked uses\n"
-    "                   max(lc,pdb) with the set built for the board's size and\n"
-    "                   goal, else lc; /api/eval reports its value as pdb\n"
+    "                   pdb78; no empty one).  Each set must be admissible\n"
+    "                   (disjoint additive tables, or one table).  IDA* with no\n"
+    "                   heuristic asked uses max(lc,pdb) with the set built for\n"
+    "                   the board's size and goal, else lc; /api/eval reports\n"
+    "                   its value as pdb\n"
     "  --reflect        every --pdb set also looks up the board mirrored in the\n"
     "                   main diagonal and takes the larger sum (as slide solve\n"
     "                   --reflect; square boards whose goal's blank is on it)\n"
@@ -227,14 +228,19 @@ static int load_pdb_sets(const char *spec, int reflect, struct pdb_set *sets, in
     if (snprintf(buf, sizeof buf, "%s", spec) >= (int)sizeof buf)
         return cli_fail(EXIT_USAGE, "--pdb: the list of files is longer than %zu bytes",
                         sizeof buf - 1);
+    size_t len = strlen(spec); /* strtok_r would skip an empty set silently */
+    if (len && (spec[0] == ',' || spec[len - 1] == ',' || strstr(spec, ",,")))
+        return cli_fail(EXIT_USAGE, "--pdb \"%s\": an empty set name; give SET or "
+                        "SET,SET,... (a set is FILE or FILE+FILE+...)", spec);
     char *save = NULL;
     for (char *one = strtok_r(buf, ",", &save); one; one = strtok_r(NULL, ",", &save)) {
         slide_error err;
         if (*n == SERVE_MAX_PDB_SETS)
             return cli_fail(EXIT_USAGE, "--pdb: at most %d sets (separated by commas)",
                             SERVE_MAX_PDB_SETS);
-        if (pdb_set_load(&sets[*n], one, reflect, 0, &err))
-            return cli_fail(EXIT_FAIL, "%s", err.msg);
+        int rc = pdb_set_load(&sets[*n], one, reflect, 0, &err);
+        if (rc) /* bad input 2, a bad file 1, as slide solve --h pdb: */
+            return cli_fail_lib(rc, &err);
         (*n)++;
         if (!pdb_set_admissible(&sets[*n - 1]))
             return cli_fail(EXIT_USAGE, "--pdb %s: the pattern databases overlap or mix "

@@ -81,9 +81,12 @@ static const char help[] =
     "                 (the sum of pattern databases written by slide pdb\n"
     "                 build; a name may be the DIR of pdb build --partition,\n"
     "                 all its tables; loaded once, load time on stderr) or\n"
-    "                 max(NAME,pdb:FILE+...).  All are admissible, so lengths\n"
-    "                 are optimal - except a pdb sum whose tables share a tile\n"
-    "                 or mix plain tables (a note says so; not 'optimal').\n"
+    "                 max(NAME,pdb:FILE+...) with NAME lc, manhattan, misplaced\n"
+    "                 or wd (one NAME, one sum; no nested max).  Every board\n"
+    "                 must have the tables' size and goal.  All are\n"
+    "                 admissible, so lengths are optimal - except a pdb sum\n"
+    "                 whose tables share a tile or mix plain tables (a note\n"
+    "                 says so; not 'optimal').\n"
     "  --reflect      (ida, pdb) also look the tables up for the board mirrored\n"
     "                 about the main diagonal and take the larger value (square\n"
     "                 boards whose goal has its blank on the diagonal; other\n"
@@ -103,8 +106,9 @@ static const char help[] =
     "                 or \"> \" (md), and end it with the wall and CPU time\n"
     "  --keep-going   (with -) report a bad line on standard error as 'line N:\n"
     "                 ...', go on with the others, exit 2 at the end; without\n"
-    "                 it every line is checked first and a bad one is refused\n"
-    "                 before anything is printed\n"
+    "                 it every line is checked first (its text, its goal, and\n"
+    "                 that --method db or --h pdb: takes it) and a bad one is\n"
+    "                 refused before anything is printed\n"
     "  --db FILE      (db) the distance database; alone it means db where the\n"
     "                 file covers the board, else ida (above)\n"
     "An option that the method does not use is refused.  Unsolvable boards\n"
@@ -513,6 +517,15 @@ static int take_option(int c, const char *v, void *ctx)
     return EXIT_USAGE;
 }
 
+/* 1 if NAME of --h max(NAME,pdb:...) is a heuristic ida_heuristic_open knows. */
+static int known_with(const char *name)
+{
+    for (int i = 0; ida_heuristic_name(i); i++)
+        if (!strcmp(ida_heuristic_name(i), name))
+            return 1;
+    return !strcmp(name, "wd");
+}
+
 static int parse_args(int argc, char **argv, struct solve_args *a, struct cli_parse *p)
 {
     memset(a, 0, sizeof *a);
@@ -526,8 +539,13 @@ static int parse_args(int argc, char **argv, struct solve_args *a, struct cli_pa
         a->threads = 1;
     a->is_pdb = pdb_spec_split(a->heuristic, a->pdb_with, sizeof a->pdb_with, a->pdb_files,
                                sizeof a->pdb_files);
-    if (a->is_pdb < 0)
+    if (a->is_pdb == -1)
         return cli_fail(EXIT_USAGE, "--h: the pattern database list is too long");
+    if (a->is_pdb == -2 || (a->is_pdb == 1 && a->pdb_with[0] && !known_with(a->pdb_with)))
+        return cli_fail(EXIT_USAGE, "--h \"%s\": combine as pdb:FILE+FILE+... or "
+                        "max(NAME,pdb:FILE+FILE+...) with NAME one of lc, manhattan, "
+                        "misplaced, wd (one NAME and one pdb: sum; no nested max)",
+                        a->heuristic);
     if (a->reflect && a->is_pdb != 1)
         return cli_fail(EXIT_USAGE, "--reflect mirrors pattern database lookups: use it with "
                                     "--h pdb:FILES or --h max(NAME,pdb:FILES)");
@@ -976,7 +994,7 @@ struct solve_run {
  * fallback, with a note on stderr unless the same note was the last one
  * printed; else (--method named it) an error.  Returns an exit status. */
 static int method_for(struct solve_run *r, const struct solve_job *job, int lineno,
-                      const struct solve_method **m)
+                      int quiet, const struct solve_method **m)
 {
     char why[SLIDE_ERROR_LEN];
     *m = r->a->method;
@@ -986,7 +1004,7 @@ static int method_for(struct solve_run *r, const struct solve_job *job, int line
         return lineno ? cli_fail(EXIT_USAGE, "line %d: --method %s: %s", lineno, (*m)->name, why)
                       : cli_fail(EXIT_USAGE, "--method %s: %s", (*m)->name, why);
     *m = r->a->fallback;
-    if (strcmp(why, r->note) != 0) {
+    if (!quiet && strcmp(why, r->note) != 0) {
         fprintf(stderr, "slide: %s; solving with --method %s\n", why, (*m)->name);
         snprintf(r->note, sizeof r->note, "%s", why);
     }
@@ -1008,8 +1026,11 @@ static void item_free(struct item *it)
     board_free(&it->goal);
 }
 
-/* Parse one board and choose its method; returns an exit status. */
-static int prepare_one(struct solve_run *r, const char *text, int lineno, struct item *it)
+/* Parse one board and choose its method (quiet: without the fallback
+ * note, for check_lines); --h pdb:'s tables must fit a board that IDA*
+ * solves.  Returns an exit status. */
+static int prepare_one(struct solve_run *r, const char *text, int lineno, int quiet,
+                       struct item *it)
 {
     const struct solve_args *a = r->a;
     slide_error err;
@@ -1026,20 +1047,40 @@ static int prepare_one(struct solve_run *r, const char *text, int lineno, struct
                             a->output == OUT_COUNT, a->db_path ? &r->db : NULL,
                             a->is_pdb == 1 ? &r->pdb : NULL, a->pdb_with};
     it->job = job;
-    return method_for(r, &it->job, lineno, &it->m);
+    if ((rc = method_for(r, &it->job, lineno, quiet, &it->m)))
+        return rc;
+    if (job.pdb && (it->m->takes & TAKES_H) && (rc = pdb_set_match(job.pdb, &it->goal, &err)))
+        return lineno ? cli_fail(EXIT_USAGE, "line %d: %s", lineno, err.msg)
+                      : cli_fail_lib(rc, &err);
+    return EXIT_OK;
 }
 
 /* Parse, solve and print one board; returns an exit status. */
 static int solve_one(struct solve_run *r, const char *text, int lineno)
 {
     struct item it;
-    int status = prepare_one(r, text, lineno, &it);
+    int status = prepare_one(r, text, lineno, 0, &it);
     if (status == EXIT_OK) {
         solve_only(it.m, &it.job, &it.s);
         status = print_solved(r->a, it.m, &it.job, r->t, &it.s);
     }
     item_free(&it);
     return status;
+}
+
+/* Without --keep-going, every line is prepared (parsed, its goal and method
+ * chosen, --h pdb:'s tables matched) before anything is solved or printed:
+ * a bad one is refused (exit 2) and leaves no partial table. */
+static int check_lines(struct solve_run *r, const struct board_list *l)
+{
+    for (int i = 0; i < l->count && l->line[i] && !r->a->keep_going; i++) {
+        struct item it;
+        int rc = prepare_one(r, l->text[i], l->line[i], 1, &it);
+        item_free(&it);
+        if (rc)
+            return rc;
+    }
+    return EXIT_OK;
 }
 
 /* Worse statuses win: usage > failure > unsolvable > ok. */
@@ -1080,7 +1121,7 @@ static int solve_parallel(struct solve_run *r, const struct board_list *l)
         return cli_fail(EXIT_FAIL, "out of memory for %d boards", l->count);
     int n = 0, status = EXIT_OK, prep = EXIT_OK;
     for (int i = 0; i < l->count; i++) {
-        int s = prepare_one(r, l->text[i], l->line[i], &items[n]);
+        int s = prepare_one(r, l->text[i], l->line[i], 0, &items[n]);
         if (s == EXIT_OK) {
             n++;
             continue;
@@ -1125,13 +1166,11 @@ static int load_pdbs(const struct solve_args *a, struct pdb_set *set)
     slide_error err;
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    /* a bad --reflect or a bad list is a usage error (2); a bad file is 1 */
-    if (pdb_set_load(set, a->pdb_files, a->reflect, 0, &err))
-        return cli_fail(strstr(err.msg, "--reflect") || strstr(err.msg, "database list") ||
-                                strstr(err.msg, "no pattern database named")
-                            ? EXIT_USAGE
-                            : EXIT_FAIL,
-                        "%s", err.msg);
+    /* bad input (the list, --reflect, tables that do not go together) is 2;
+     * a bad file is 1 (pdb.h keeps SLIDE_EINVAL for the former) */
+    int rc = pdb_set_load(set, a->pdb_files, a->reflect, 0, &err);
+    if (rc)
+        return cli_fail_lib(rc, &err);
     if (!pdb_set_admissible(set))
         fprintf(stderr, "slide: note: the pattern databases overlap or mix kinds, so their "
                         "sum may overestimate: lengths are not proven optimal\n");
@@ -1169,7 +1208,7 @@ int cmd_solve(int argc, char **argv)
     if (a.goal_text && (!strcmp(a.goal_text, "-") || a.goal_text[0] == '@') &&
         !(rc = cli_read_text(a.goal_text, "the goal", &goal_buf)))
         a.goal_text = goal_buf;
-    if (rc || (rc = read_boards(p.nargs, p.args, &a, &l))) {
+    if (rc || (rc = read_boards(p.nargs, p.args, &a, &l)) || (rc = check_lines(&r, &l))) {
         board_list_free(&l);
         db_free(&r.db);
         pdb_set_free(&r.pdb);

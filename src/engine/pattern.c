@@ -116,8 +116,10 @@ int pattern_parse_tiles(const char *text, int *tiles, int max, int *k, slide_err
                                   "tiles", text, max);
             tiles[(*k)++] = t;
         }
-        if (*p == ',')
-            p++;
+        if (*p == ',' && !*++p) /* "1-2,": an empty last item, refused like ",1" */
+            return slide_fail(err, SLIDE_EINVAL, "bad tile list \"%s\": it ends with a "
+                              "comma; give tile numbers and ranges separated by commas, "
+                              "e.g. 1,2,3 or 1-7", text);
     }
     if (*k == 0)
         return slide_fail(err, SLIDE_EINVAL, "empty tile list: give e.g. 1,2,3 or 1-7");

@@ -378,6 +378,35 @@ int pdb_run_layer(struct pdb_run *run, const struct pdb_build_options *o, int *d
     return SLIDE_OK;
 }
 
+int pdb_run_check(const struct pdb_run *run, slide_error *err)
+{
+    uint64_t entries = pdb_entries(&run->pat, run->kind), set = 0, next = 0;
+    int max = -1;
+    const unsigned nc = 3u - cur_code(run->depth);
+#pragma omp parallel for schedule(static) num_threads(run->threads) \
+    reduction(+ : set) reduction(max : max)
+    for (int64_t e = 0; e < (int64_t)entries; e++)
+        if (run->value[e] != PDB_NONE) {
+            set++;
+            max = run->value[e] > max ? run->value[e] : max;
+        }
+#pragma omp parallel for schedule(static) num_threads(run->threads) reduction(+ : next)
+    for (int64_t w = 0; w < (int64_t)run->st.nwords; w++)
+        next += (uint64_t)__builtin_popcountll(entries_equal(run->st.words[w], nc));
+    if (set != run->cumulative)
+        return slide_fail(err, SLIDE_EFORMAT, "%llu entries hold a value, not the %llu "
+                          "counted", (unsigned long long)set,
+                          (unsigned long long)run->cumulative);
+    if (max >= run->depth)
+        return slide_fail(err, SLIDE_EFORMAT, "an entry holds value %d, not below the "
+                          "depth %d", max, run->depth);
+    if (next)
+        return slide_fail(err, SLIDE_EFORMAT, "%llu states are marked for the layer after "
+                          "depth %d, which is not expanded yet", (unsigned long long)next,
+                          run->depth);
+    return SLIDE_OK;
+}
+
 void pdb_run_finish(struct pdb_run *run, struct pdb_table *t)
 {
     memset(t, 0, sizeof *t);

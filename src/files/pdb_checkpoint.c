@@ -247,13 +247,17 @@ int pdb_checkpoint_load(const char *dir, const struct pattern *pat, enum pdb_kin
         rc = load_blob(dir, "pdb-store", s.depth, run->st.words, sb, s.store_crc, err);
     if (!rc)
         rc = load_blob(dir, "pdb-values", s.depth, run->value, vb, s.values_crc, err);
+    run->depth = s.depth;
+    run->cumulative = s.cumulative;
+    run->elapsed = s.elapsed;
+    slide_error why;
+    if (!rc && pdb_run_check(run, &why))
+        rc = slide_fail(err, SLIDE_EFORMAT, "checkpoint %s is corrupt (%s); start the "
+                        "build anew", dir, why.msg);
     if (rc) {
         pdb_run_free(run);
         return rc;
     }
-    run->depth = s.depth;
-    run->cumulative = s.cumulative;
-    run->elapsed = s.elapsed;
     return SLIDE_OK;
 }
 

@@ -352,19 +352,15 @@ int ida_heuristic_open_pdb(struct ida_heuristic *h, const struct pdb_set *set,
                            const char *with, const struct board *goal, slide_error *err)
 {
     memset(h, 0, sizeof *h);
-    if (goal->rows != set->rows || goal->cols != set->cols)
-        return slide_fail(err, SLIDE_EINVAL, "the pattern databases are for %dx%d boards, "
-                          "not %dx%d", set->rows, set->cols, goal->rows, goal->cols);
-    for (int k = 0; k < set->n; k++)
-        if (goal->cells[k] != set->tables[0].pat.goal_cells[k])
-            return slide_fail(err, SLIDE_EINVAL, "the pattern databases were built for "
-                              "another goal (build them with --goal, or solve for theirs)");
+    int rc = pdb_set_match(set, goal, err);
+    if (rc)
+        return rc;
     struct pdb_ctx *c = calloc(1, sizeof *c);
     if (!c)
         return slide_fail(err, SLIDE_ENOMEM, "out of memory for the heuristic");
     c->set = set;
     if (with && *with) {
-        int rc = ida_heuristic_open(&c->with, with, goal, err);
+        rc = ida_heuristic_open(&c->with, with, goal, err);
         if (rc) {
             free(c);
             return rc;

@@ -25,8 +25,9 @@ static int load_one(struct pdb_set *s, const char *name, int threads, slide_erro
     slide_error why;
     struct pdb_table *t = &s->tables[s->count];
     int rc = pdb_load(name, threads, t, &why);
-    if (rc)
-        return slide_fail(err, rc, "%s: %s", name, why.msg);
+    if (rc) /* a bad file, never bad input: SLIDE_EINVAL is kept for the latter */
+        return slide_fail(err, rc == SLIDE_EINVAL || rc == SLIDE_ERANGE ? SLIDE_EFORMAT : rc,
+                          "%s: %s", name, why.msg);
     s->count++;
     if (!same_goal(&t->pat, &s->tables[0].pat))
         return slide_fail(err, SLIDE_EINVAL, "%s is for another board or goal than %s",
@@ -55,7 +56,9 @@ static int table_number(const char *file, size_t *stem)
  * The tables of one directory written by pdb build --partition NAME:
  * DIR/NAME.1.pdb, DIR/NAME.2.pdb, ... in that order.  Every .pdb file in
  * DIR must be one of them: two partitions (NAME.K and OTHER.K) in one
- * directory are refused rather than summed (they overlap).
+ * directory are refused rather than summed (they overlap), and so are two
+ * files for one K (x.1.pdb, x.01.pdb), where readdir's order would choose.
+ * Such a directory is refused as a bad file is (SLIDE_EFORMAT).
  */
 static int load_dir(struct pdb_set *s, const char *dir, int threads, slide_error *err)
 {
@@ -71,12 +74,15 @@ static int load_dir(struct pdb_set *s, const char *dir, int threads, slide_error
             continue;
         int k = len < sizeof stem ? table_number(e->d_name, &n) : 0;
         if (!k)
-            rc = slide_fail(err, SLIDE_EINVAL, "%s/%s is not named NAME.K.pdb as pdb build "
+            rc = slide_fail(err, SLIDE_EFORMAT, "%s/%s is not named NAME.K.pdb as pdb build "
                             "--partition writes its tables", dir, e->d_name);
         else if (found && (strlen(stem) != n || strncmp(stem, e->d_name, n)))
-            rc = slide_fail(err, SLIDE_EINVAL, "%s holds the tables of two partitions, %s "
+            rc = slide_fail(err, SLIDE_EFORMAT, "%s holds the tables of two partitions, %s "
                             "and %.*s; name the files (pdb:%s/%s.1.pdb+...)", dir, stem,
                             (int)n, e->d_name, dir, stem);
+        else if (names[k][0]) /* x.1.pdb and x.01.pdb: which one readdir gives last */
+            rc = slide_fail(err, SLIDE_EFORMAT, "%s holds two files for table %d, %s and %s; "
+                            "keep one", dir, k, names[k], e->d_name);
         if (!rc) {
             snprintf(stem, sizeof stem, "%.*s", (int)n, e->d_name);
             memcpy(names[k], e->d_name, len + 1); /* len < 256 */
@@ -85,7 +91,7 @@ static int load_dir(struct pdb_set *s, const char *dir, int threads, slide_error
     }
     closedir(d);
     if (!rc && !found)
-        rc = slide_fail(err, SLIDE_EINVAL, "%s holds no pattern database (NAME.K.pdb)", dir);
+        rc = slide_fail(err, SLIDE_EFORMAT, "%s holds no pattern database (NAME.K.pdb)", dir);
     for (int k = 1; !rc && k <= PDB_SET_MAX; k++) {
         if (!names[k][0])
             continue;
@@ -191,6 +197,18 @@ int pdb_set_load(struct pdb_set *s, const char *files, int reflect, int threads,
     if (rc)
         pdb_set_free(s);
     return rc;
+}
+
+int pdb_set_match(const struct pdb_set *s, const struct board *goal, slide_error *err)
+{
+    if (goal->rows != s->rows || goal->cols != s->cols)
+        return slide_fail(err, SLIDE_EINVAL, "the pattern databases are for %dx%d boards, "
+                          "not %dx%d", s->rows, s->cols, goal->rows, goal->cols);
+    for (int k = 0; k < s->n; k++)
+        if (goal->cells[k] != s->tables[0].pat.goal_cells[k])
+            return slide_fail(err, SLIDE_EINVAL, "the pattern databases were built for "
+                              "another goal (build them with --goal, or solve for theirs)");
+    return SLIDE_OK;
 }
 
 int pdb_set_goal(const struct pdb_set *s, struct board *b, slide_error *err)
@@ -349,6 +367,13 @@ int pdb_spec_split(const char *spec, char *with, size_t wlen, char *files, size_
         const char *comma = strstr(spec, ",pdb:");
         wl = (size_t)(comma - (spec + 4));
         f = comma + 5;
+        /* one NAME and one sum: max(pdb:A,pdb:B) or a nested max( ) would
+         * otherwise split into a NAME or FILE holding the rest */
+        if (wl == 0 || strcspn(spec + 4, "(),:") < wl || strpbrk(f, "(") ||
+            strchr(f, ')') != spec + strlen(spec) - 1 || strstr(f, "pdb:"))
+            return -2;
+    } else if (strncmp(spec, "max(", 4) == 0 && strstr(spec, "pdb:")) {
+        return -2; /* max(pdb:FILES,NAME), max(pdb:A) ... */
     } else {
         return 0;
     }
