@@ -27,8 +27,8 @@
 #                   tests' (cmocka, chromium, node), gnuplot
 #
 # Every make first runs scripts/deps.sh: as root with apt-get it installs
-# what the full tool needs and is missing (make test: cmocka too; make
-# results: gnuplot); otherwise it stops when a required package is missing
+# what the full tool needs and is missing (on a bare image the compiler
+# and pkg-config too; make test: cmocka; make results: gnuplot); otherwise it stops when a required package is missing
 # and says in ONE line each what it leaves out:
 #   slide: building without slide serve: libmicrohttpd-dev libjansson-dev are missing (...)
 #   slide: building without build/slide-mpi (slide bfs --mpi): ... (...)
@@ -54,7 +54,7 @@ DEPS_GOALS := $(filter-out clean deps,$(or $(MAKECMDGOALS),all))
 ifneq ($(and $(DEPS_GOALS),$(filter 0,$(MAKELEVEL))),)
 DEPS_MODE := $(if $(filter test asan,$(DEPS_GOALS)),test,$(if $(filter results results-2x7,$(DEPS_GOALS)),results,build))
 DEPS_RC := $(shell NO_SERVE=$(if $(filter 0,$(HAVE_SERVE)),1,0) NO_MPI=$(if $(filter 0,$(HAVE_MPI)),1,0) \
-             DEPS_STAMP=$(BUILD)/deps-failed sh scripts/deps.sh $(DEPS_MODE) >&2; echo $$?)
+             CC='$(CC)' DEPS_STAMP=$(BUILD)/deps-failed sh scripts/deps.sh $(DEPS_MODE) >&2; echo $$?)
 ifneq ($(DEPS_RC),0)
 $(error the packages named above are missing)
 endif
@@ -121,7 +121,7 @@ endif
 all: $(BUILD)/slide $(BUILD)/libslide.a $(MPI_BIN)
 
 deps:
-	@DEPS_STAMP=$(BUILD)/deps-failed sh scripts/deps.sh all
+	@CC='$(CC)' DEPS_STAMP=$(BUILD)/deps-failed sh scripts/deps.sh all
 
 $(BUILD)/obj/%.o: src/%.c $(wildcard include/slide/*.h) $(wildcard src/*/*.h)
 	@mkdir -p $(@D)

@@ -3,8 +3,9 @@
 # tool are present, before make decides what to build (the Makefile runs it
 # when it starts; `make deps` runs "all").
 #
-#   required  pkg-config, zlib (build); cmocka (test, all); gnuplot (results:
-#             make results draws its figures with it)
+#   required  the C compiler ($CC, default cc: Debian's gcc), pkg-config,
+#             zlib (build); cmocka (test, all); gnuplot (results: make
+#             results draws its figures with it)
 #   full tool libmicrohttpd + Jansson (slide serve), Open MPI (build/slide-mpi,
 #             slide bfs --mpi); chromium, node and npm (the browser tests:
 #             all only - make test says in one line when it skips them)
@@ -12,7 +13,9 @@
 # As root with apt-get, installs what is missing (the package lists are
 # refreshed first).  Otherwise, and when apt-get fails, a missing required
 # package stops the build with the exact command to run (exit 1), and each
-# part of the full tool that is left out gets ONE line on stderr:
+# part of the full tool that is left out gets ONE line on stderr (apt-get's
+# own output is kept out of the build's; its "E:" lines are shown when an
+# install fails):
 #   slide: building without slide serve: libmicrohttpd-dev libjansson-dev are missing (...)
 # An install that failed is not retried by every make: the packages are
 # written to $DEPS_STAMP (the Makefile: build/deps-failed) and only `make
@@ -30,9 +33,20 @@ have_pkg() { have_cmd pkg-config && pkg-config --exists "$1"; }
 # DEPS_INCLUDE: where headers are looked for (a test's stand-in machine)
 have_header() { [ -f "${DEPS_INCLUDE:-/usr/include}/$1" ]; }
 
+# The package of the C compiler make calls, when it is missing: cc and gcc
+# come with Debian's gcc (a fresh image may hold gcc-12 without cc).
+missing_compiler() {
+    set -- ${CC:-cc}
+    have_cmd "$1" && return
+    case ${1##*/} in
+    cc | gcc | c99) echo gcc ;;
+    *) echo "${1##*/}" ;;
+    esac
+}
+
 # The packages of each part that are missing here.
 missing_required() {
-    m=""
+    m=$(missing_compiler)
     have_cmd pkg-config || m="$m pkg-config"
     have_pkg zlib || have_header zlib.h || m="$m zlib1g-dev"
     if [ "$what" != build ] && [ "$what" != results ]; then
@@ -81,10 +95,12 @@ if [ "$(id -u)" = 0 ] && have_cmd apt-get; then
     [ -n "$tried" ] && [ "$tried" = "$optional" ] && try=""
     if [ -n "$required$try" ]; then
         echo "slide: installing $(echo $required $try) with apt-get" >&2
+        log=$(mktemp)
         # a fresh image may have no package lists
-        apt-get update -qq >&2 || true
+        apt-get update -qq >>"$log" 2>&1 || true
         apt_install() {
-            DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >&2
+            DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+                "$@" >>"$log" 2>&1
         }
         # one call for everything; part by part if that fails, so that one
         # package the archive lacks does not keep the others out
@@ -93,7 +109,9 @@ if [ "$(id -u)" = 0 ] && have_cmd apt-get; then
             for part in "$(missing_serve)" "$(missing_mpi)" "$(missing_browser)"; do
                 [ -n "$part" ] && apt_install $part
             done
+            grep '^E:' "$log" | sort -u | sed 's/^/slide: apt-get: /' >&2
         fi
+        rm -f "$log"
     fi
     required=$(missing_required)
     left="$(missing_serve) $(missing_mpi) $(missing_browser)"

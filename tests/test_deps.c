@@ -27,8 +27,10 @@ static const char apt_get[] =
     "[ \"$1\" = update ] && exit 0\n"
     "pkgs=''\n"
     "for a; do case $a in -*|install) ;; *) pkgs=\"$pkgs $a\" ;; esac; done\n"
-    "for p in $pkgs; do grep -qx \"$p\" \"$D/broken\" 2>/dev/null && exit 100; done\n"
-    "for p in $pkgs; do case $p in\n"
+    "for p in $pkgs; do grep -qx \"$p\" \"$D/broken\" 2>/dev/null && "
+    "{ echo \"E: Unable to locate package $p\" >&2; exit 100; }; done\n"
+    "for p in $pkgs; do echo \"Setting up $p ...\"; case $p in\n"
+    "  gcc) printf '#!/bin/sh\\n' > \"$D/bin/cc\"; chmod +x \"$D/bin/cc\" ;;\n"
     "  pkg-config) cp \"$D/pkg-config.stub\" \"$D/bin/pkg-config\" ;;\n"
     "  zlib1g-dev) touch \"$D/pc/zlib\" ;;\n"
     "  libcmocka-dev) touch \"$D/pc/cmocka\" ;;\n"
@@ -42,14 +44,16 @@ static const char apt_get[] =
     "esac; done\n"
     "exit 0\n";
 
-/* A machine with pkg-config and the packages in installed (space-separated
- * pkg-config names); root or not; with apt-get when root. */
+/* A machine with a C compiler (cc), pkg-config and the packages in
+ * installed (space-separated pkg-config names); root or not; with apt-get
+ * when root. */
 static void machine(const char *installed, int root)
 {
     char path[256], *out;
     scripttest_tmpdir(dir, sizeof dir);
     assert_int_equal(scripttest_sh(&out, "cd '%s' && mkdir bin pc include && "
-                                   "for p in cat mkdir dirname rm cp touch grep chmod; do "
+                                   "for p in cat mkdir dirname rm cp touch grep chmod "
+                                   "mktemp sort sed; do "
                                    "ln -s \"$(command -v $p)\" bin/$p; done && "
                                    "for p in %s; do touch pc/$p; done", dir, installed), 0);
     free(out);
@@ -57,6 +61,8 @@ static void machine(const char *installed, int root)
     scripttest_write(path, pkg_config, 1);
     snprintf(path, sizeof path, "%s/bin/pkg-config", dir);
     scripttest_write(path, pkg_config, 1);
+    snprintf(path, sizeof path, "%s/bin/cc", dir);
+    scripttest_write(path, "#!/bin/sh\n", 1);
     snprintf(path, sizeof path, "%s/bin/id", dir);
     scripttest_write(path, root ? "#!/bin/sh\necho 0\n" : "#!/bin/sh\necho 1000\n", 1);
     if (root) {
@@ -77,7 +83,7 @@ static int teardown(void **state)
 static int deps(const char *env, const char *mode, char **out)
 {
     return scripttest_sh(out, "D='%s' PATH='%s/bin' DEPS_INCLUDE='%s/include' "
-                         "DEPS_STAMP='%s/build/deps-failed' %s /bin/sh "
+                         "DEPS_STAMP='%s/build/deps-failed' CC=cc %s /bin/sh "
                          SCRIPTTEST_ROOT "/scripts/deps.sh %s", dir, dir, dir, dir, env, mode);
 }
 
@@ -125,26 +131,31 @@ static void test_user_names_each_part_once(void **state)
     free(out);
 }
 
+/* deps.sh stops the build (exit 1) and prints exactly line. */
+static void stops_with(const char *env, const char *mode, const char *line)
+{
+    char *out;
+    assert_int_equal(deps(env, mode, &out), 1);
+    assert_string_equal(out, line);
+    free(out);
+}
+
 static void test_user_required_missing_stops(void **state)
 {
     (void)state;
     machine("libmicrohttpd jansson", 0);
     char *out;
-    assert_int_equal(deps("NO_MPI=1", "build", &out), 1);
-    assert_string_equal(out, "slide: cannot build: zlib1g-dev is missing (make deps as root, "
-                             "or sudo apt-get install -y zlib1g-dev)\n");
-    free(out);
+    stops_with("NO_MPI=1", "build", "slide: cannot build: zlib1g-dev is missing (make deps as "
+                                    "root, or sudo apt-get install -y zlib1g-dev)\n");
     assert_int_equal(deps("NO_MPI=1", "test", &out), 1);
     assert_non_null(strstr(out, "zlib1g-dev libcmocka-dev are missing"));
     free(out);
     /* make results needs gnuplot for its figures */
     teardown(NULL);
     machine("zlib libmicrohttpd jansson", 0);
-    assert_int_equal(deps("NO_MPI=1", "results", &out), 1);
-    assert_string_equal(out, "slide: make results draws its figures with gnuplot: gnuplot-nox "
-                             "is missing (make deps as root, or sudo apt-get install -y "
-                             "gnuplot-nox)\n");
-    free(out);
+    stops_with("NO_MPI=1", "results", "slide: make results draws its figures with gnuplot: "
+                                      "gnuplot-nox is missing (make deps as root, or sudo "
+                                      "apt-get install -y gnuplot-nox)\n");
 }
 
 static void test_everything_there_is_silent(void **state)
@@ -180,6 +191,8 @@ static void test_root_installs_the_full_tool(void **state)
     assert_non_null(strstr(out, "slide: installing pkg-config zlib1g-dev libmicrohttpd-dev "
                                 "libjansson-dev libopenmpi-dev openmpi-bin with apt-get"));
     assert_null(strstr(out, "building without"));
+    assert_null(strstr(out, "Setting up")); /* apt-get's own lines stay out of make's */
+    assert_int_equal(lines(out), 1);
     free(out);
     assert_int_equal(apt_calls("update"), 1);
     assert_int_equal(apt_calls("install"), 1);
@@ -203,6 +216,12 @@ static void test_root_failed_install_not_retried(void **state)
                                 "libopenmpi-dev openmpi-bin are missing (apt-get could not "
                                 "install them; make deps tries again)\n"));
     assert_null(strstr(out, "without slide serve"));
+    /* apt-get's reason, once, though the package was tried twice */
+    const char *why = "slide: apt-get: E: Unable to locate package libopenmpi-dev\n";
+    const char *at = strstr(out, why);
+    assert_non_null(at);
+    assert_null(strstr(at + 1, why));
+    assert_null(strstr(out, "Setting up"));
     free(out);
     int tries = apt_calls("install");
     assert_true(tries >= 2); /* all at once, then part by part */
@@ -214,6 +233,33 @@ static void test_root_failed_install_not_retried(void **state)
     assert_int_equal(deps("", "all", &out), 0); /* make deps: tried again */
     free(out);
     assert_true(apt_calls("install") > tries);
+}
+
+/* No C compiler (a bare image: gcc-12 may come with Open MPI, but not cc):
+ * a user is told to install gcc, root gets it; CC names another compiler. */
+static void test_compiler(void **state)
+{
+    (void)state;
+    machine("zlib libmicrohttpd jansson", 0);
+    char *out, path[256];
+    snprintf(path, sizeof path, "%s/bin/cc", dir);
+    unlink(path);
+    stops_with("NO_MPI=1", "build", "slide: cannot build: gcc is missing (make deps as root, "
+                                    "or sudo apt-get install -y gcc)\n");
+    stops_with("NO_MPI=1 CC=clang", "build", "slide: cannot build: clang is missing (make deps "
+                                             "as root, or sudo apt-get install -y clang)\n");
+    scripttest_write(path, "#!/bin/sh\n", 1); /* cc there: CC='cc -std=c11' is cc */
+    assert_int_equal(deps("NO_MPI=1 CC='cc -std=c11'", "build", &out), 0);
+    assert_string_equal(out, "");
+    free(out);
+    teardown(NULL);
+    machine("", 1);
+    snprintf(path, sizeof path, "%s/bin/cc", dir);
+    unlink(path);
+    assert_int_equal(deps("", "build", &out), 0);
+    assert_non_null(strstr(out, "slide: installing gcc zlib1g-dev "));
+    free(out);
+    assert_int_equal(access(path, X_OK), 0);
 }
 
 /* A make of its own, as a user's shell starts it: under `make test` the
@@ -274,6 +320,7 @@ int main(void)
         cmocka_unit_test_teardown(test_everything_there_is_silent, teardown),
         cmocka_unit_test_teardown(test_root_installs_the_full_tool, teardown),
         cmocka_unit_test_teardown(test_root_failed_install_not_retried, teardown),
+        cmocka_unit_test_teardown(test_compiler, teardown),
         cmocka_unit_test_teardown(test_make_says_what_it_leaves_out, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -35,9 +35,15 @@ async function shot(browser, url, viewport, moves, file) {
   await page.$eval('#speed', (e) => { e.value = '30'; });
   await page.click('#solve');
   await page.waitForFunction(() => !document.getElementById('hd-figure').hidden);
-  await page.waitForFunction((m) => Number(document.getElementById('move-count').textContent) >= m,
-                             {}, moves);
-  await page.click('#pause');
+  // paused by the page itself on the move that reaches m: a round trip from
+  // here can come too late on a busy machine (the animation ends first)
+  await page.waitForFunction((m) => {
+    if (Number(document.getElementById('move-count').textContent) < m) return false;
+    const pause = document.getElementById('pause');
+    if (pause.textContent === 'Pause') pause.click(); // once: the check may run again
+    return true;
+  }, { polling: 'mutation' }, moves);
+  await page.waitForFunction(() => document.getElementById('pause').textContent === 'Resume');
   await page.waitForFunction(() => document.getElementById('live-h').textContent.includes('pdb'));
   await new Promise((r) => setTimeout(r, 300)); // the tiles' slide ends
   await page.screenshot({ path: join(OUT, file), fullPage: viewport.width > 500 });

@@ -355,6 +355,8 @@ const tests = {
       const link = await p.$eval('#board-link', (e) => e.href);
       const lq = new URL(link).searchParams;
       check(lq.get('board') === KORF1_4X4 && lq.get('goal') === 'first', `link: ${link}`);
+      check(link.endsWith('/?board=14+13+15+7/11+12+9+5/6+0+2+1/4+8+10+3&goal=first'),
+            `the link does not read as the board's rows: ${link}`);
       await p.click('#board .tile[data-tile="2"]'); // the blank's row: 2 slides left
       await boardIs(p, '14 13 15 7/11 12 9 5/6 2 0 1/4 8 10 3');
       check(new URL(p.url()).searchParams.get('board') === '14 13 15 7/11 12 9 5/6 2 0 1/4 8 10 3',
@@ -397,8 +399,13 @@ const tests = {
     check(Number(h.pdb) >= want.manhattan && Number(h.pdb) <= d, `pdb ${h.pdb} not within [manhattan, d]`);
     check(Number(h.lc) >= want.manhattan && Number(h.lc) <= d && Number(h.wd) <= d, `lc ${h.lc}, wd ${h.wd}`);
     let pdb = await text(page, '#pdb-note');
-    check(pdb.includes('Pattern databases loaded: 3x3 (tiles 1-4 + 5-8, additive)') &&
+    check(pdb.includes('Pattern databases loaded: 3x3 (tiles 1-4 + 5-8, additive); ' +
+                       '3x3 (tiles 1-4, blank-first goal)') &&
           await page.$eval('#pdb-note', (e) => e.dataset.here) === 'true', `pdb note: ${pdb}`);
+    // the blank-first set is the one for that goal
+    await choose(page, 3, 3, 'first');
+    await page.waitForFunction(() => document.getElementById('pdb-note').dataset.here === 'true');
+    await choose(page, 3, 3);
     check(await page.$eval('#method option[value="db"]', (e) => !e.hidden && !e.disabled), 'db hidden on 3x3');
     // 4x4: no database, no tables; h live all the same
     await choose(page, 4, 4);
@@ -487,6 +494,18 @@ const tests = {
       await p.waitForFunction(() => document.querySelectorAll('#histogram rect').length === 32);
       const hs = await p.$$eval('#histogram text', (ts) => ts.map((t) => t.getBoundingClientRect().height));
       check(Math.min(...hs) >= 11, `histogram text heights ${hs}`);
+      // distance labels side by side, none over another, the radius (31) among them
+      const ticks = await p.$$eval('#histogram text.tick', (ts) => ts.map((t) => {
+        const b = t.getBoundingClientRect();
+        return { d: t.textContent, left: b.left, right: b.right };
+      }));
+      check(ticks.some((t) => t.d === '31'), `no radius label: ${ticks.map((t) => t.d)}`);
+      for (let i = 1; i < ticks.length; i++)
+        check(ticks[i].left >= ticks[i - 1].right + 2,
+              `distance labels ${ticks[i - 1].d} and ${ticks[i].d} overlap on a 390 px screen`);
+      // the board's marker label has a white edge where it crosses the bars
+      const edge = await p.$eval('#histogram text.marker-label', (t) => getComputedStyle(t).stroke);
+      check(edge === 'rgb(255, 255, 255)', `marker label edge ${edge}`);
       await p.screenshot({ path: join(SHOTS, 'phone-histogram.png'), fullPage: true });
     } finally {
       await p.close();
@@ -514,7 +533,11 @@ async function main() {
   for (const [tiles, name] of [['1-4', 'a'], ['5-8', 'b']])
     execFileSync(SLIDE, ['pdb', 'build', '3x3', '--pattern', tiles, '-o', join(dir, `${name}.pdb`)],
                  { stdio: 'ignore' });
-  const { child, url } = await startServer(db, `${join(dir, 'a.pdb')}+${join(dir, 'b.pdb')}`);
+  // a second set, for the blank-first goal: the page tells the two apart
+  execFileSync(SLIDE, ['pdb', 'build', '3x3', '--goal', '0 1 2/3 4 5/6 7 8', '--pattern', '1-4',
+                       '-o', join(dir, 'f.pdb')], { stdio: 'ignore' });
+  const { child, url } = await startServer(db, `${join(dir, 'a.pdb')}+${join(dir, 'b.pdb')},` +
+                                               join(dir, 'f.pdb'));
   const browser = await puppeteer.launch({
     executablePath: CHROMIUM, headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],

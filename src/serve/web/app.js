@@ -172,7 +172,8 @@ function boardQuery() {
   const q = new URLSearchParams({ board: boardText(state.cells, state.rows, state.cols) });
   if (state.goalKind === 'first') q.set('goal', 'first');
   else if (state.goalKind === 'custom') q.set('goal', goalTextNow());
-  return '?' + q.toString();
+  // '/' may stand in a query as it is (RFC 3986): the rows stay readable
+  return '?' + q.toString().replace(/%2F/gi, '/');
 }
 
 function updateLink() {
@@ -460,6 +461,12 @@ function drawHistogram() {
   const max = Math.max(...h.histogram);
   const bw = (W - L - 8) / h.histogram.length;
   const every = bw * 5 < 24 ? 10 : 5; // distance labels that do not collide
+  // ...and the radius's label takes the place of a round one too close to it
+  const ticks = new Set();
+  for (let d = 0; d <= h.radius; d += every) ticks.add(d);
+  const lastRound = Math.floor(h.radius / every) * every;
+  if (lastRound !== h.radius && (h.radius - lastRound) * bw < 24) ticks.delete(lastRound);
+  ticks.add(h.radius);
   svg.append(svgEl('line', { x1: L, y1: H - B, x2: W - 4, y2: H - B, class: 'axis' }));
   svg.append(svgEl('line', { x1: L, y1: T, x2: L, y2: H - B, class: 'axis' }));
   svg.append(svgEl('text', { x: L - 4, y: T + 8, 'text-anchor': 'end' }, max.toLocaleString('en')));
@@ -477,8 +484,9 @@ function drawHistogram() {
       svg.append(svgEl('text', { x: x + (left ? 4 : -4), y: T + 10, class: 'marker-label',
                                  'text-anchor': left ? 'start' : 'end' }, `your board: d = ${d}`));
     }
-    if (d % every === 0 || d === h.radius)
-      svg.append(svgEl('text', { x: L + (d + 0.5) * bw, y: H - B + 14, 'text-anchor': 'middle' }, d));
+    if (ticks.has(d))
+      svg.append(svgEl('text', { x: L + (d + 0.5) * bw, y: H - B + 14, 'text-anchor': 'middle',
+                                 class: 'tick' }, d));
   });
   svg.append(svgEl('text', { x: (W + L) / 2, y: H - 2, 'text-anchor': 'middle' }, 'distance from the goal (moves)'));
   let where = '';
@@ -747,6 +755,14 @@ function tileRanges(tiles) {
   return out.join(',');
 }
 
+// A set's goal in words where it is not the usual one (blank last), so
+// that two sets of one size tell apart.
+function pdbGoalWords(p) {
+  const text = (kind) => boardText(goalCells(p.rows, p.cols, kind), p.rows, p.cols);
+  if (!p.goal || p.goal === text('last')) return '';
+  return p.goal === text('first') ? ', blank-first goal' : `, goal ${p.goal}`;
+}
+
 function showPdbNote() {
   const sets = state.info ? state.info.pattern_databases || [] : [];
   const note = $('pdb-note');
@@ -756,7 +772,7 @@ function showPdbNote() {
   const here = pdbHere();
   const list = sets.map((p) => `${p.rows}x${p.cols} (tiles ${p.tables.map((t) =>
     tileRanges(t.tiles)).join(' + ')}${p.tables.length > 1 ? `, ${p.tables[0].kind}` : ''}` +
-    `${p.reflect ? ', mirrored too' : ''})`).join('; ');
+    `${pdbGoalWords(p)}${p.reflect ? ', mirrored too' : ''})`).join('; ');
   note.append(`Pattern databases loaded: ${list}. `);
   note.append(here ? 'For this size and goal IDA* uses h = max(lc, pdb), and h now shows pdb.'
     : 'None is built for this size and goal: IDA* uses lc here.');
