@@ -18,7 +18,8 @@
 #     each with KF_CPU / JOBS): an instance still running when its lane's
 #     share is spent is interrupted (SIGINT) and shown with the lower bound
 #     its search proved.  KF="1 40" runs those instances instead, each under
-#     KF_BUDGET expansions.
+#     KF_BUDGET expansions (KF_WHY, a phrase saying why these, goes into
+#     the table's header).
 #   - Every solution is checked here, outside slide: the blank moves are
 #     replayed (awk) from the board to the goal, their number is the length,
 #     and the length is at least the Manhattan distance with its parity.
@@ -135,7 +136,11 @@ lane() { # lane L: boards number L, L + JOBS, ... one after the other, then
     left=$((KF_CPU / JOBS))
     awk -v j="$JOBS" -v l="$1" '(NR - 1) % j == l { print 1000 + NR, $0 }' "$tmp/kf-auto" \
         > "$tmp/kflane.$1"
-    while [ "$left" -gt 0 ] && read -r nr set id pub b; do
+    # an instance is started only with more left than loading the tables
+    # takes (plus a minute): interrupted before its search began, it would
+    # leave no record
+    min_left=$(echo "$load_cpu" | awk '{ printf "%d", $1 + 60 }')
+    while [ "$left" -gt "$min_left" ] && read -r nr set id pub b; do
         # the time limit is wall-clock, at least the CPU time of one thread:
         # the CPU spent never passes the share
         one "$1" "$nr" "$set" "$id" "$pub" "$b" 1000000000000000 "$left" || return 1
@@ -217,7 +222,7 @@ rm -f "$OUT/puzzle24.csv.tmp"
          "four additive tables of Korf and Felner (2002) and its mirror about the main" \
          "diagonal (--reflect; the larger of the two sums).  Budgets: $BUDGET expansions per" \
          "walk or uniform board, $MD_BUDGET for the Manhattan cross-check;" \
-         "$(if [ -n "$KF" ]; then echo "Korf-Felner instances $KF under $KF_BUDGET expansions each."; \
+         "$(if [ -n "$KF" ]; then echo "Korf-Felner instances $KF under $KF_BUDGET expansions each${KF_WHY:+ ($KF_WHY)}."; \
             else echo "Korf-Felner instances in the order of the gap between the published length and h, smallest first, within $KF_CPU CPU seconds of search ($JOBS lane(s) of $((KF_CPU / JOBS)) s each, the tables' load counted)."; fi)" \
          "scripts/results-24.sh, SEED=$SEED."
     echo
