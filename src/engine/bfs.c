@@ -116,15 +116,18 @@ static int bfs_layers(const struct space *s, struct store *st, uint8_t *flags,
         int d = r->radius, colour = d & 1;
         unsigned bit = (unsigned)(d / 2) & 1u;
         double t0 = omp_get_wtime();
-        int back = !o->no_backward && bfs_backward_pays(s, r, d);
+        /* the multi-tile metric goes forward, board by board, and closes
+         * every layer (bfs_moves.h) */
+        int back = !o->no_backward && !tb.mtm && bfs_backward_pays(s, r, d);
         uint64_t found;
         enum pass kind = back ? PASS_BACKWARD : PASS_FORWARD;
         /* a backward layer expands the unvisited boards */
-        int windows = windows_pay(s, &tb.wt, o, back ? unvisited_next(s, r, d) : r->hist[d]);
+        int windows = !tb.mtm &&
+                      windows_pay(s, &tb.wt, o, back ? unvisited_next(s, r, d) : r->hist[d]);
         found = run_pass(s, &tb, st, flags, threads, kind, colour, bit,
                          pass_mark_flag(flags, 0, nchunks, kind, colour, windows), windows,
                          NULL, r);
-        if (back)
+        if (back || tb.mtm)
             run_pass(s, &tb, st, flags, threads, PASS_CLOSE, colour, bit,
                      FLAG_FRONTIER(1 - colour), 0, NULL, r);
         double t1 = omp_get_wtime();
@@ -171,6 +174,11 @@ int bfs_resume(const struct space *s, struct store *st,
                           "store has %llu entries but the space has %llu",
                           (unsigned long long)st->size,
                           (unsigned long long)s->size);
+    if (r->metric != o->metric)
+        return slide_fail(err, SLIDE_EINVAL, "the search was begun in the %s metric (%s), "
+                          "not the %s metric (%s)", metric_long_name(r->metric),
+                          metric_name(r->metric), metric_long_name(o->metric),
+                          metric_name(o->metric));
     return bfs_loop(s, st, o, r, 0, err);
 }
 
@@ -179,6 +187,7 @@ int bfs_run(const struct space *s, struct store *st,
             slide_error *err)
 {
     memset(r, 0, sizeof *r);
+    r->metric = o->metric;
     if (st->size != s->size)
         return slide_fail(err, SLIDE_EINVAL,
                           "store has %llu entries but the space has %llu",
@@ -208,7 +217,8 @@ uint64_t bfs_visit_frontier(const struct space *s, const struct store *st,
 {
     uint64_t visited = 0;
     int64_t nwords = (int64_t)st->nwords;
-    int colour = depth & 1;
+    (void)s;
+    (void)depth; /* at a layer boundary the frontier (10) is the layer */
     if (threads <= 0)
         threads = omp_get_max_threads();
 #pragma omp parallel num_threads(threads) reduction(+ : visited)
@@ -221,10 +231,7 @@ uint64_t bfs_visit_frontier(const struct space *s, const struct store *st,
             while (fm) {
                 int b = __builtin_ctzll(fm);
                 fm &= fm - 1;
-                uint64_t e = (uint64_t)wi * STORE_ENTRIES_PER_WORD + (uint64_t)(b / 2);
-                if (s->colour[e % (uint64_t)s->n] != colour)
-                    continue;
-                fn(ctx, me, e);
+                fn(ctx, me, (uint64_t)wi * STORE_ENTRIES_PER_WORD + (uint64_t)(b / 2));
                 visited++;
             }
         }

@@ -54,6 +54,12 @@
 /* Most targets one word pushes: two vertical moves per entry, and the two
  * horizontal neighbours across its ends. */
 #define PUSH_MAX (2 * STORE_ENTRIES_PER_WORD + 2)
+/* The same in the multi-tile metric (bfs_moves.h): at most rows - 1
+ * vertical jumps per entry, and k entries across each end for each
+ * horizontal jump of k = 1 .. cols - 1 cells, over every shape of at most
+ * SPACE_MAX_CELLS cells (push_max_mtm gives a board's own). */
+#define PUSH_MAX_MTM ((SPACE_MAX_CELLS - 1) * STORE_ENTRIES_PER_WORD + \
+                      SPACE_MAX_CELLS * (SPACE_MAX_CELLS - 1))
 /* A thread alone on a store of more words than this (2 MiB) queues its
  * targets and prefetches them (push_own; or on any store with
  * bfs_options.queue); a smaller store stays in the thread's L2 or L3
@@ -95,6 +101,11 @@ struct masks {
         uint8_t q[2 * STORE_ENTRIES_PER_WORD];
         uint8_t zt2[2 * STORE_ENTRIES_PER_WORD];
     } vent[SPACE_MAX_CELLS];
+    /* The multi-tile metric's horizontal jumps (bfs_moves.h): bit 2k of
+     * jleft[j][p] / jright[j][p] set when entry k of a word of phase p
+     * can jump j cells left / right in its row (j = 1 .. cols - 1). */
+    uint64_t jleft[SPACE_MAX_CELLS][SPACE_MAX_CELLS];
+    uint64_t jright[SPACE_MAX_CELLS][SPACE_MAX_CELLS];
 };
 
 static void masks_init(struct masks *mk, const struct space *s)
@@ -118,6 +129,12 @@ static void masks_init(struct masks *mk, const struct space *s)
                 mk->left[p] |= bit;
             if (col < s->cols - 1)
                 mk->right[p] |= bit;
+            for (int j = 1; j < s->cols; j++) {
+                if (col >= j)
+                    mk->jleft[j][p] |= bit;
+                if (col + j < s->cols)
+                    mk->jright[j][p] |= bit;
+            }
             for (int dir = 0; dir < 2; dir++) {
                 int zt = dir ? z + s->cols : z - s->cols;
                 if (zt < 0 || zt >= s->n)
@@ -129,6 +146,14 @@ static void masks_init(struct masks *mk, const struct space *s)
                 v->zt2[2 * k + dir] = (uint8_t)(2 * zt);
             }
         }
+}
+
+/* Targets one word of space s may push in the multi-tile metric: rows - 1
+ * vertical jumps per entry, and sum over j = 1..cols-1 of 2j across the
+ * word's ends (at most PUSH_MAX_MTM). */
+static inline unsigned push_max_mtm(const struct space *s)
+{
+    return (unsigned)((s->rows - 1) * STORE_ENTRIES_PER_WORD + s->cols * (s->cols - 1));
 }
 
 struct worker {
@@ -154,7 +179,7 @@ struct worker {
     /* neighbours prefetched, not yet marked: flushed when BATCH or more
      * before a word, so a word's targets (PUSH_MAX) always fit */
     uint64_t pending[BATCH + PUSH_MAX];
-    int npending;
+    int npending;                   /* entries of pending (or of pend_mtm) */
     int me, team;                   /* thread number; team > 1: buckets */
     int queue;                      /* alone: queue and prefetch targets */
     struct buckets *bk;
@@ -169,6 +194,12 @@ struct worker {
     uint64_t *rbase, *rput;         /* this thread's remote buffer, its next entry */
     unsigned check_words;           /* words between two checks of its room */
     uint64_t stop_wi;               /* the word a scan stopped before (NO_STOP: none) */
+    /* the multi-tile metric (bfs_moves.h): 1 in its search, whose scans
+     * are instantiations of their own (mtm a constant there) */
+    int mtm;
+    unsigned mtm_words;             /* words between two bucket checks in MTM */
+    /* MTM's pending (BATCH + PUSH_MAX_MTM entries): a word may push more */
+    uint64_t *pend_mtm;
 };
 
 /* stop_wi of a worker whose scan did not stop */
@@ -193,6 +224,7 @@ struct resume {
  */
 struct slice {
     uint64_t lo, hi, wlo, whi, ch_lo, ch_end;
+    size_t per_word;                /* remote entries one word may add */
     int remote, queue;
     size_t cap, margin;             /* remote entries per thread; room to keep */
     unsigned check_words;
@@ -207,6 +239,8 @@ struct slice {
 
 /* Everything a pass reads besides the store, built once per search. */
 struct tables {
+    int mtm;           /* the multi-tile metric (bfs_options.metric) */
+    unsigned mtm_words;/* words a team scans between bucket checks in MTM */
     struct masks mk;
     struct tail tail;
     struct vtab vt;

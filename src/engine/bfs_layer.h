@@ -96,6 +96,13 @@ static int windows_pay(const struct space *s, const struct wtab *wt,
     return boards >= (uint64_t)WINDOW_MIN_FRONTIER * (windows ? windows : 1);
 }
 
+static void tables_free(struct tables *tb)
+{
+    vtab_free(&tb->vt);
+    wtab_free(&tb->wt);
+    buckets_free(&tb->bk);
+}
+
 /* The tables of a search for `threads` threads (o: queue, small_buckets).
  * Errors: SLIDE_ENOMEM (nothing held then). */
 static int tables_init(struct tables *tb, const struct space *s, int threads,
@@ -115,14 +122,17 @@ static int tables_init(struct tables *tb, const struct space *s, int threads,
         wtab_free(&tb->wt);
         return slide_fail(err, SLIDE_ENOMEM, "out of memory for the target buckets");
     }
+    /* the multi-tile metric's words between two bucket checks: a word
+     * sends up to push_max_mtm targets, not BUCKETS_PER_WORD */
+    tb->mtm = o->metric == METRIC_MTM;
+    tb->mtm_words = (unsigned)(tb->bk.words * BUCKETS_PER_WORD / push_max_mtm(s));
+    if (tb->mtm && threads > 1 && tb->mtm_words == 0) {
+        tables_free(tb);
+        return slide_fail(err, SLIDE_ERANGE, "the multi-tile metric on %dx%d takes at most "
+                          "126 threads", s->rows, s->cols);
+    }
     return SLIDE_OK;
 }
 
-static void tables_free(struct tables *tb)
-{
-    vtab_free(&tb->vt);
-    wtab_free(&tb->wt);
-    buckets_free(&tb->bk);
-}
 
 #endif

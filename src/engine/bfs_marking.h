@@ -258,6 +258,10 @@ worker_push(struct worker *w, uint64_t *words, uint64_t e, struct pushq *np, con
     worker_push_bit(w, words, 2 * e, np, shared, pf, remote);
 }
 
+/* MTM's marking of a list (below). */
+static void mark_list_mtm(struct worker *w, struct store *st, const uint64_t *list,
+                          size_t len, size_t ahead);
+
 /* An apply phase (buckets.h): every thread of the team calls it, the same
  * number of times in a pass.  Between the barriers no one scans, and this
  * thread marks the targets every thread put in its buckets, all in chunks
@@ -273,7 +277,10 @@ static __attribute__((noinline)) void worker_apply(struct worker *w, struct stor
     /* (a team's worker has nothing pending: its targets go to buckets) */
     for (int t = 0; t < w->team; t++) {
         uint64_t *b = buckets_at(bk, t, w->me);
-        worker_mark(w, st, b, buckets_fill(bk, t, w->me));
+        if (w->mtm)
+            mark_list_mtm(w, st, b, buckets_fill(bk, t, w->me), APPLY_AHEAD);
+        else
+            worker_mark(w, st, b, buckets_fill(bk, t, w->me));
         bk->put[(size_t)t * bk->stride + (size_t)w->me] = b;
     }
 #pragma omp barrier
@@ -290,6 +297,80 @@ static __attribute__((noinline)) void worker_check(struct worker *w, struct stor
         __atomic_store_n(&bk->apply, 1, __ATOMIC_RELAXED);
         worker_apply(w, st);
     }
+}
+
+/*
+ * The multi-tile metric's marking (bfs_moves.h): a target becomes 01 (next
+ * layer), not 10, since an MTM move may join two boards of one layer; the
+ * frontier stays 10 until the close pass.  Functions of their own, so that
+ * the single-tile ones above are compiled as before.
+ */
+
+/* mark_target for MTM: unvisited (11) becomes 01.  Returns found plus 1 if
+ * e (at bit position b = 2e) was marked. */
+static inline uint64_t mark_target_mtm(uint64_t *words, uint64_t b, uint64_t found)
+{
+    uint64_t *p = &words[b >> 6];
+    uint64_t v = __atomic_load_n(p, __ATOMIC_RELAXED);
+    uint64_t x = ((v & (v >> 1)) >> (b & 63)) & 1u;
+    __atomic_store_n(p, v ^ (x << ((b & 63) + 1)), __ATOMIC_RELAXED); /* 11 -> 01 */
+    return found + x;
+}
+
+/* Mark the len targets of list (bit positions) for MTM, ahead of them
+ * prefetched, setting w->mark_flag on the chunk of each marked one. */
+static void mark_list_mtm(struct worker *w, struct store *st, const uint64_t *list,
+                          size_t len, size_t ahead)
+{
+    uint64_t found = 0, *words = st->words;
+    for (size_t i = 0; i < len; i++) {
+        if (ahead && i + ahead < len)
+            __builtin_prefetch(&words[list[i + ahead] >> 6], 1, 0);
+        uint64_t now = mark_target_mtm(words, list[i], found);
+        if (now != found && w->mark_flag)
+            flag_set(w->flags, list[i] >> (CHUNK_SHIFT + 1), w->mark_flag);
+        found = now;
+    }
+    w->found += found;
+}
+
+static __attribute__((noinline)) void worker_flush_mtm(struct worker *w, struct store *st)
+{
+    mark_list_mtm(w, st, w->pend_mtm, (size_t)w->npending, 0);
+    w->npending = 0;
+}
+
+/* own_room for MTM. */
+static inline void own_room_mtm(struct worker *w, struct store *st, struct pushq *np)
+{
+    if (np->n >= BATCH) {
+        w->npending = np->n;
+        worker_flush_mtm(w, st);
+        np->n = 0;
+    }
+}
+
+/* worker_push for MTM: the target e is this thread's to mark (alone, and
+ * inside its slice) now or queued, or goes to a bucket or the remote buffer
+ * as in worker_push_bit (which then never marks it itself). */
+static inline __attribute__((always_inline)) void
+worker_push_mtm(struct worker *w, uint64_t *words, uint64_t e, struct pushq *np,
+                const int shared, const int pf, const int remote)
+{
+    uint64_t b = 2 * e;
+    if (shared || (remote && b - np->lo2 >= np->span2)) {
+        worker_push_bit(w, words, b, np, shared, pf, remote);
+        return;
+    }
+    if (pf) {
+        __builtin_prefetch(&words[b >> 6], 1, 0);
+        w->pend_mtm[np->n++] = b;
+        return;
+    }
+    uint64_t found = mark_target_mtm(words, b, 0);
+    w->found += found;
+    if (found && w->mark_flag)
+        flag_set(w->flags, b >> (CHUNK_SHIFT + 1), w->mark_flag);
 }
 
 #endif

@@ -190,4 +190,82 @@ forward_horizontal(struct worker *w, uint64_t *words, uint64_t wi, uint64_t fm,
         flag_set(w->flags, e0 >> CHUNK_SHIFT, w->mark_flag);
 }
 
+/*
+ * The multi-tile metric (MTM): the blank jumps j cells along its row or
+ * column in one move, the j tiles between sliding one cell each.  Along
+ * its row t is unchanged: the target is e +- j, done on the whole word by
+ * the masks jleft / jright.  Down its column, a jump of j rows is j
+ * vertical moves in a row, which rotate the disjoint segments of t that
+ * start at z, z + C, ... (up: z - C, z - 2C, ...); a rotation changes only
+ * the digits of its own segment and reads only its tiles and digits, which
+ * the earlier rotations did not touch, so the jump's change of lex is the
+ * sum of the single moves' changes, each from the board's own digits
+ * (vmove_lex).  Frontier entries are 10; the targets are marked 01
+ * (worker_push_mtm), so that a board joined to the frontier by a move of
+ * the same layer (MTM's graph is not bipartite) is not expanded with it.
+ * Board by board only: the window tables are for single moves.
+ */
+
+/* Vertical jumps of the frontier entries in fm, pushed for marking. */
+static inline __attribute__((always_inline)) void
+vertical_mtm_c(struct worker *w, struct store *st, uint64_t fm, uint64_t h0, int z0,
+               struct pushq *np, const int c, const int shared, const int pf,
+               const int remote)
+{
+    const int n = w->s->n, shift = w->lex_shift;
+    while (fm) {
+        int k = z0 + __builtin_ctzll(fm) / 2, z = w->zr[k];
+        fm &= fm - 1;
+        worker_seek(w, h0 + w->zq[k]);
+        const struct perm *p = worker_perm(w, z);
+        uint64_t lex = p->lex;
+        for (int a = z - c; a >= 0; a -= c) { /* up: segment a, blank to a */
+            lex += vmove_lex(w->vt, p, a, 0, c) - p->lex;
+            worker_push_mtm(w, st->words, (lex >> shift) * (uint64_t)n + (uint64_t)a, np,
+                            shared, pf, remote);
+        }
+        lex = p->lex;
+        for (int a = z; a + c < n; a += c) { /* down: segment a, blank to a + c */
+            lex += vmove_lex(w->vt, p, a, 1, c) - p->lex;
+            worker_push_mtm(w, st->words, (lex >> shift) * (uint64_t)n + (uint64_t)(a + c), np,
+                            shared, pf, remote);
+        }
+    }
+}
+
+/*
+ * Horizontal jumps of the frontier entries fm of word wi (phase: its first
+ * entry's blank cell): targets inside the word are marked 01 in the same
+ * store that closes the frontier (flip), those across its ends go through
+ * worker_push.
+ */
+static inline __attribute__((always_inline)) void
+forward_horizontal_mtm(struct worker *w, uint64_t *words, uint64_t wi, uint64_t fm,
+                       int phase, uint64_t flip, struct pushq *np, const int c,
+                       const int shared, const int pf, const int remote)
+{
+    const struct masks *mk = w->mk;
+    uint64_t e0 = wi * STORE_ENTRIES_PER_WORD, tgt = 0;
+    for (int j = 1; j < c; j++) {
+        uint64_t lm = fm & mk->jleft[j][phase], rm = fm & mk->jright[j][phase];
+        tgt |= (lm >> (2 * j)) | (rm << (2 * j));
+        /* entries k < j land before the word, k >= 32 - j after it */
+        for (uint64_t b = lm & ((1ULL << (2 * j)) - 1); b; b &= b - 1)
+            worker_push_mtm(w, words, e0 + lowest_bit(b) / 2 - (uint64_t)j, np, shared, pf,
+                            remote);
+        for (uint64_t b = rm >> (64 - 2 * j); b; b &= b - 1)
+            worker_push_mtm(w, words, e0 + STORE_ENTRIES_PER_WORD + lowest_bit(b) / 2, np,
+                            shared, pf, remote);
+    }
+    /* only this thread writes the word in this phase: a plain store */
+    uint64_t *p = &words[wi], old = __atomic_load_n(p, __ATOMIC_RELAXED);
+    uint64_t hit = tgt & old & (old >> 1); /* targets that are 11 */
+    __atomic_store_n(p, (old ^ flip) ^ (hit << 1), __ATOMIC_RELAXED); /* 11 -> 01 */
+    if (!hit)
+        return;
+    w->found += (uint64_t)__builtin_popcountll(hit);
+    if (w->mark_flag)
+        flag_set(w->flags, e0 >> CHUNK_SHIFT, w->mark_flag);
+}
+
 #endif

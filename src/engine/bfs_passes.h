@@ -12,9 +12,13 @@
 
 enum pass { PASS_FORWARD, PASS_BACKWARD, PASS_CLOSE };
 
-/* The flag a chunk needs for a pass to have anything to do in it. */
-static uint8_t pass_needs(enum pass kind, int colour)
+/* The flag a chunk needs for a pass to have anything to do in it (mtm:
+ * the multi-tile metric, whose close pass turns the next layer's entries,
+ * flagged as frontier of the other colour, into frontier). */
+static uint8_t pass_needs(enum pass kind, int colour, int mtm)
 {
+    if (mtm && kind == PASS_CLOSE)
+        return FLAG_FRONTIER(1 - colour);
     return kind == PASS_BACKWARD ? FLAG_UNVISITED(1 - colour)
                                  : FLAG_FRONTIER(colour);
 }
@@ -26,7 +30,10 @@ static int pass_chunk(struct worker *w, struct store *st, enum pass kind,
 {
     int keep = 0;
     if (kind == PASS_FORWARD) {
-        forward_words(w, st, colour, depth_bit, lo, hi);
+        if (w->mtm)
+            forward_words_mtm(w, st, lo, hi);
+        else
+            forward_words(w, st, colour, depth_bit, lo, hi);
         return 0;
     }
     /* words with nothing for the pass are skipped here, without a call
@@ -49,6 +56,10 @@ static int pass_chunk(struct worker *w, struct store *st, enum pass kind,
     } else if (kind == PASS_BACKWARD) {
         for (uint64_t wi = lo; next_word(words, &wi, hi, 1); wi++)
             keep |= backward_word(w, st, wi, 1 - colour);
+    } else if (w->mtm) { /* the next layer's 01 -> 10: the chunk keeps its flag */
+        for (uint64_t wi = lo; next_word_new(words, &wi, hi); wi++)
+            close_word_mtm(st, wi);
+        keep = 1;
     } else {
         for (uint64_t wi = lo; next_word(words, &wi, hi, 0); wi++)
             close_word(w, st, wi, colour, depth_bit);
@@ -210,8 +221,9 @@ static void slice_worker(struct worker *w, struct slice *sl, int me)
     w->rbase = sl->rmem + (size_t)me * sl->cap;
     w->rput = sl->rput[me];
     w->check_words = sl->check_words;
-    if (w->team > 1 && w->bk->words < w->check_words) /* the buckets' check too */
-        w->check_words = w->bk->words;
+    unsigned bw = w->mtm ? w->mtm_words : w->bk->words;
+    if (w->team > 1 && bw < w->check_words) /* the buckets' check too */
+        w->check_words = bw;
 }
 
 /* The flag a pass's marks set on their chunks: the next colour's
@@ -248,7 +260,7 @@ static uint64_t run_pass(const struct space *s, struct tables *tb,
 {
     uint64_t found = 0;
     int64_t nchunks = (int64_t)((st->nwords + CHUNK_WORDS - 1) / CHUNK_WORDS);
-    uint8_t need = pass_needs(kind, colour);
+    uint8_t need = pass_needs(kind, colour, tb->mtm);
     struct buckets *bk = &tb->bk;
     for (int o = 0; !sl && bk->next && o < bk->threads; o++) /* none for one thread */
         bk->next[o * 8] = 0;
@@ -258,6 +270,7 @@ static uint64_t run_pass(const struct space *s, struct tables *tb,
 #pragma omp parallel num_threads(threads) reduction(+ : found)
     {
         struct window win;
+        uint64_t pend_mtm[BATCH + PUSH_MAX_MTM]; /* not initialised: no cost */
         window_init(&win, &tb->wt);
         /* OpenMP may give fewer threads than asked, never more */
         int me = omp_get_thread_num(), team = omp_get_num_threads();
@@ -276,7 +289,9 @@ static uint64_t run_pass(const struct space *s, struct tables *tb,
                            .queue = tb->queue || st->nwords > PREFETCH_MIN_WORDS,
                            .bk = bk,
                            .bput = buckets ? bk->put + (size_t)me * bk->stride : NULL,
-                           .next = bk->next, .sl = sl, .stop_wi = NO_STOP};
+                           .next = bk->next, .sl = sl, .stop_wi = NO_STOP,
+                           .mtm = tb->mtm, .mtm_words = tb->mtm_words,
+                           .pend_mtm = pend_mtm};
         if (sl)
             slice_worker(&w, sl, me);
         /* a slice's chunks are scheduled for the threads asked for,
@@ -292,7 +307,10 @@ static uint64_t run_pass(const struct space *s, struct tables *tb,
             for (int64_t ch = 0; ch < nchunks; ch++)
                 pass_one(&w, st, flags, kind, colour, depth_bit, need, ch);
         }
-        worker_flush(&w, st);
+        if (w.mtm)
+            worker_flush_mtm(&w, st);
+        else
+            worker_flush(&w, st);
         if (sl && sl->remote)
             sl->rput[me] = w.rput;
         found += w.found;

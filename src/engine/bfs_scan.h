@@ -397,4 +397,140 @@ static void close_word(const struct worker *w, struct store *st, uint64_t wi,
                          __ATOMIC_RELAXED);
 }
 
+/*
+ * The multi-tile metric's scans (bfs_moves.h), apart from the single-tile
+ * ones above so that those are compiled as before: the forward expansion of
+ * words [lo, hi) as forward_words_c (every frontier entry is of the layer:
+ * no colour filter; closed entries keep no depth bit), and the close pass.
+ */
+
+/* The first word at or after *wi, below hi, with entries of the next layer
+ * (01), that word in *wi and its 01 entries' low bits; 0 when none. */
+static inline uint64_t next_word_new(const uint64_t *words, uint64_t *wi, uint64_t hi)
+{
+    for (uint64_t i = *wi; i < hi; i++) {
+        uint64_t word = __atomic_load_n(&words[i], __ATOMIC_RELAXED);
+        uint64_t f = word & ~(word >> 1) & STORE_LOW_BITS;
+        if (f) {
+            *wi = i;
+            return f;
+        }
+    }
+    return 0;
+}
+
+static inline __attribute__((always_inline)) void
+forward_words_mtm_c(struct worker *w, struct store *st, uint64_t lo, uint64_t hi, const int c,
+                    const int shared, const int pf, const int remote)
+{
+    const struct masks *mk = w->mk;
+    uint64_t *words = st->words, n = (uint64_t)w->s->n;
+    struct pushq np = {.n = w->npending};
+    if (shared == 2) {
+        np.q0 = w->bput[0];
+        np.q1 = w->bput[1];
+    }
+    if (remote) {
+        np.r = w->rput;
+        np.lo2 = w->lo2;
+        np.span2 = w->span2;
+    }
+    unsigned until = 1; /* words to expand before the next check for room */
+    for (uint64_t wi = lo;; wi++) {
+        uint64_t fm = next_word(words, &wi, hi, 0);
+        if (!fm)
+            break;
+        if ((shared || remote) && --until == 0) {
+            if (shared == 2) {
+                w->bput[0] = np.q0;
+                w->bput[1] = np.q1;
+            }
+            if (shared)
+                worker_check(w, st);
+            if (shared == 2) {
+                np.q0 = w->bput[0];
+                np.q1 = w->bput[1];
+            }
+            if (remote && slice_short(w, np.r)) {
+                w->stop_wi = wi;
+                break;
+            }
+            until = remote ? w->check_words : w->mtm_words;
+        }
+        uint64_t h0;
+        int z0;
+        word_first(mk, n, wi, &h0, &z0);
+        if (!shared && pf)
+            own_room_mtm(w, st, &np);
+        /* 10 -> 00 */
+        forward_horizontal_mtm(w, words, wi, fm, z0, fm << 1, &np, c, shared, pf, remote);
+        vertical_mtm_c(w, st, fm, h0, z0, &np, c, shared, pf, remote);
+    }
+    w->npending = np.n;
+    if (shared == 2) {
+        w->bput[0] = np.q0;
+        w->bput[1] = np.q1;
+    }
+    if (remote)
+        w->rput = np.r;
+}
+
+#define FORWARD_MTM_WAY(name, shared, pf, remote)                                    \
+    static __attribute__((noinline)) void name(struct worker *w, struct store *st,   \
+                                               uint64_t lo, uint64_t hi)             \
+    {                                                                                \
+        switch (w->s->cols) {                                                        \
+        case 1: forward_words_mtm_c(w, st, lo, hi, 1, shared, pf, remote); break;    \
+        case 2: forward_words_mtm_c(w, st, lo, hi, 2, shared, pf, remote); break;    \
+        case 3: forward_words_mtm_c(w, st, lo, hi, 3, shared, pf, remote); break;    \
+        case 4: forward_words_mtm_c(w, st, lo, hi, 4, shared, pf, remote); break;    \
+        case 5: forward_words_mtm_c(w, st, lo, hi, 5, shared, pf, remote); break;    \
+        case 6: forward_words_mtm_c(w, st, lo, hi, 6, shared, pf, remote); break;    \
+        default: forward_words_mtm_c(w, st, lo, hi, w->s->cols, shared, pf, remote); \
+        }                                                                            \
+    }
+FORWARD_MTM_WAY(forward_team2_mtm, 2, 0, 0)
+FORWARD_MTM_WAY(forward_teamn_mtm, 1, 0, 0)
+FORWARD_MTM_WAY(forward_queue_mtm, 0, 1, 0)
+FORWARD_MTM_WAY(forward_now_mtm, 0, 0, 0)
+FORWARD_MTM_WAY(forward_team2_remote_mtm, 2, 0, 1)
+FORWARD_MTM_WAY(forward_teamn_remote_mtm, 1, 0, 1)
+FORWARD_MTM_WAY(forward_queue_remote_mtm, 0, 1, 1)
+FORWARD_MTM_WAY(forward_now_remote_mtm, 0, 0, 1)
+#undef FORWARD_MTM_WAY
+
+/* forward_words in the multi-tile metric. */
+static void forward_words_mtm(struct worker *w, struct store *st, uint64_t lo, uint64_t hi)
+{
+    if (w->rbase) {
+        if (w->team == 2)
+            forward_team2_remote_mtm(w, st, lo, hi);
+        else if (w->team > 1)
+            forward_teamn_remote_mtm(w, st, lo, hi);
+        else if (w->queue)
+            forward_queue_remote_mtm(w, st, lo, hi);
+        else
+            forward_now_remote_mtm(w, st, lo, hi);
+        return;
+    }
+    if (w->team == 2)
+        forward_team2_mtm(w, st, lo, hi);
+    else if (w->team > 1)
+        forward_teamn_mtm(w, st, lo, hi);
+    else if (w->queue)
+        forward_queue_mtm(w, st, lo, hi);
+    else
+        forward_now_mtm(w, st, lo, hi);
+}
+
+/* MTM's close pass: after a forward pass has closed the layer's frontier,
+ * the next layer's entries (01) become frontier (10), the whole word at
+ * once (only the thread that owns the word writes it in a close pass). */
+static void close_word_mtm(struct store *st, uint64_t wi)
+{
+    uint64_t word = __atomic_load_n(&st->words[wi], __ATOMIC_RELAXED);
+    uint64_t nm = word & ~(word >> 1) & STORE_LOW_BITS;
+    __atomic_store_n(&st->words[wi], word ^ (nm | nm << 1), __ATOMIC_RELAXED);
+}
+
 #endif

@@ -61,9 +61,9 @@ size_t bfs_slice_cap(uint64_t budget, int threads, uint64_t entries)
 /* Words between two checks of a buffer of cap entries: its margin
  * (check words x SLICE_PER_WORD) at most half of it, and no more words
  * than a team's bucket check. */
-static unsigned slice_check_words(size_t cap)
+static unsigned slice_check_words(size_t cap, size_t per_word)
 {
-    size_t words = cap / (2 * (size_t)SLICE_PER_WORD);
+    size_t words = cap / (2 * per_word);
     return words < 1 ? 1 : words > BUCKETS_WORDS ? BUCKETS_WORDS : (unsigned)words;
 }
 
@@ -134,9 +134,14 @@ int bfs_slice_open(struct bfs_slice **out, const struct space *s, struct store *
     sl->ch_end = hi == lo ? sl->ch_lo : (sl->whi + CHUNK_WORDS - 1) / CHUNK_WORDS;
     sl->remote = remote;
     sl->queue = o->queue || sl->whi - sl->wlo > PREFETCH_MIN_WORDS;
-    sl->cap = cap < SLICE_MIN_CAP ? SLICE_MIN_CAP : cap;
-    sl->check_words = slice_check_words(sl->cap);
-    sl->margin = (size_t)sl->check_words * SLICE_PER_WORD;
+    /* the multi-tile metric: up to rows - 1 vertical jumps per entry leave
+     * the slice (its horizontal ones never do, and it never goes backward) */
+    sl->per_word = SLICE_PER_WORD;
+    if (x->tb.mtm && (size_t)(s->rows - 1) * STORE_ENTRIES_PER_WORD > sl->per_word)
+        sl->per_word = (size_t)(s->rows - 1) * STORE_ENTRIES_PER_WORD;
+    sl->cap = cap < 2 * sl->per_word ? 2 * sl->per_word : cap;
+    sl->check_words = slice_check_words(sl->cap, sl->per_word);
+    sl->margin = (size_t)sl->check_words * sl->per_word;
     sl->cap_saved = 2 * x->threads + 2;
     size_t nch = (size_t)(sl->ch_end - sl->ch_lo);
     x->flags_mem = malloc(nch ? nch : 1);
@@ -195,12 +200,12 @@ void bfs_slice_clear(struct bfs_slice *x)
 
 int bfs_slice_layer(struct bfs_slice *x, const struct bfs_result *r, uint64_t *boards)
 {
-    int d = r->radius, back = !x->o.no_backward && bfs_backward_pays(x->s, r, d);
+    int d = r->radius, back = !x->o.no_backward && !x->tb.mtm && bfs_backward_pays(x->s, r, d);
     uint64_t b = back ? unvisited_next(x->s, r, d) : r->hist[d];
     x->colour = d & 1;
     x->bit = (unsigned)(d / 2) & 1u;
     x->kind = back ? PASS_BACKWARD : PASS_FORWARD;
-    x->windows = windows_pay(x->s, &x->tb.wt, &x->o, b);
+    x->windows = !x->tb.mtm && windows_pay(x->s, &x->tb.wt, &x->o, b);
     x->started = 0;
     x->found = 0;
     *boards = b;
@@ -241,12 +246,19 @@ int bfs_slice_scan(struct bfs_slice *x)
 /* Mark the n indexes e of a slice (targets waiting as indexes), n read
  * ahead as an apply phase's are. */
 static uint64_t slice_mark_list(uint64_t *words, uint8_t *flags, uint8_t bit,
-                                const uint64_t *e, size_t n)
+                                const uint64_t *e, size_t n, int mtm)
 {
     uint64_t found = 0;
     for (size_t i = 0; i < n; i++) {
         if (i + APPLY_AHEAD < n)
             __builtin_prefetch(&words[e[i + APPLY_AHEAD] >> 5], 1, 0);
+        if (mtm) { /* the multi-tile metric marks 01 (bfs_marking.h) */
+            uint64_t now = mark_target_mtm(words, 2 * e[i], found);
+            if (now != found && bit)
+                flag_set(flags, e[i] >> CHUNK_SHIFT, bit);
+            found = now;
+            continue;
+        }
         found = bit ? mark_target_flag(words, flags, bit, 2 * e[i], found)
                     : mark_target(words, 2 * e[i], found);
     }
@@ -273,14 +285,14 @@ void bfs_slice_mark(struct bfs_slice *x, const uint64_t *e, size_t n, int sorted
     uint8_t *flags = x->flags, bit = x->mark_flag;
     int T = sorted && n >= 4096 ? x->threads : 1;
     if (T == 1) {
-        x->found += slice_mark_list(words, flags, bit, e, n);
+        x->found += slice_mark_list(words, flags, bit, e, n, x->tb.mtm);
         return;
     }
 #pragma omp parallel num_threads(T) reduction(+ : found)
     {
         int me = omp_get_thread_num(), team = omp_get_num_threads();
         size_t a = slice_split(e, n, me, team), b = slice_split(e, n, me + 1, team);
-        found += slice_mark_list(words, flags, bit, e + a, b > a ? b - a : 0);
+        found += slice_mark_list(words, flags, bit, e + a, b > a ? b - a : 0, x->tb.mtm);
     }
     x->found += found;
 }
@@ -295,7 +307,9 @@ void bfs_slice_answer(const struct bfs_slice *x, const uint64_t *e, size_t n, ui
 uint64_t bfs_slice_finish(struct bfs_slice *x, uint64_t first[BFS_KEEP], int *nfirst)
 {
     struct slice *sl = &x->sl;
-    if (x->kind == PASS_BACKWARD) { /* every slice has had its answers: close */
+    /* every slice has had its answers and targets: close (the multi-tile
+     * metric: every layer, its next layer's 01 -> 10) */
+    if (x->kind == PASS_BACKWARD || x->tb.mtm) {
         x->kind = PASS_CLOSE;
         x->started = 0;
         bfs_slice_scan(x);
