@@ -8,6 +8,12 @@
 #   BENCH_BIG=1 sh scripts/bench.sh   also 2x6 and the byte baseline on 3x4
 #   BENCH_CALLGRIND="2x5" sh scripts/bench.sh   instruction counts only on 2x5
 #                                     (default 2x5 3x4; "" skips them)
+#   BENCH_BEFORE=PATH sh scripts/bench.sh   also STM 3x4 and 2x6 by the slide
+#                                     binary PATH (e.g. one built from main)
+#                                     and by this one, alternated in the same
+#                                     run, and MTM 3x4 (--metric mtm) by this
+#                                     one: the metric's cost, and that STM
+#                                     did not get slower
 #
 # Output: a Markdown table on stdout (board, program, threads, wall s,
 # boards/s, peak RSS MB, peak RSS in bits per board, time relative to slide with all
@@ -126,4 +132,42 @@ if [ -n "$cg_boards" ] && command -v valgrind >/dev/null 2>&1; then
                 printf "| %s | %s | %.0f | %.0f | %.1f |\n", b, p, i, s, i / s }'
         done
     done
+fi
+
+# Before and after: STM 3x4 and 2x6 by BENCH_BEFORE and by this slide, two
+# runs each, alternated (best of two: the host's noise), every histogram
+# equal; then MTM 3x4 by this slide, once.
+if [ -n "${BENCH_BEFORE:-}" ]; then
+    echo
+    echo "Before and after: wall seconds, $cores threads, best of 2 alternated runs;"
+    echo "before: $BENCH_BEFORE ($("$BENCH_BEFORE" --version | head -n 1)); load before the runs: $(cut -d' ' -f1-3 /proc/loadavg)."
+    echo
+    echo "| board | metric | program | wall s (best) | boards/s |"
+    echo "|---|---|---|---:|---:|"
+    wall_of() { # wall seconds of one run of the command, its CSV in $OUT/ba.csv
+        /usr/bin/time -f "%e" -o "$OUT/ba-time" "$@" > "$OUT/ba.csv" 2>/dev/null
+        cat "$OUT/ba-time"
+    }
+    for b in 3x4 2x6; do
+        best_b="" best_a=""
+        for i in 1 2; do
+            w=$(wall_of "$BENCH_BEFORE" bfs "$b" --format csv --threads "$cores" --no-progress)
+            cp "$OUT/ba.csv" "$OUT/ba-before-$b.csv"
+            best_b=$(awk -v a="$w" -v b="$best_b" 'BEGIN { print (b == "" || a < b) ? a : b }')
+            w=$(wall_of $SLIDE bfs "$b" --format csv --threads "$cores" --no-progress)
+            if ! cmp -s "$OUT/ba.csv" "$OUT/ba-before-$b.csv"; then
+                echo "bench: $SLIDE and $BENCH_BEFORE disagree on $b" >&2
+                exit 1
+            fi
+            best_a=$(awk -v a="$w" -v b="$best_a" 'BEGIN { print (b == "" || a < b) ? a : b }')
+        done
+        n=$(awk -F, 'NR > 1 { s += $2 } END { print s }' "$OUT/ba.csv")
+        awk -v b="$b" -v w="$best_b" -v n="$n" 'BEGIN { printf "| %s | stm | before | %.2f | %.1f M |\n", b, w, n / w / 1e6 }'
+        awk -v b="$b" -v w="$best_a" -v n="$n" 'BEGIN { printf "| %s | stm | slide | %.2f | %.1f M |\n", b, w, n / w / 1e6 }'
+    done
+    w=$(wall_of $SLIDE bfs 3x4 --metric mtm --format csv --threads "$cores" --no-progress)
+    n=$(awk -F, 'NR > 1 { s += $2 } END { print s }' "$OUT/ba.csv")
+    awk -v w="$w" -v n="$n" 'BEGIN { printf "| 3x4 | mtm | slide | %.2f (one run) | %.1f M |\n", w, n / w / 1e6 }'
+    echo
+    echo "Load after the runs: $(cut -d' ' -f1-3 /proc/loadavg)."
 fi

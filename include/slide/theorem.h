@@ -30,6 +30,7 @@
 #include <stdint.h>
 
 #include "slide/board.h"
+#include "slide/metric.h"
 
 /* Largest board checked: (RC)! <= 12! arrangements (2 bits each, 120 MB). */
 #define THEOREM_MAX_CELLS 12
@@ -66,7 +67,12 @@ struct theorem_result {
     int example_cells[THEOREM_KEEP][THEOREM_MAX_CELLS];
     int example_reachable[THEOREM_KEEP]; /* 1: reachable, criterion said no */
     int nexamples;
-    double bfs_seconds;      /* wall time of the search */
+    /* theorem_parity_metric with METRIC_MTM: reachable counts the
+     * multi-tile search's boards, and metric_disagree the arrangements that
+     * one metric reaches and the other does not (0: the same set) */
+    enum metric metric;
+    uint64_t metric_disagree;
+    double bfs_seconds;      /* wall time of the search (both, in MTM) */
     double check_seconds;    /* wall time of the comparison */
     int threads;
 };
@@ -90,5 +96,17 @@ int theorem_criterion_parity(const struct board *b, const struct board *goal,
 int theorem_parity(const struct board *goal, theorem_criterion_fn fn, void *ctx,
                    int threads, uint64_t max_memory, struct theorem_result *r,
                    slide_error *err);
+
+/*
+ * theorem_parity in metric m (metric.h).  METRIC_STM: theorem_parity.
+ * METRIC_MTM: the BFS runs in both metrics over all (RC)! arrangements (two
+ * stores: the memory check counts both); the criterion is compared with the
+ * multi-tile search's reachability, and r->metric_disagree counts the
+ * arrangements whose reachability differs between the metrics.  Same
+ * errors.
+ */
+int theorem_parity_metric(const struct board *goal, enum metric m, theorem_criterion_fn fn,
+                          void *ctx, int threads, uint64_t max_memory,
+                          struct theorem_result *r, slide_error *err);
 
 #endif

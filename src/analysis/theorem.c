@@ -157,15 +157,52 @@ static int check_size(const struct board *goal, slide_error *err)
     return board_validate(goal, err);
 }
 
+/* Arrangements reached in one store and not the other (both of s). */
+static uint64_t reach_differs(const struct space *s, const struct store *a,
+                              const struct store *b)
+{
+    uint64_t n = 0;
+    int64_t size = (int64_t)s->size;
+#pragma omp parallel for reduction(+ : n) schedule(static)
+    for (int64_t i = 0; i < size; i++)
+        n += (store_get(a, (uint64_t)i) == STORE_UNVISITED) !=
+             (store_get(b, (uint64_t)i) == STORE_UNVISITED);
+    return n;
+}
+
+/* The BFS of metric m over the full space s into a new store *st. */
+static int search_full(const struct space *s, enum metric m, int threads,
+                       struct store *st, double *seconds, slide_error *err)
+{
+    struct bfs_result br;
+    int rc = store_alloc(st, s->size, err);
+    if (rc)
+        return rc;
+    struct bfs_options o = {.threads = threads, .no_backward = 1, .metric = m};
+    rc = bfs_run(s, st, &o, &br, err);
+    *seconds += br.seconds;
+    bfs_result_free(&br);
+    if (rc)
+        store_free(st);
+    return rc;
+}
+
 int theorem_parity(const struct board *goal, theorem_criterion_fn fn, void *ctx,
                    int threads, uint64_t max_memory, struct theorem_result *r,
                    slide_error *err)
 {
+    return theorem_parity_metric(goal, METRIC_STM, fn, ctx, threads, max_memory, r, err);
+}
+
+int theorem_parity_metric(const struct board *goal, enum metric m, theorem_criterion_fn fn,
+                          void *ctx, int threads, uint64_t max_memory,
+                          struct theorem_result *r, slide_error *err)
+{
     struct space s;
-    struct store st;
-    struct bfs_result br;
+    struct store st, stm;
     struct tally total;
-    char what[96];
+    char what[128];
+    int stores = m == METRIC_MTM ? 2 : 1;
     memset(r, 0, sizeof *r);
     memset(&total, 0, sizeof total);
     int rc = check_size(goal, err);
@@ -173,19 +210,25 @@ int theorem_parity(const struct board *goal, theorem_criterion_fn fn, void *ctx,
         rc = space_init(&s, goal, SPACE_FULL, err);
     if (rc)
         return rc;
-    snprintf(what, sizeof what, "all %llu arrangements of a %dx%d board at 2 bits each",
-             (unsigned long long)s.size, s.rows, s.cols);
-    if ((rc = store_check_memory(store_bytes_needed(s.size), max_memory, what, err)) ||
-        (rc = store_alloc(&st, s.size, err)))
+    snprintf(what, sizeof what, "all %llu arrangements of a %dx%d board at 2 bits each%s",
+             (unsigned long long)s.size, s.rows, s.cols, stores == 2 ? ", twice" : "");
+    if ((rc = store_check_memory((uint64_t)stores * store_bytes_needed(s.size), max_memory,
+                                 what, err)))
         return rc;
     r->threads = threads > 0 ? threads : omp_get_max_threads();
-    struct bfs_options o = {.threads = r->threads, .no_backward = 1};
-    rc = bfs_run(&s, &st, &o, &br, err);
-    r->bfs_seconds = br.seconds;
-    bfs_result_free(&br);
+    r->metric = m;
+    if ((rc = search_full(&s, m, r->threads, &st, &r->bfs_seconds, err)))
+        return rc;
+    if (m == METRIC_MTM) { /* the single-tile search beside it */
+        if ((rc = search_full(&s, METRIC_STM, r->threads, &stm, &r->bfs_seconds, err))) {
+            store_free(&st);
+            return rc;
+        }
+        r->metric_disagree = reach_differs(&s, &st, &stm);
+        store_free(&stm);
+    }
     double t0 = omp_get_wtime();
-    if (!rc)
-        rc = compare_all(&s, &st, goal, fn, ctx, r->threads, &total);
+    rc = compare_all(&s, &st, goal, fn, ctx, r->threads, &total);
     r->check_seconds = omp_get_wtime() - t0;
     if (rc == SLIDE_OK) {
         r->rows = s.rows;

@@ -678,7 +678,7 @@ static int open_search(const struct bfs_args *a, const struct space *s,
             int m = (int)r->metric;
             store_free(st);
             bfs_result_free(r);
-            return cli_fail(EXIT_USAGE, "checkpoint %s is a search in the %s metric (%s), "
+            return cli_fail(EXIT_FAIL, "checkpoint %s is a search in the %s metric (%s), "
                             "not the %s metric (--metric %s)", a->resume,
                             metric_long_name((enum metric)m), metric_name((enum metric)m),
                             metric_long_name(a->metric), metric_name(a->metric));

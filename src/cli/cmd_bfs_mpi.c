@@ -301,11 +301,12 @@ static int open_search(MPI_Comm comm, const struct mpi_args *a, const struct spa
         rc = checkpoint_mpi_load(comm, a->resume, s, a->max_memory,
                                  nd->mine - store_bytes_needed(hi - lo), st, r, gen, err);
         if (!rc && a->metric_given && r->metric != a->metric) {
+            enum metric m = r->metric;
             store_free(st);
             bfs_result_free(r);
             rc = slide_fail(err, SLIDE_EFORMAT, "checkpoint %s is a search in the %s "
                             "metric, not the %s metric (--metric %s)", a->resume,
-                            metric_long_name(r->metric), metric_long_name(a->metric),
+                            metric_long_name(m), metric_long_name(a->metric),
                             metric_name(a->metric));
         }
         return rc;

@@ -13,7 +13,7 @@
 
 static const char help[] =
     "usage: slide parity RxC [--goal G] [--threads N] [--format text|csv|md|tex]\n"
-    "                    [--provenance] [--max-memory BYTES]\n"
+    "                    [--provenance] [--max-memory BYTES] [--metric stm|mtm]\n"
     "Examples:\n"
     "  slide parity 3x3                # all 9! arrangements against the criterion\n"
     "  slide parity 2x4 --format md    # the same check as a Markdown table\n"
@@ -36,6 +36,12 @@ static const char help[] =
     "                  \"> \" for md, \"% \" for tex: version, commit, compiler,\n"
     "                  host, threads, date, wall time)\n"
     "  --max-memory B  refuse if the store needs more than B bytes (K/M/G suffixes)\n"
+    "  --metric mtm    the BFS in the multi-tile metric (the blank jumps along its\n"
+    "                  row or column), and beside it in the single-tile one: the\n"
+    "                  criterion is checked against MTM reachability, and a line\n"
+    "                  'metrics disagree: N' counts the arrangements one metric\n"
+    "                  reaches and the other does not (exit 1 unless 0).  Twice\n"
+    "                  the memory.  Default stm\n"
     "Output (text): the board and goal; 'arrangements', 'reachable' (by the\n"
     "BFS), 'criterion true', 'agree', 'disagree', one line each; up to 10\n"
     "disagreeing boards (smallest full-space index first) with which side said\n"
@@ -56,6 +62,7 @@ struct parity_args {
     enum report_format format;
     int provenance;
     uint64_t max_memory;
+    enum metric metric;   /* --metric */
 };
 
 static const struct cli_option parity_options[] = {
@@ -65,6 +72,7 @@ static const struct cli_option parity_options[] = {
     {"provenance", 0, CLI_FLAG, 'p', 0, NULL, NULL},
     {"max-memory", 'm', CLI_VALUE, 'm', 0, NULL, NULL},
     {"help", 'h', CLI_FLAG, 'h', 0, NULL, NULL},
+    {"metric", 0, CLI_VALUE, 'M', 0, NULL, NULL},
     {0, 0, 0, 0, 0, NULL, NULL}};
 
 static int parse_args(int argc, char **argv, struct parity_args *a)
@@ -88,6 +96,10 @@ static int parse_args(int argc, char **argv, struct parity_args *a)
         case 'p': a->provenance = 1; break;
         case 'm':
             if (cli_max_memory(p.value, &a->max_memory))
+                return EXIT_USAGE;
+            break;
+        case 'M':
+            if (cli_metric(p.value, &a->metric))
                 return EXIT_USAGE;
             break;
         case 'h': return cli_help(help);
@@ -148,6 +160,12 @@ static void print_verdict(FILE *out, const char *pre, const struct theorem_resul
         fprintf(out, "%sverdict: %s FAILS: it disagrees with reachability on %" PRIu64
                 " of the %" PRIu64 " arrangements of %dx%d\n", pre, what, r->disagree,
                 r->arrangements, r->rows, r->cols);
+    if (r->metric == METRIC_MTM && r->metric_disagree == 0)
+        fprintf(out, "%sverdict: the multi-tile metric reaches the same %" PRIu64
+                " arrangements as the single-tile one\n", pre, r->reachable);
+    else if (r->metric == METRIC_MTM)
+        fprintf(out, "%sverdict: the metrics FAIL to agree: %" PRIu64 " arrangements are "
+                "reachable in one and not the other\n", pre, r->metric_disagree);
 }
 
 static void print_text(const struct board *goal, const struct theorem_result *r)
@@ -169,6 +187,9 @@ static void print_text(const struct board *goal, const struct theorem_result *r)
     printf("criterion true: %" PRIu64 "\n", r->criterion);
     printf("agree:          %" PRIu64 "\n", r->agree);
     printf("disagree:       %" PRIu64 "\n", r->disagree);
+    if (r->metric == METRIC_MTM)
+        printf("metrics disagree: %" PRIu64 " (arrangements reachable in one of stm, mtm "
+               "and not the other)\n", r->metric_disagree);
     print_examples(stdout, "", r);
     print_verdict(stdout, "", r);
     printf("wall: bfs %.3f s, check %.3f s; threads %d, peak memory %.1f MB\n",
@@ -188,8 +209,8 @@ int cmd_parity(int argc, char **argv)
     struct board goal = {0};
     if ((rc = cli_goal(a.goal_text, a.rows, a.cols, &goal)))
         return rc;
-    rc = theorem_parity(&goal, theorem_criterion_parity, NULL, a.threads, a.max_memory,
-                        &r, &err);
+    rc = theorem_parity_metric(&goal, a.metric, theorem_criterion_parity, NULL, a.threads,
+                               a.max_memory, &r, &err);
     if (rc) {
         board_free(&goal);
         return cli_fail_lib(rc, &err);
@@ -207,7 +228,7 @@ int cmd_parity(int argc, char **argv)
     }
     board_free(&goal);
     rc = cli_finish_stdout();
-    if (!rc && r.disagree)
+    if (!rc && (r.disagree || r.metric_disagree))
         rc = EXIT_FAIL;
     return rc;
 }
