@@ -19,6 +19,10 @@
  * (colour, bit) = (d mod 2, floor(d/2) mod 2) = d mod 4: an exact distance
  * oracle when combined with a neighbour one step closer (db.h).
  *
+ * In the multi-tile metric (bfs_options.metric) the graph is not bipartite:
+ * new boards are marked 01, a close pass after every layer makes them the
+ * frontier, closed boards keep no depth bit (docs/metrics.md).
+ *
  * Counts are exact for any number of threads: a forward mark (11 -> 10)
  * is an atomic operation that reports its first writer, and in a backward
  * pass only the thread that scans a word changes it, so the result does not
