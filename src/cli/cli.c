@@ -52,20 +52,6 @@ int cli_fail_file(int code, const char *path, const slide_error *err)
     return cli_fail(code, "%s: %s", path, err->msg);
 }
 
-int cli_int(const char *option, const char *text, long lo, long hi, long *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(text, &end, 10);
-    if (errno || end == text || *end || v < lo || v > hi) {
-        cli_fail(EXIT_USAGE, "%s expects a whole number from %ld to %ld, not \"%s\"",
-                 option, lo, hi, text);
-        return -1;
-    }
-    *out = v;
-    return 0;
-}
-
 int cli_format(const char *text, enum report_format *out)
 {
     int k = report_format_parse(text);
@@ -97,30 +83,6 @@ void cli_histogram(enum report_format format, int rows, int cols, const uint64_t
         report_row(&t, row);
     }
     report_end(&t);
-}
-
-int cli_bytes(const char *option, const char *text, uint64_t *out)
-{
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(text, &end, 10);
-    int shift = 0;
-    if (*end && !end[1])
-        switch (*end) {
-        case 'k': case 'K': shift = 10; end++; break;
-        case 'm': case 'M': shift = 20; end++; break;
-        case 'g': case 'G': shift = 30; end++; break;
-        case 't': case 'T': shift = 40; end++; break;
-        }
-    if (errno || end == text || *end || text[0] == '-' || v == 0 ||
-        v > (~0ULL >> shift)) {
-        cli_fail(EXIT_USAGE,
-                 "%s expects a positive byte count such as 512M or 8G, not \"%s\"",
-                 option, text);
-        return -1;
-    }
-    *out = (uint64_t)v << shift;
-    return 0;
 }
 
 int cli_max_memory(const char *text, uint64_t *out)

@@ -163,8 +163,32 @@ int cli_help(const char *text);
  * when it names path, else "path: message"; returns code. */
 int cli_fail_file(int code, const char *path, const slide_error *err);
 
-/* Parse an integer option value in [lo, hi]; prints and returns -1 on error. */
+/*
+ * Numbers in option values: one parser for every option of every command
+ * (cli_number.c).  A whole number is an optional sign and decimal digits,
+ * nothing else (no spaces, no suffix); a value outside the range, or past
+ * 64 bits, is refused, never clamped.  The printing forms write one line
+ * naming the option, the range and the value given ("--max-nodes expects
+ * a whole number from 1 to 9223372036854775807, not \"99...\"") and return
+ * -1 (the caller exits EXIT_USAGE); they return 0 with *out set otherwise.
+ */
+enum { CLI_NUM_SYNTAX = -1, CLI_NUM_RANGE = -2 };
+
+/* text as a whole number in [lo, hi] into *out, printing nothing: 0,
+ * CLI_NUM_SYNTAX (not a number), CLI_NUM_RANGE (outside). */
+int cli_parse_whole(const char *text, long long lo, long long hi, long long *out);
+
+/* An integer option value in [lo, hi]. */
 int cli_int(const char *option, const char *text, long lo, long hi, long *out);
+
+/* An unsigned 64-bit value, 0 to 2^64-1, decimal or 0x hex (seeds). */
+int cli_u64(const char *option, const char *text, uint64_t *out);
+
+/* A decimal value in [lo, hi] ((lo, hi] when above); expects is the
+ * allowed range in words, for the message ("a number of seconds above 0
+ * and at most 3600"). */
+int cli_real(const char *option, const char *text, double lo, double hi, int above,
+             const char *expects, double *out);
 
 /* Parse --format's value (text, csv, md, tex); prints and returns -1 on error. */
 int cli_format(const char *text, enum report_format *out);
@@ -183,7 +207,8 @@ void cli_histogram(enum report_format format, int rows, int cols, const uint64_t
  * kept but said on stderr, since the smaller figure is what applies. */
 int cli_max_memory(const char *text, uint64_t *out);
 
-/* Parse a byte count with an optional K, M, G or T suffix (powers of 1024). */
+/* Parse a byte count (a positive whole number) with an optional K, M, G or T
+ * suffix (powers of 1024), at most 2^64-1 bytes (cli_number.c). */
 int cli_bytes(const char *option, const char *text, uint64_t *out);
 
 /*

@@ -192,11 +192,10 @@ struct run_ctx {
 
 static int parse_minutes(const char *text, double *seconds)
 {
-    char *end;
-    double v = strtod(text, &end);
-    if (end == text || *end || !isfinite(v) || v < 0 || v > 1e6)
-        return cli_fail(EXIT_USAGE, "--checkpoint-every expects minutes from 0 to "
-                                    "1000000 (0: every layer), not \"%s\"", text);
+    double v;
+    if (cli_real("--checkpoint-every", text, 0, 1e6, 0,
+                 "minutes from 0 to 1000000 (0: every layer)", &v))
+        return EXIT_USAGE;
     *seconds = v * 60;
     return 0;
 }
@@ -204,15 +203,12 @@ static int parse_minutes(const char *text, double *seconds)
 /* --antipodes: "all" or a count from 0 to 10^9. */
 static int parse_antipodes(const char *text, uint64_t *out)
 {
-    long v;
+    long long v;
     if (strcmp(text, "all") == 0) {
         *out = UINT64_MAX;
         return 0;
     }
-    char *end;
-    errno = 0;
-    v = strtol(text, &end, 10);
-    if (end == text || *end || errno || v < 0 || v > 1000000000L)
+    if (cli_parse_whole(text, 0, 1000000000L, &v))
         return cli_fail(EXIT_USAGE, "--antipodes expects 'all' or a count from 0 to "
                                     "1000000000, not \"%s\"", text);
     *out = (uint64_t)v;

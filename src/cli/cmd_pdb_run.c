@@ -24,8 +24,8 @@ volatile sig_atomic_t pdb_stop_signal;
 static void pause_hook(void)
 {
     const char *v = getenv("SLIDE_PDB_PAUSE_MS");
-    long ms = v ? strtol(v, NULL, 10) : 0;
-    if (ms > 0 && ms < 60000) {
+    long long ms = 0;
+    if (v && !cli_parse_whole(v, 1, 59999, &ms)) {
         struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
         nanosleep(&ts, NULL);
     }
