@@ -30,8 +30,21 @@ enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2, EXIT_UNSOLVABLE = 3 };
     X(130, "stopped by SIGINT (bfs with a checkpoint directory saves a checkpoint first)") \
     X(143, "stopped by SIGTERM (as SIGINT)")
 
+/*
+ * Every message on stderr goes through these: the text is formatted, then
+ * written with each control byte (0x00-0x1f, 0x7f; a final newline aside)
+ * as \xNN, so input or a file name echoed in a message never reaches the
+ * terminal as an escape sequence.
+ */
 /* Print "slide: <message>" on stderr; returns code. */
 int cli_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Print "slide: <message>" on stderr (a warning, a note, progress). */
+void cli_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Print the text on stderr as it is formatted, control bytes escaped but a
+ * final newline (progress lines with a prefix of their own, "pdb: "). */
+void cli_eprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Print "slide: <err>" for a library error and return EXIT_USAGE for input
  * errors (SLIDE_EINVAL, SLIDE_ERANGE) or EXIT_FAIL for the rest. */
@@ -216,8 +229,10 @@ int cli_bytes(const char *option, const char *text, uint64_t *out);
  * line by line within these limits, each refusal one line naming the
  * input and the limit, exit status EXIT_USAGE (reading or memory failing:
  * EXIT_FAIL, "out of memory reading ...").
- *   CLI_TEXT_MAX   bytes of one board's text, and of one line: a 1000x1000
- *                  board (BOARD_MAX_SIDE) written with single spaces takes
+ *   CLI_TEXT_MAX   bytes of one board's text, and of one line, each line
+ *                  counted with its newline (one ends the last line when it
+ *                  has none), for every command alike: a 1000x1000 board
+ *                  (BOARD_MAX_SIDE) written with single spaces takes
  *                  6.9 MB, so any spacing up to twice that fits;
  *   CLI_INPUT_MAX  bytes of one input: about ten million boards of 3x4
  *                  for solve or dist, one per line.
@@ -255,6 +270,11 @@ int cli_read_text(const char *arg, const char *what, char **out);
 typedef int (*cli_line_fn)(char *line, size_t len, long number, void *ctx);
 int cli_read_lines(const char *arg, const char *what, cli_line_fn fn, void *ctx);
 
+/* The refusal of a batch ("-" or "@FILE") without a board, the same for
+ * every command: "standard input holds no board (only blank lines and #
+ * comments)", exit status EXIT_USAGE (returned). */
+int cli_no_boards(const char *arg);
+
 /* One board's text gathered from lines (cli_read_lines), joined by
  * newlines: text (malloc'd, NUL-terminated) of len bytes, at most
  * CLI_TEXT_MAX.  what and where name it ("the board", "standard input");
@@ -287,9 +307,6 @@ void cli_lines_free(struct cli_lines *l);
  * (printed). */
 int cli_goal(const char *text, int rows, int cols, struct board *goal);
 
-/* Read all of a stream into a NUL-terminated buffer (NULL on failure, and
- * with errno EFBIG past CLI_INPUT_MAX bytes). */
-char *cli_slurp(FILE *in);
 
 /* Print text to stdout, then check that stdout was written (disk full). */
 int cli_finish_stdout(void);
