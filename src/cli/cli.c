@@ -27,6 +27,8 @@ static void vput(const char *prefix, int nl, const char *fmt, va_list ap)
     va_list copy;
     va_copy(copy, ap);
     int n = vsnprintf(small, sizeof small, fmt, ap);
+    if (n < 0)
+        small[0] = '\0';
     if (n >= (int)sizeof small && (text = malloc((size_t)n + 1)))
         vsnprintf(text, (size_t)n + 1, fmt, copy);
     else if (n >= (int)sizeof small)
