@@ -50,6 +50,7 @@ struct pdb_set;
 #define SERVE_SEND_SECONDS 60.0          /* an answer is taken within */
 #define SERVE_CONNECTION_TIMEOUT 15      /* seconds without a byte either way */
 #define SERVE_AUTO_IDA_CELLS 16          /* "auto" uses IDA* up to 4x4 */
+#define SERVE_WD_TABLE_BYTES (48u << 20) /* wd's tables kept (heuristic.h's store) */
 
 struct serve_limits {
     size_t max_body;

@@ -297,6 +297,27 @@ static int open_wd(struct ida_heuristic *h, const struct board *goal, slide_erro
     return SLIDE_OK;
 }
 
+int ida_heuristic_open_wd_shared(struct ida_heuristic *h, const struct board *goal,
+                                 struct heuristic_wd_store *store,
+                                 const volatile sig_atomic_t *cancel, slide_error *err)
+{
+    memset(h, 0, sizeof *h);
+    struct heuristic *w = calloc(1, sizeof *w);
+    if (!w)
+        return slide_fail(err, SLIDE_ENOMEM, "out of memory for the wd heuristic");
+    int rc = heuristic_init_wd_shared(w, goal, store, cancel, err);
+    if (rc) {
+        free(w);
+        return rc;
+    }
+    h->name = "wd";
+    h->admissible = 1;
+    h->ctx = w;
+    h->eval = wd_eval;
+    h->release = wd_release;
+    return SLIDE_OK;
+}
+
 /* ---- pattern databases ------------------------------------------------- */
 
 struct pdb_ctx {

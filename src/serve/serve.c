@@ -559,7 +559,7 @@ int serve_start(const struct serve_config *cfg, struct serve **out, slide_error 
     pthread_mutex_init(&s->lock, NULL);
     pthread_cond_init(&s->idle, NULL);
     s->api = (struct serve_api){&s->limits, cfg->dbs, cfg->ndbs, &s->pool, NULL,
-                              cfg->pdbs, cfg->npdbs};
+                              cfg->pdbs, cfg->npdbs, NULL};
     json_object_seed(0); /* before any thread makes a JSON object */
     rc = serve_pool_init(&s->pool, cfg->limits.searches, err);
     if (!rc)

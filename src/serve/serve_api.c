@@ -257,13 +257,18 @@ static const struct route {
 
 int serve_api_init(struct serve_api *api, slide_error *err)
 {
-    return serve_eval_cache_new(&api->cache, err);
+    int rc = heuristic_wd_store_new(&api->wd, SERVE_WD_TABLE_BYTES, err);
+    if (!rc)
+        rc = serve_eval_cache_new(&api->cache, err);
+    return rc;
 }
 
 void serve_api_free(struct serve_api *api)
 {
-    serve_eval_cache_free(api->cache);
+    serve_eval_cache_free(api->cache); /* its heuristics borrow the store's tables */
     api->cache = NULL;
+    heuristic_wd_store_free(api->wd);
+    api->wd = NULL;
 }
 
 void serve_api_handle(struct serve_api *api, const char *method, const char *path,
