@@ -363,30 +363,43 @@ static int wd_shared(struct heuristic_wd_store *s, int vertical, int rows, int c
     return rc;
 }
 
-int heuristic_init_wd_shared(struct heuristic *h, const struct board *goal,
-                             struct heuristic_wd_store *store,
-                             const volatile sig_atomic_t *cancel, slide_error *err)
+/* h bound to def and goal: the goal row and column of every tile (h
+ * zeroed first; freed on error). */
+static int bind_goal(struct heuristic *h, const struct heuristic_def *def,
+                     const struct board *goal, slide_error *err)
 {
-    const struct heuristic_def *def = heuristic_find("wd");
-    memset(h, 0, sizeof *h);
     int n = board_cells(goal);
+    memset(h, 0, sizeof *h);
     h->def = def;
     h->rows = goal->rows;
     h->cols = goal->cols;
     h->n = n;
     h->goal_row = malloc((size_t)n * sizeof *h->goal_row);
     h->goal_col = malloc((size_t)n * sizeof *h->goal_col);
-    h->wd = calloc(1, sizeof *h->wd);
-    if (!h->goal_row || !h->goal_col || !h->wd) {
+    if (!h->goal_row || !h->goal_col) {
         heuristic_free(h);
-        return slide_fail(err, SLIDE_ENOMEM, "out of memory for the wd heuristic of a "
-                          "%dx%d board", goal->rows, goal->cols);
+        return slide_fail(err, SLIDE_ENOMEM, "out of memory for the %s heuristic of a "
+                          "%dx%d board", def->name, goal->rows, goal->cols);
     }
     for (int k = 0; k < n; k++) {
         h->goal_row[goal->cells[k]] = k / goal->cols;
         h->goal_col[goal->cells[k]] = k % goal->cols;
     }
-    int rc = wd_shared(store, 1, h->rows, h->cols, h->goal_row[0], cancel, &h->wd->own[0],
+    return SLIDE_OK;
+}
+
+int heuristic_init_wd_shared(struct heuristic *h, const struct board *goal,
+                             struct heuristic_wd_store *store,
+                             const volatile sig_atomic_t *cancel, slide_error *err)
+{
+    int rc = bind_goal(h, heuristic_find("wd"), goal, err);
+    if (rc)
+        return rc;
+    if (!(h->wd = calloc(1, sizeof *h->wd))) {
+        heuristic_free(h);
+        return slide_fail(err, SLIDE_ENOMEM, "out of memory for walking-distance tables");
+    }
+    rc = wd_shared(store, 1, h->rows, h->cols, h->goal_row[0], cancel, &h->wd->own[0],
                        &h->wd->vert, err);
     if (!rc)
         rc = wd_shared(store, 0, h->rows, h->cols, h->goal_col[0], cancel, &h->wd->own[1],
@@ -802,23 +815,10 @@ int heuristic_init(struct heuristic *h, const char *name,
         return slide_fail(err, SLIDE_EINVAL, "unknown heuristic \"%s\" (known: %s)",
                           name, names);
     }
-    int n = board_cells(goal);
-    h->def = def;
-    h->rows = goal->rows;
-    h->cols = goal->cols;
-    h->n = n;
-    h->goal_row = malloc((size_t)n * sizeof *h->goal_row);
-    h->goal_col = malloc((size_t)n * sizeof *h->goal_col);
-    if (!h->goal_row || !h->goal_col) {
-        heuristic_free(h);
-        return slide_fail(err, SLIDE_ENOMEM, "out of memory for the %s heuristic of a "
-                          "%dx%d board", name, goal->rows, goal->cols);
-    }
-    for (int k = 0; k < n; k++) {
-        h->goal_row[goal->cells[k]] = k / goal->cols;
-        h->goal_col[goal->cells[k]] = k % goal->cols;
-    }
-    int rc = def->prepare ? def->prepare(h, err) : SLIDE_OK;
+    int rc = bind_goal(h, def, goal, err);
+    if (rc)
+        return rc;
+    rc = def->prepare ? def->prepare(h, err) : SLIDE_OK;
     if (rc)
         heuristic_free(h);
     return rc;
