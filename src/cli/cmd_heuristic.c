@@ -96,7 +96,9 @@ static int print_help(void)
     fputs(list, stdout);
     fputs("                       pdb:FILE+FILE  the sum of pattern databases (slide pdb\n"
           "                                  build); pdbr:FILE+FILE also the mirrored\n"
-          "                                  lookup; named by the files' base names\n", stdout);
+          "                                  lookup; named by the files' base names\n"
+          "                       plugin:FILE.so one's own heuristic, a shared object\n"
+          "                                  (docs/libslide.md); its claims are checked\n", stdout);
     return cli_help(help_options);
 }
 
