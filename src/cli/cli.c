@@ -194,7 +194,7 @@ int cli_goal(const char *text, int rows, int cols, struct board *goal)
     int rc = text ? cli_read_text(text, "the goal", &t) : EXIT_OK;
     if (rc)
         return rc;
-    rc = t ? board_parse(t, rows, cols, goal, &err) : board_goal(goal, rows, cols, &err);
+    rc = t ? board_parse_goal(t, rows, cols, goal, &err) : board_goal(goal, rows, cols, &err);
     free(t);
     if (rc)
         return cli_fail(rc == SLIDE_ENOMEM ? EXIT_FAIL : EXIT_USAGE, "goal: %s",
