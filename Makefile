@@ -67,8 +67,15 @@ ifeq ($(HAVE_SERVE),1)
 SERVE_CFLAGS := -DSLIDE_HAVE_SERVE $(shell pkg-config --cflags libmicrohttpd jansson)
 SERVE_LIBS   := $(shell pkg-config --libs libmicrohttpd jansson) -lpthread
 endif
+# --summary FILE.json needs Jansson (with or without slide serve); without
+# it --summary writes CSV only and says so.
+HAVE_JANSSON ?= $(shell pkg-config --exists jansson 2>/dev/null && echo 1 || echo 0)
+ifeq ($(HAVE_JANSSON),1)
+JANSSON_CFLAGS := -DSLIDE_HAVE_JANSSON $(shell pkg-config --cflags jansson)
+JANSSON_LIBS   := $(shell pkg-config --libs jansson)
+endif
 ALL_CFLAGS  := $(BASE_CFLAGS) $(ZLIB_CFLAGS) $(SERVE_CFLAGS) $(CFLAGS) $(SAN_FLAGS)
-LDLIBS      := $(SERVE_LIBS) $(ZLIB_LIBS) -lm -ldl
+LDLIBS      := $(SERVE_LIBS) $(JANSSON_LIBS) $(ZLIB_LIBS) -lm -ldl
 # The commit in provenance blocks; "-dirty" when the code (src, include, the
 # Makefile) or what makes results/ (scripts, tests/data) differs from it -
 # regenerated results or edited docs do not count.
@@ -139,6 +146,8 @@ $(BUILD)/gen/serve_assets.c: $(WEB_FILES) scripts/embed-assets.sh
 $(BUILD)/obj/gen/serve_assets.o: $(BUILD)/gen/serve_assets.c src/serve/assets.h
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Isrc/serve -c -o $@ $<
+
+$(BUILD)/obj/cli/cli_summary.o: ALL_CFLAGS += $(JANSSON_CFLAGS)
 
 # cmd_serve.o is compiled again when the server is switched on or off.
 $(BUILD)/obj/cli/cmd_serve.o: $(BUILD)/have-serve
