@@ -312,6 +312,27 @@ static void test_goal_checked_before_payload(void **state)
     free(err);
 }
 
+/* Without a terminal on stderr a build still says that it started (a log
+ * of a 4-minute build is not silent), and the table's line follows. */
+static void test_build_says_it_started(void **state)
+{
+    (void)state;
+    char *out;
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s pdb build 3x3 --pattern 1-3 -o %s/s.pdb 2>&1 | cat",
+             getenv("SLIDE"), dir);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    out = clitest_slurp(p);
+    assert_int_equal(pclose(p), 0);
+    const char *start = strstr(out, "slide: pdb build: building ");
+    const char *done = strstr(out, "s.pdb: additive, tiles 1,2,3,");
+    assert_non_null(start);
+    assert_non_null(done);
+    assert_true(start < done);
+    free(out);
+}
+
 /* A 4x4 --goal blank first against tables of the standard goal names
  * data/korf100.txt, whose instances are turned to slide's goal (the
  * file's first line: Korf's instance 1, blank last). */
@@ -678,6 +699,7 @@ int main(void)
         cmocka_unit_test(test_partition_resume),
         cmocka_unit_test(test_goal_checked_before_payload),
         cmocka_unit_test(test_korf_goal_hint),
+        cmocka_unit_test(test_build_says_it_started),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
