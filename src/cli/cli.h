@@ -61,6 +61,16 @@ struct cli_summary {
 int cli_summary_check(const char *path);
 int cli_summary_write(const char *path, const struct cli_summary *s);
 
+/*
+ * "did you mean": the edit distance of a and b (insertions, deletions,
+ * substitutions, transpositions of neighbours; words over 32 characters
+ * count as far), and the name of names[0..count-1] nearest to word when it
+ * is at most 1 edit away (2 for a word of 5 or more characters), else NULL
+ * (cli_suggest.c).
+ */
+int cli_edit_distance(const char *a, const char *b);
+const char *cli_suggest(const char *word, const char *const *names, size_t count);
+
 /* Print "slide: <message>" on stderr; returns code. */
 int cli_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

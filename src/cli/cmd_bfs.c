@@ -18,6 +18,7 @@
 #include "slide/atomic_file.h"
 #include "slide/checkpoint.h"
 #include "slide/db.h"
+#include "slide/frontier_key.h"
 #include "slide/provenance.h"
 #include "slide/report.h"
 
@@ -803,8 +804,14 @@ static int run(const struct bfs_args *a, const struct board *goal)
     struct bfs_result r;
     slide_error err;
     int rc = space_init(&s, goal, a->kind, &err);
-    if (rc)
-        return cli_fail_lib(rc, &err);
+    if (rc) {
+        rc = cli_fail_lib(rc, &err);
+        if (board_cells(goal) <= FKEY_MAX_CELLS)
+            cli_fail(0, "hint: slide frontier %dx%d --max-depth D searches this board's "
+                        "layers up to distance D without an index (up to %d cells; "
+                        "docs/frontier.md)", goal->rows, goal->cols, FKEY_MAX_CELLS);
+        return rc;
+    }
     /* a database that cannot be written is refused before the search */
     if (a->antipodes_file && (rc = atomic_file_check(a->antipodes_file, &antipodes_kind, &err)))
         return cli_fail_lib(rc, &err);
@@ -865,22 +872,32 @@ static int mpi_build_beside(char *path, size_t len)
 
 /* The binary built without MPI: --mpi points at the MPI build when it is
  * there (the command to run, with the words given), else says how to get it. */
+/* As root, Open MPI's mpirun refuses to start without --allow-run-as-root:
+ * a line after the pointer at mpirun says so.  Returns rc. */
+static int root_hint(int rc)
+{
+    if (geteuid() == 0)
+        cli_fail(0, "hint: as root, Open MPI's mpirun refuses to start until given "
+                    "--allow-run-as-root (docs/mpi.md)");
+    return rc;
+}
+
 int cmd_bfs_mpi(int argc, char **argv)
 {
     char mpi[4200], words[1024] = "";
     if (!mpi_build_beside(mpi, sizeof mpi))
-        return cli_fail(EXIT_USAGE, "--mpi needs the MPI build (build/slide-mpi), and there "
-                        "is none beside this slide: make deps (or apt-get install "
-                        "libopenmpi-dev openmpi-bin), make, then mpirun -n P build/slide-mpi "
-                        "bfs RxC --mpi");
+        return root_hint(cli_fail(EXIT_USAGE, "--mpi needs the MPI build (build/slide-mpi), "
+                                  "and there is none beside this slide: make deps (or apt-get "
+                                  "install libopenmpi-dev openmpi-bin), make, then mpirun -n P "
+                                  "build/slide-mpi bfs RxC --mpi"));
     for (int i = 0; i < argc; i++) {
         size_t at = strlen(words);
         int plain = argv[i][0] && !argv[i][strspn(argv[i], "abcdefghijklmnopqrstuvwxyzABCDEFGH"
                                                            "IJKLMNOPQRSTUVWXYZ0123456789-_./=:,+")];
         snprintf(words + at, sizeof words - at, plain ? " %s" : " '%s'", argv[i]);
     }
-    return cli_fail(EXIT_USAGE, "--mpi runs in the MPI build, not in this slide: mpirun -n P "
-                    "%s%s", mpi, words);
+    return root_hint(cli_fail(EXIT_USAGE, "--mpi runs in the MPI build, not in this slide: "
+                              "mpirun -n P %s%s", mpi, words));
 }
 #endif
 
