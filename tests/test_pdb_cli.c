@@ -351,6 +351,24 @@ static void test_korf_goal_hint(void **state)
                                 "slide's goal"));
     free(out);
     free(err);
+    /* a one-line list of 16 cells, on a line of standard input as in an
+     * argument: the --size hint that slide solvable gives */
+    for (int i = 0; i < 2; i++) {
+        char cmd[512];
+        snprintf(cmd, sizeof cmd, "solve --h pdb:%s/k.pdb %s", dir,
+                 i ? "'1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15'" : "-");
+        assert_int_equal(clitest_run(cmd, i ? NULL : "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15\n",
+                                     &out, &err), 2);
+        assert_non_null(strstr(err, "the pattern databases are for 4x4 boards, not 1x16"));
+        assert_non_null(strstr(err, "for a 4x4 board add --size 4x4"));
+        free(out);
+        free(err);
+    }
+    assert_int_equal(clitest_run("solvable '1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15'", NULL, &out,
+                                 &err), 0);
+    assert_non_null(strstr(err, "for a 4x4 board add --size 4x4"));
+    free(out);
+    free(err);
     /* and it does: its first board reaches the standard goal */
     assert_int_equal(clitest_runf(&out, &err, "solvable --size 4x4 \"$(grep -v '^#' "
                                   TEST_DATA_DIR "/../../data/korf100.txt | head -n 1)\""), 0);

@@ -1067,6 +1067,10 @@ static int prepare_one(struct solve_run *r, const char *text, int lineno, int qu
     if (job.pdb && (it->m->takes & TAKES_H) && (rc = pdb_set_match(job.pdb, &it->goal, &err))) {
         rc = lineno ? cli_fail(EXIT_USAGE, "line %d: %s", lineno, err.msg)
                     : cli_fail_lib(rc, &err);
+        /* a one-line list of the tables' cell count: the --size hint, as
+         * slide solvable gives it */
+        cli_board_hint(&it->start, &it->goal, a->rows == 0, a->goal_text != NULL,
+                       CLI_HINT_OPTIONS);
         korf_hint(&it->goal);
         return rc;
     }
