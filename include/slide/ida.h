@@ -57,6 +57,13 @@ struct ida_result {
     int bound;              /* the last threshold; when stopped, the optimum
                                (with an admissible h) is at least this */
     double seconds;         /* wall time */
+    /* Added for the parallel search (ida_parallel.h), filled by both: */
+    uint64_t expanded_last, generated_last; /* of expanded and generated, the
+                               last iteration's; the others' are the same for
+                               every thread count, the last's may not be */
+    double cpu_seconds;     /* CPU time of the search's threads (each
+                               CLOCK_THREAD_CPUTIME_ID), nothing else */
+    int threads;            /* threads that searched */
 };
 
 /*

@@ -1,0 +1,64 @@
+/*
+ * ida_parallel.h - IDA* (ida.h) on one board with several threads: the
+ * same iterations, thresholds and solution as the serial search, each
+ * iteration's tree shared out among the threads.
+ *
+ * Method: every iteration (threshold T) starts with a depth-first search to
+ * a shallow depth D under T, exactly as the serial one (the nodes above D
+ * counted as it counts them), that lists the nodes it reaches at depth D
+ * within the threshold, in depth-first order: the work items.  D is the
+ * least depth (from the last iteration's up) that gives at least
+ * IDA_ITEMS_PER_THREAD items per thread, or the threshold.  The threads
+ * then take the items in order from a shared counter (one at a time, so a
+ * thread that drew a small subtree takes the next), each searching its
+ * item's subtree with the serial depth-first search and the same
+ * threshold.  The next threshold is the least f above T over the split and
+ * all items.  The split's tries at smaller D that gave too few items are
+ * not counted in the node figures (their time is in cpu_seconds).
+ *
+ * Determinism: an iteration that finds no goal expands and generates the
+ * same nodes as the serial search, whatever the thread count, so the
+ * thresholds, the iteration count and the nodes of every iteration but the
+ * last are the same.  In the last iteration the solution kept is that of
+ * the lowest-numbered item holding a goal: the threads finish every item
+ * below it, and abandon the items above it.  Items follow the serial
+ * depth-first order, so the path is the serial search's path, for every
+ * thread count.  The last iteration's node counts may differ: items above
+ * the solution's were partly searched (at most until the next poll, every
+ * 65536 expansions, or their end), so they are at least the serial ones and
+ * reported apart (expanded_last, generated_last).
+ *
+ * Node limit (o->max_nodes = N): the threads draw quotas of expansions from
+ * one shared budget of N, and a thread whose quota is spent waits for
+ * quota that others give back on finishing, so a stopped search has
+ * expanded exactly N nodes, as the serial one.  A board that the serial
+ * search solves within N may be stopped here when its last iteration does
+ * not fit (the abandoned items spend some of N), never the other way.
+ *
+ * Memory: per thread, one search of ida.h (O(n + threshold)); the items
+ * take 64 bytes each (a few thousand).  Cancel: o->cancel stops every
+ * thread within 65536 expansions of each.
+ */
+#ifndef SLIDE_IDA_PARALLEL_H
+#define SLIDE_IDA_PARALLEL_H
+
+#include "slide/ida.h"
+
+#define IDA_ITEMS_PER_THREAD 64
+
+/*
+ * Solve start for goal with `threads` threads (1..1024; 1 is ida_solve
+ * itself).  h[0..threads-1]: one heuristic per thread, each opened for
+ * this goal (a heuristic's context may hold scratch space, so threads do
+ * not share one; pattern databases under them are shared).  o and r as in
+ * ida_solve; r->threads is the number of threads that searched (OpenMP may
+ * give fewer), r->cpu_seconds their CPU time together (each thread's
+ * CLOCK_THREAD_CPUTIME_ID over the search, waits included).  Errors: those
+ * of ida_solve (SLIDE_EINTR's message is the first stopping thread's: the
+ * node limit or the interrupt), and SLIDE_EINVAL for threads out of range.
+ */
+int ida_solve_parallel(const struct board *start, const struct board *goal,
+                       struct ida_heuristic *h, int threads, const struct ida_options *o,
+                       struct ida_result *r, slide_error *err);
+
+#endif
