@@ -59,7 +59,7 @@ static void assert_replays(const struct board *start, const struct board *goal,
 
 /* Solve with `threads` threads (1: ida_solve) and heuristic `name`. */
 static int solve_with(const struct board *start, const struct board *goal, const char *name,
-                      int threads, uint64_t max_nodes, struct trace *t,
+                      int threads, uint64_t serial_below, uint64_t max_nodes, struct trace *t,
                       struct ida_result *r, slide_error *err)
 {
     struct ida_heuristic h[MAX_THREADS];
@@ -67,7 +67,7 @@ static int solve_with(const struct board *start, const struct board *goal, const
     t->count = 0;
     for (int i = 0; i < threads; i++)
         assert_int_equal(ida_heuristic_open(&h[i], name, goal, err), 0);
-    int rc = ida_solve_parallel(start, goal, h, threads, &o, r, err);
+    int rc = ida_solve_parallel_from(start, goal, h, threads, serial_below, &o, r, err);
     for (int i = 0; i < threads; i++)
         ida_heuristic_close(&h[i]);
     return rc;
@@ -84,13 +84,17 @@ static int check_board(const struct board *start, const struct board *goal, cons
     struct trace serial, par;
     struct ida_result r1, r;
     slide_error err;
-    if (solve_with(start, goal, name, 1, 0, &serial, &r1, &err))
+    if (solve_with(start, goal, name, 1, 0, 0, &serial, &r1, &err))
         fail_msg("serial: %s", err.msg);
     assert_int_equal(r1.threads, 1);
     if (truth >= 0 && r1.length != truth)
         fail_msg("serial IDA* %d, the test's BFS %d", r1.length, truth);
-    for (int threads = 2; threads <= MAX_THREADS; threads++) {
-        if (solve_with(start, goal, name, threads, 0, &par, &r, &err))
+    /* every iteration split (0), and the default: small iterations unsplit */
+    const struct { int threads; uint64_t serial_below; } runs[] = {
+        {2, 0}, {3, 0}, {4, 0}, {2, IDA_SERIAL_BELOW}};
+    for (size_t k = 0; k < sizeof runs / sizeof runs[0]; k++) {
+        int threads = runs[k].threads;
+        if (solve_with(start, goal, name, threads, runs[k].serial_below, 0, &par, &r, &err))
             fail_msg("%d threads: %s", threads, err.msg);
         if (r.length != r1.length)
             fail_msg("%d threads: length %d, the test's BFS %d", threads, r.length,
@@ -151,15 +155,15 @@ static void check_against_bfs(int rows, int cols, int count, const char *name, u
 static void test_3x3_against_bfs(void **state)
 {
     (void)state;
-    check_against_bfs(3, 3, 300, "lc", 301);
-    check_against_bfs(3, 3, 100, "manhattan", 302);
-    check_against_bfs(3, 3, 50, "misplaced", 303);
+    check_against_bfs(3, 3, 100, "lc", 301);
+    check_against_bfs(3, 3, 40, "manhattan", 302);
+    check_against_bfs(3, 3, 10, "misplaced", 303);
 }
 
 static void test_2x5_against_bfs(void **state)
 {
     (void)state;
-    check_against_bfs(2, 5, 200, "lc", 25);
+    check_against_bfs(2, 5, 60, "lc", 25);
 }
 
 /* 3x4 boards a random walk of 20 to 40 moves from the goal, against the
@@ -175,7 +179,7 @@ static void test_3x4_against_ball(void **state)
     assert_int_equal(board_alloc(&b, 3, 4, &err), 0);
     naive_ball(3, 4, goal.cells, 16, (size_t)1 << 20, &ball);
     rng_seed(&g, 34);
-    for (int i = 0; i < 20; i++) {
+    for (int i = 0; i < 12; i++) {
         int k = 20 + (int)rng_below(&g, 21);
         assert_int_equal(scramble_walk(&g, &goal, (uint64_t)k, &b, &err), 0);
         int truth = naive_distance_by_ball(3, 4, b.cells, &ball, (size_t)1 << 22);
@@ -197,7 +201,7 @@ static void test_4x4_walks(void **state)
     assert_int_equal(board_goal(&goal, 4, 4, &err), 0);
     assert_int_equal(board_alloc(&b, 4, 4, &err), 0);
     rng_seed(&g, 44);
-    for (int i = 0; i < 6; i++) {
+    for (int i = 0; i < 4; i++) {
         int k = 40 + (int)rng_below(&g, 40);
         assert_int_equal(scramble_walk(&g, &goal, (uint64_t)k, &b, &err), 0);
         int len = check_board(&b, &goal, "lc", -1);
@@ -238,7 +242,7 @@ static void test_node_limit(void **state)
     const uint64_t limits[] = {1, 2, 1000, 99999, 1234567};
     for (int threads = 1; threads <= MAX_THREADS; threads++) {
         for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++) {
-            int rc = solve_with(&b, &goal, "lc", threads, limits[i], &t, &r, &err);
+            int rc = solve_with(&b, &goal, "lc", threads, 0, limits[i], &t, &r, &err);
             assert_int_equal(rc, SLIDE_EINTR);
             assert_non_null(strstr(err.msg, "node limit"));
             if (r.expanded != limits[i])
@@ -252,7 +256,7 @@ static void test_node_limit(void **state)
     struct board near;
     make_board(&near, 4, 4, walk);
     for (int threads = 1; threads <= MAX_THREADS; threads++) {
-        assert_int_equal(solve_with(&near, &goal, "lc", threads, 100, &t, &r, &err), 0);
+        assert_int_equal(solve_with(&near, &goal, "lc", threads, 0, 100, &t, &r, &err), 0);
         assert_int_equal(r.length, 2); /* by hand: R (11 slides left), D (12 up) */
         ida_result_free(&r);
     }

@@ -25,7 +25,7 @@
  * depth-first order, so the path is the serial search's path, for every
  * thread count.  The last iteration's node counts may differ: items above
  * the solution's were partly searched (at most until the next poll, every
- * 65536 expansions, or their end), so they are at least the serial ones and
+ * 4096 expansions, or their end), so they are at least the serial ones and
  * reported apart (expanded_last, generated_last).
  *
  * Node limit (o->max_nodes = N): the threads draw quotas of expansions from
@@ -37,7 +37,7 @@
  *
  * Memory: per thread, one search of ida.h (O(n + threshold)); the items
  * take 64 bytes each (a few thousand).  Cancel: o->cancel stops every
- * thread within 65536 expansions of each.
+ * thread within 4096 expansions of each.
  */
 #ifndef SLIDE_IDA_PARALLEL_H
 #define SLIDE_IDA_PARALLEL_H
@@ -45,6 +45,10 @@
 #include "slide/ida.h"
 
 #define IDA_ITEMS_PER_THREAD 64
+/* An iteration whose predecessor expanded fewer nodes than this (the first
+ * one too) is searched by one thread without a split (about 10 ms: the
+ * next is a few times bigger); the figures are the same either way. */
+#define IDA_SERIAL_BELOW 100000
 
 /*
  * Solve start for goal with `threads` threads (1..1024; 1 is ida_solve
@@ -60,5 +64,12 @@
 int ida_solve_parallel(const struct board *start, const struct board *goal,
                        struct ida_heuristic *h, int threads, const struct ida_options *o,
                        struct ida_result *r, slide_error *err);
+
+/* The same with the threshold of IDA_SERIAL_BELOW given: 0 splits every
+ * iteration (the tests use it to share out even the smallest trees). */
+int ida_solve_parallel_from(const struct board *start, const struct board *goal,
+                            struct ida_heuristic *h, int threads, uint64_t serial_below,
+                            const struct ida_options *o, struct ida_result *r,
+                            slide_error *err);
 
 #endif

@@ -15,6 +15,8 @@
 
 #define NO_MOVE 4            /* came-by value of the root: NO_MOVE ^ 1 is no move */
 #define CANCEL_EVERY 0xffffu /* poll the cancel flag when expanded & this == 0 */
+#define POLL_EVERY 0xfffu    /* the same with hooks.poll (a parallel search's
+                                abandoned items stop sooner) */
 
 /* One level of the depth-first path. */
 struct frame {
@@ -40,6 +42,7 @@ struct ida_search {
     uint64_t limit;         /* expansions allowed before check_stop refills or
                                stops: o->max_nodes, or no limit */
     struct ida_hooks hooks; /* ida_search.h: splitting and stopping */
+    uint64_t poll_mask;     /* CANCEL_EVERY, or POLL_EVERY with hooks.poll */
     unsigned char *path;    /* scratch for hooks.emit: depth_cap moves */
     int depth;              /* depth reached when iterate returned */
     uint64_t iter_expanded, iter_generated; /* the counts when the last
@@ -84,6 +87,7 @@ static int search_init(struct ida_search *s, const struct board *start,
     for (int k = 0; k < n; k++)
         s->misplaced += start->cells[k] && s->home[start->cells[k]] != k;
     s->limit = s->o->max_nodes ? s->o->max_nodes : UINT64_MAX;
+    s->poll_mask = CANCEL_EVERY;
     return SLIDE_OK;
 }
 
@@ -183,7 +187,7 @@ static int check_stop(struct ida_search *s, slide_error *err)
                           "stopped at the node limit of %llu expansions, in the "
                           "iteration with threshold %d: the optimum is at least %d",
                           (unsigned long long)o->max_nodes, s->bound, s->bound);
-    if ((s->expanded & CANCEL_EVERY) == 0 &&
+    if ((s->expanded & s->poll_mask) == 0 &&
         ((o->cancel && *o->cancel) || (s->hooks.poll && s->hooks.poll(s->hooks.ctx))))
         return slide_fail(err, SLIDE_EINTR,
                           "interrupted in the iteration with threshold %d: the "
@@ -425,6 +429,7 @@ void ida_search_delete(struct ida_search *s)
 void ida_search_hooks(struct ida_search *s, const struct ida_hooks *k)
 {
     s->hooks = *k;
+    s->poll_mask = k->poll ? POLL_EVERY : CANCEL_EVERY;
 }
 
 int ida_search_h_start(const struct ida_search *s)
@@ -483,4 +488,9 @@ uint64_t ida_search_give_back(struct ida_search *s)
     uint64_t left = s->limit > s->expanded ? s->limit - s->expanded : 0;
     s->limit = s->expanded;
     return left;
+}
+
+int ida_search_check(const struct board *start, const struct board *goal, slide_error *err)
+{
+    return check_boards(start, goal, err);
 }

@@ -12,8 +12,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "slide/parity.h"
-
 #include "ida_search.h"
 
 #define ITEM_DEPTH_MAX 60 /* deepest split; an item is its path from the start */
@@ -57,6 +55,8 @@ struct par {
     uint64_t left;
     int participants, waiting, finished, exhausted;
     int team;              /* the most threads OpenMP gave an iteration */
+    uint64_t serial_below; /* an iteration after one of fewer expansions runs
+                              on one thread, unsplit */
 };
 
 /* ---- the node budget --------------------------------------------------- */
@@ -374,11 +374,39 @@ static int conclude(struct par *p, struct ida_result *r, int *found, slide_error
     return SLIDE_OK;
 }
 
+/*
+ * A small iteration on thread 0 alone, without a split: the serial search
+ * itself.  Returns as conclude does.
+ */
+static int iterate_alone(struct par *p, int bound, struct ida_result *r, int *found,
+                         int *next, slide_error *err)
+{
+    struct worker *w = &p->w[0];
+    struct ida_hooks k = {0, NULL, p->o->max_nodes ? refill : NULL, poll_stop, w};
+    double c0 = ida_thread_cpu();
+    ida_search_hooks(w->s, &k);
+    w->current = -1;
+    p->participants = 1;
+    p->finished = 0;
+    int rc = ida_search_subtree(w->s, NULL, 0, bound, found, next, err);
+    if (!rc && *found >= 0) {
+        r->length = *found;
+        if (*found && !(r->moves = malloc((size_t)*found)))
+            rc = slide_fail(err, SLIDE_ENOMEM, "out of memory for a path of %d moves", *found);
+        else if (*found)
+            ida_search_path(w->s, *found, r->moves);
+    }
+    finish(w);
+    w->cpu += ida_thread_cpu() - c0;
+    return rc;
+}
+
 /* The iterations, from threshold h(start) up. */
 static int deepen(struct par *p, struct ida_result *r, const struct timespec *t0,
                   double *split_cpu, slide_error *err)
 {
     int bound = r->h_start, rc;
+    uint64_t last = 0; /* expansions of the iteration before */
     for (;;) {
         uint64_t e, g;
         totals(p, &e, &g);
@@ -391,46 +419,43 @@ static int deepen(struct par *p, struct ida_result *r, const struct timespec *t0
         if ((rc = reserve_found(p, bound, err)))
             return rc;
         int found = -1, next = INT_MAX;
-        double c0 = ida_thread_cpu();
-        atomic_store(&p->best, INT_MAX);
-        rc = split(p, bound, &next, err);
-        *split_cpu += ida_thread_cpu() - c0;
-        if (rc)
-            return rc;
-        finish(&p->w[0]);
-        run_items(p, bound);
-        if ((rc = conclude(p, r, &found, err)) || found >= 0)
-            return rc;
-        for (int t = 0; t < p->threads; t++)
-            next = p->w[t].next_bound < next ? p->w[t].next_bound : next;
+        if (last < p->serial_below) {
+            if ((rc = iterate_alone(p, bound, r, &found, &next, err)) || found >= 0)
+                return rc;
+        } else {
+            double c0 = ida_thread_cpu();
+            atomic_store(&p->best, INT_MAX);
+            rc = split(p, bound, &next, err);
+            *split_cpu += ida_thread_cpu() - c0;
+            if (rc)
+                return rc;
+            finish(&p->w[0]);
+            run_items(p, bound);
+            if ((rc = conclude(p, r, &found, err)) || found >= 0)
+                return rc;
+            for (int t = 0; t < p->threads; t++)
+                next = p->w[t].next_bound < next ? p->w[t].next_bound : next;
+        }
         if (next == INT_MAX) /* cannot happen on a connected move graph */
             return slide_fail(err, SLIDE_EUNSOLVABLE,
                               "IDA* ran out of boards without reaching the goal");
+        totals(p, &last, &g);
+        last -= e;
         bound = next;
     }
-}
-
-static int check_boards(const struct board *start, const struct board *goal,
-                        slide_error *err)
-{
-    if (start->rows != goal->rows || start->cols != goal->cols)
-        return slide_fail(err, SLIDE_EINVAL, "the board is %dx%d but the goal is %dx%d",
-                          start->rows, start->cols, goal->rows, goal->cols);
-    struct parity_report pr;
-    int rc = parity_check(start, goal, &pr, err);
-    if (rc)
-        return rc;
-    if (!pr.solvable) {
-        char why[SLIDE_ERROR_LEN];
-        parity_explain(&pr, why, sizeof why);
-        return slide_fail(err, SLIDE_EUNSOLVABLE, "%s", why);
-    }
-    return SLIDE_OK;
 }
 
 int ida_solve_parallel(const struct board *start, const struct board *goal,
                        struct ida_heuristic *h, int threads, const struct ida_options *o,
                        struct ida_result *r, slide_error *err)
+{
+    return ida_solve_parallel_from(start, goal, h, threads, IDA_SERIAL_BELOW, o, r, err);
+}
+
+int ida_solve_parallel_from(const struct board *start, const struct board *goal,
+                            struct ida_heuristic *h, int threads, uint64_t serial_below,
+                            const struct ida_options *o, struct ida_result *r,
+                            slide_error *err)
 {
     static const struct ida_options none = {0, NULL, NULL, NULL};
     if (threads == 1)
@@ -442,12 +467,13 @@ int ida_solve_parallel(const struct board *start, const struct board *goal,
                           threads);
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    int rc = check_boards(start, goal, err);
+    int rc = ida_search_check(start, goal, err);
     if (rc)
         return rc;
     struct par p = {0};
     p.o = o ? o : &none;
     p.threads = threads;
+    p.serial_below = serial_below;
     double split_cpu = 0;
     if (!(rc = par_init(&p, start, goal, h, err))) {
         r->h_start = ida_search_h_start(p.w[0].s);

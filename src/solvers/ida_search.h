@@ -34,10 +34,15 @@ struct ida_hooks {
     /* Called when the expansions reach *limit: raise *limit and return 0
      * to go on, or return 1 to stop (node limit).  NULL: o->max_nodes. */
     int (*refill)(void *ctx, uint64_t expanded, uint64_t *limit);
-    /* Polled with o->cancel (every 65536 expansions): nonzero stops. */
+    /* Polled with o->cancel (then every 4096 expansions, not 65536):
+     * nonzero stops. */
     int (*poll)(void *ctx);
     void *ctx;
 };
+
+/* ida_solve's checks before any search: the same dimensions
+ * (SLIDE_EINVAL), start can reach goal (SLIDE_EUNSOLVABLE, parity.h). */
+int ida_search_check(const struct board *start, const struct board *goal, slide_error *err);
 
 /* A search from start to goal with heuristic h (ida_solve's arguments;
  * start known to reach goal).  Errors: SLIDE_ENOMEM. */
