@@ -3,18 +3,22 @@
  * same iterations, thresholds and solution as the serial search, each
  * iteration's tree shared out among the threads.
  *
- * Method: every iteration (threshold T) starts with a depth-first search to
- * a shallow depth D under T, exactly as the serial one (the nodes above D
- * counted as it counts them), that lists the nodes it reaches at depth D
- * within the threshold, in depth-first order: the work items.  D is the
- * least depth (from the last iteration's up) that gives at least
- * IDA_ITEMS_PER_THREAD items per thread, or the threshold.  The threads
+ * Method: every iteration (threshold T) starts with a depth-first search
+ * under T, exactly as the serial one (the nodes it expands counted as it
+ * counts them), that stops at every node whose f = g + h is within a slack
+ * S of T and lists it, in depth-first order: the work items.  A node's
+ * subtree grows about exponentially with T - f, so items cut this way are
+ * of like sizes, unlike the subtrees at one depth, whose sizes differ by
+ * orders of magnitude.  S starts at the last iteration's plus 2 and
+ * shrinks until there are at least IDA_ITEMS_PER_THREAD items per thread
+ * (or S is 0).  The threads
  * then take the items in order from a shared counter (one at a time, so a
  * thread that drew a small subtree takes the next), each searching its
  * item's subtree with the serial depth-first search and the same
  * threshold.  The next threshold is the least f above T over the split and
- * all items.  The split's tries at smaller D that gave too few items are
- * not counted in the node figures (their time is in cpu_seconds).
+ * all items.  The split's tries at a larger S that gave too few items are
+ * not counted in the node figures (their time is in cpu_seconds).  An
+ * item is also cut at depth 60 (its path is kept in 60 bytes).
  *
  * Determinism: an iteration that finds no goal expands and generates the
  * same nodes as the serial search, whatever the thread count, so the

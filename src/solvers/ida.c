@@ -223,7 +223,9 @@ static int iterate(struct ida_search *s, int root, int h_start, int *found, slid
     for (;; s->depth = g) {
         struct frame *f = &s->stack[g];
         if (f->next == 0) { /* first visit: within the threshold */
-            if (g == s->hooks.leaf && g > root) { /* a work item of a split */
+            if (s->hooks.emit && g > root &&
+                (g >= s->hooks.leaf || s->bound - g - f->h <= s->hooks.slack)) {
+                /* a work item of a split */
                 if ((rc = emit_leaf(s, g)))
                     return rc;
                 f->next = MOVE_COUNT;

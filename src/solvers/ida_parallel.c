@@ -44,7 +44,9 @@ struct par {
     int threads;
     struct worker *w;      /* w[0..threads-1]; w[0] also splits */
     struct item *items;
-    int nitems, items_cap, depth;
+    int nitems, items_cap;
+    int slack;             /* the split's: items are nodes within it of the
+                              threshold; -1 before the first split */
     atomic_int next;       /* the next item to take */
     atomic_int best;       /* the lowest item holding a goal, INT_MAX: none */
     atomic_int stop;       /* a thread stopped for good: all stop */
@@ -161,11 +163,14 @@ static int add_item(void *ctx, const unsigned char *path, int len)
 
 /*
  * The items of the iteration with threshold `bound`: a depth-first search
- * of w[0] to depth p->depth, deeper until there are enough.  A goal met
- * above the items' depth becomes the last item (the serial search stops
- * there).  *next_bound gets the split's least f above bound.
+ * of w[0] that hands on every node whose f is within p->slack of the
+ * threshold (or that is ITEM_DEPTH_MAX deep), unexpanded, so that the
+ * items' subtrees are of like sizes; the slack starts from the last
+ * iteration's plus 2 (the trees grow) and shrinks until there are enough
+ * items.  A goal met above the items becomes the last item (the serial
+ * search stops there).  *next_bound gets the split's least f above bound.
  */
-static int split(struct par *p, int bound, int *next_bound, slide_error *err)
+static int split(struct par *p, int bound, int h_start, int *next_bound, slide_error *err)
 {
     struct worker *w = &p->w[0];
     int want = IDA_ITEMS_PER_THREAD * p->threads, rc;
@@ -173,9 +178,12 @@ static int split(struct par *p, int bound, int *next_bound, slide_error *err)
     ida_search_counts(w->s, &e0, &g0);
     p->participants = 1;
     p->finished = 0;
+    p->slack = p->slack < 0 ? bound - h_start : p->slack + 2;
+    if (p->slack > bound - h_start)
+        p->slack = bound - h_start;
     for (;;) {
-        struct ida_hooks k = {p->depth, add_item, p->o->max_nodes ? refill : NULL, poll_stop,
-                              w};
+        struct ida_hooks k = {ITEM_DEPTH_MAX, p->slack, add_item,
+                              p->o->max_nodes ? refill : NULL, poll_stop, w};
         int found, nb = INT_MAX;
         ida_search_hooks(w->s, &k);
         p->nitems = 0;
@@ -185,16 +193,14 @@ static int split(struct par *p, int bound, int *next_bound, slide_error *err)
             return rc;
         if (found >= 0)
             ida_search_path(w->s, found, w->found_path);
-        int enough = found >= 0 || p->nitems >= want || p->depth >= bound ||
-                     p->depth >= ITEM_DEPTH_MAX;
-        if (enough) {
+        if (found >= 0 || p->nitems >= want || p->slack == 0) {
             if (found >= 0 && (rc = add_item(w, w->found_path, found)))
                 return slide_fail(err, rc, "out of memory for the work items");
             *next_bound = nb;
             return SLIDE_OK;
         }
         ida_search_set_counts(w->s, e0, g0); /* a try with too few items */
-        p->depth++;
+        p->slack--;
     }
 }
 
@@ -233,7 +239,7 @@ static void search_item(struct worker *w, int i, int bound)
 static void work(struct worker *w, int bound)
 {
     struct par *p = w->p;
-    struct ida_hooks k = {0, NULL, p->o->max_nodes ? refill : NULL, poll_stop, w};
+    struct ida_hooks k = {0, 0, NULL, p->o->max_nodes ? refill : NULL, poll_stop, w};
     ida_search_hooks(w->s, &k);
     for (;;) {
         int i = atomic_fetch_add(&p->next, 1);
@@ -288,7 +294,7 @@ static int par_init(struct par *p, const struct board *start, const struct board
                     struct ida_heuristic *h, slide_error *err)
 {
     omp_init_lock(&p->lock);
-    p->depth = 1;
+    p->slack = -1;
     p->left = p->o->max_nodes;
     atomic_init(&p->next, 0);
     atomic_init(&p->best, INT_MAX);
@@ -382,7 +388,7 @@ static int iterate_alone(struct par *p, int bound, struct ida_result *r, int *fo
                          int *next, slide_error *err)
 {
     struct worker *w = &p->w[0];
-    struct ida_hooks k = {0, NULL, p->o->max_nodes ? refill : NULL, poll_stop, w};
+    struct ida_hooks k = {0, 0, NULL, p->o->max_nodes ? refill : NULL, poll_stop, w};
     double c0 = ida_thread_cpu();
     ida_search_hooks(w->s, &k);
     w->current = -1;
@@ -425,7 +431,7 @@ static int deepen(struct par *p, struct ida_result *r, const struct timespec *t0
         } else {
             double c0 = ida_thread_cpu();
             atomic_store(&p->best, INT_MAX);
-            rc = split(p, bound, &next, err);
+            rc = split(p, bound, r->h_start, &next, err);
             *split_cpu += ida_thread_cpu() - c0;
             if (rc)
                 return rc;

@@ -27,10 +27,12 @@ typedef int (*ida_emit_fn)(void *ctx, const unsigned char *path, int len);
 
 /* How a search stops and splits besides o->max_nodes and o->cancel. */
 struct ida_hooks {
-    int leaf;          /* > 0: a node first reached at this depth (within the
-                          threshold) goes to emit unexpanded and untested;
-                          0: none */
-    ida_emit_fn emit;
+    /* With emit: a node below the root first reached within the threshold
+     * goes to emit, unexpanded and untested, at depth `leaf` or once the
+     * threshold less its f is at most `slack` (its subtree is then small:
+     * its size grows about exponentially with that difference). */
+    int leaf, slack;
+    ida_emit_fn emit;   /* NULL: no split */
     /* Called when the expansions reach *limit: raise *limit and return 0
      * to go on, or return 1 to stop (node limit).  NULL: o->max_nodes. */
     int (*refill)(void *ctx, uint64_t expanded, uint64_t *limit);
