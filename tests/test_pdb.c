@@ -505,7 +505,7 @@ static void test_node_consistency(void **state)
                     for (int m = 0; m < MOVE_COUNT; m++) {
                         int from = board_step(sides[k], sides[k], z, (enum move)m);
                         if (from >= 0)
-                            pdb_node_prefetch(&s, &cur, cells[from], z);
+                            pdb_node_prefetch(&s, &cur, cells, from, z);
                     }
                 int t = cells[to];
                 cells[z] = t;
@@ -515,6 +515,13 @@ static void test_node_consistency(void **state)
                 if (h != pdb_set_h(&s, cells))
                     fail_msg("set %s reflect %d step %d: incremental h %d, full %d", sets[k],
                              reflect, step, h, pdb_set_h(&s, cells));
+                struct pdb_node fresh; /* the entries moved, as ranked anew */
+                pdb_node_start(&s, cells, &fresh);
+                for (int j = 0; j < s.count; j++)
+                    if (next.e[j] != fresh.e[j] || next.me[j] != fresh.me[j])
+                        fail_msg("set %s reflect %d step %d: table %d's entry moved to "
+                                 "%u/%u, ranked anew %u/%u", sets[k], reflect, step, j,
+                                 next.e[j], next.me[j], fresh.e[j], fresh.me[j]);
                 cur = next;
             }
             pdb_set_free(&s);
