@@ -598,8 +598,6 @@ static int parse_args(int argc, char **argv, struct solve_args *a, struct cli_pa
     if (rc)
         return rc;
     a->batch = p->nargs != 1 || !strcmp(p->args[0], "-") || p->args[0][0] == '@';
-    if (a->threads == 0) /* one board: its search on every core; boards: one at a time */
-        a->threads = a->batch ? 1 : omp_get_max_threads();
     a->is_pdb = pdb_spec_split(a->heuristic, a->pdb_with, sizeof a->pdb_with, a->pdb_files,
                                sizeof a->pdb_files);
     if (a->is_pdb == -1)
@@ -614,6 +612,10 @@ static int parse_args(int argc, char **argv, struct solve_args *a, struct cli_pa
                                     "--h pdb:FILES or --h max(NAME,pdb:FILES)");
     if (!a->method)
         method_default(a);
+    /* one board: its IDA* search on every core; boards: one at a time */
+    int searches = (a->method->takes | (a->fallback ? a->fallback->takes : 0)) & TAKES_THREADS;
+    if (a->threads == 0)
+        a->threads = !a->batch && searches ? omp_get_max_threads() : 1;
     return check_specific(a, p);
 }
 
