@@ -103,7 +103,10 @@ fi
 #    per CPU second compare the work per node.  Every length must be the
 #    published one.  The machine may be shared: the load average before and
 #    after each board is printed, and a speedup on a loaded machine is not
-#    an idle machine's.
+#    an idle machine's.  Beside it, the speedup the CPU times predict for a
+#    core per thread: the median CPU seconds on 1 thread over the median
+#    cpu_critical on T (the serial parts plus, per threshold, the busiest
+#    thread's CPU seconds; ida.h), which a shared machine disturbs less.
 part ida || exit 0
 IDA_BOARDS=${IDA_BOARDS:-4 10}
 IDA_THREADS=${IDA_THREADS:-1 2}
@@ -114,8 +117,8 @@ median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 echo
 echo "IDA* on one board, 1 and 2 threads (--h lc, Korf's 100: instances $IDA_BOARDS; $IDA_REPEATS runs per thread count, alternating; medians; $(nproc) cores)"
 echo
-echo "| instance | length | threads | search wall s | CPU s | speedup | expanded | of them the last iteration | M generated per CPU s | load before | load after |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|"
+echo "| instance | length | threads | search wall s | CPU s | speedup | critical-path CPU s | speedup from CPU | expanded | of them the last iteration | M generated per CPU s | load before | load after |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|"
 for n in $IDA_BOARDS; do
     set -- $(korf_board "$n")
     board="$1 $2 $3 $4 $5 $6 $7 $8 $9 ${10} ${11} ${12} ${13} ${14} ${15} ${16}" published=${17}
@@ -124,10 +127,10 @@ for n in $IDA_BOARDS; do
     r=0
     while [ "$r" -lt "$IDA_REPEATS" ]; do
         for t in $IDA_THREADS; do
-            # fields: threads wall cpu expanded expanded_last generated length
+            # fields: threads wall cpu expanded expanded_last generated length critical
             $SLIDE solve --size 4x4 --h lc --threads "$t" --format csv "$board" | tail -1 |
                 sed 's/"[^"]*"/q/g' |
-                awk -F, -v t="$t" '{ print t, $13, $16, $8, $17, $9, $5 }' >> "$OUT/ida-$n.runs"
+                awk -F, -v t="$t" '{ print t, $13, $16, $8, $17, $9, $5, $19 }' >> "$OUT/ida-$n.runs"
         done
         r=$((r + 1))
     done
@@ -137,12 +140,14 @@ for n in $IDA_BOARDS; do
         exit 1
     fi
     w1=$(awk '$1 == 1 { print $2 }' "$OUT/ida-$n.runs" | median)
+    c1=$(awk '$1 == 1 { print $3 }' "$OUT/ida-$n.runs" | median)
     for t in $IDA_THREADS; do
         w=$(awk -v t="$t" '$1 == t { print $2 }' "$OUT/ida-$n.runs" | median)
         c=$(awk -v t="$t" '$1 == t { print $3 }' "$OUT/ida-$n.runs" | median)
-        awk -v t="$t" -v n="$n" -v p="$published" -v w="$w" -v c="$c" -v w1="$w1" \
-            -v b="$before" -v a="$after" '$1 == t && !done { done = 1
-            printf "| %d | %d | %d | %.3f | %.3f | %.2f | %d | %d | %.2f | %s | %s |\n", n, p, t,
-                   w, c, w1 / w, $4, $5, $6 / c / 1e6, b, a }' "$OUT/ida-$n.runs"
+        k=$(awk -v t="$t" '$1 == t { print $8 }' "$OUT/ida-$n.runs" | median)
+        awk -v t="$t" -v n="$n" -v p="$published" -v w="$w" -v c="$c" -v w1="$w1" -v k="$k" \
+            -v c1="$c1" -v b="$before" -v a="$after" '$1 == t && !done { done = 1
+            printf "| %d | %d | %d | %.3f | %.3f | %.2f | %.3f | %.2f | %d | %d | %.2f | %s | %s |\n",
+                   n, p, t, w, c, w1 / w, k, c1 / k, $4, $5, $6 / c / 1e6, b, a }' "$OUT/ida-$n.runs"
     done
 done

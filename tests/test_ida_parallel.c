@@ -116,6 +116,8 @@ static int check_board(const struct board *start, const struct board *goal, cons
             fail_msg("%d threads: another path than the serial search's", threads);
         assert_true(r.threads >= 1 && r.threads <= threads);
         assert_true(r.cpu_seconds >= 0);
+        /* the critical path takes the busiest thread, never more than all */
+        assert_true(r.cpu_critical >= 0 && r.cpu_critical <= r.cpu_seconds + 1e-9);
         ida_result_free(&r);
     }
     assert_replays(start, goal, &r1);

@@ -64,6 +64,13 @@ struct ida_result {
     double cpu_seconds;     /* CPU time of the search's threads (each
                                CLOCK_THREAD_CPUTIME_ID), nothing else */
     int threads;            /* threads that searched */
+    double cpu_critical;    /* the CPU seconds on the critical path: the
+                               serial parts, plus per parallel iteration the
+                               busiest thread's CPU in its items (waits
+                               excluded); about the wall time with a core of
+                               its own per thread, so cpu_seconds of one
+                               thread over this estimates the speedup on a
+                               machine not shared */
 };
 
 /*

@@ -151,7 +151,7 @@ static const char help[] =
     "line.  csv, md and tex give one record per board with the columns\n"
     "board,method,heuristic,status,length,blank_moves,tiles_moved,expanded,\n"
     "generated,iterations,h_start,lower_bound,seconds,stored,threads,\n"
-    "cpu_seconds,expanded_last,generated_last;\n"
+    "cpu_seconds,expanded_last,generated_last,cpu_critical;\n"
     "status is optimal, found (a valid solution not proven optimal: layers),\n"
     "unsolvable or stopped; length is empty unless a solution was found;\n"
     "lower_bound is what the search proved (the length when optimal; empty\n"
@@ -164,7 +164,11 @@ static const char help[] =
     "inside slide: the sum over the threads of its search (each thread's\n"
     "CLOCK_THREAD_CPUTIME_ID), so never the tables' load or another board's\n"
     "search; threads is how many searched (1 for a search whose iterations\n"
-    "were all small).  --provenance adds the tables' load time (wall and CPU)\n"
+    "were all small); cpu_critical (ida) the CPU seconds on the search's\n"
+    "critical path: the serial parts plus, per threshold, the busiest\n"
+    "thread's (about the wall time with a core per thread, so cpu_seconds on\n"
+    "one thread over it estimates the speedup on a machine not shared).\n"
+    "--provenance adds the tables' load time (wall and CPU)\n"
     "and the searches' CPU time in all.  The text output streams a\n"
     "solution; csv, md and tex hold each record in memory, so for solutions\n"
     "of billions of moves (layers on big boards) use --count or --moves.\n"
@@ -202,6 +206,7 @@ struct solve_answer {
     int64_t expanded_last, generated_last; /* ida: of those, the last iteration's */
     int64_t threads;     /* threads of the search */
     double cpu_seconds;  /* the search's CPU time (its threads'), < 0 unknown */
+    double cpu_critical; /* of it, on the critical path (ida.h), < 0 unknown */
     const char *heuristic; /* name actually used, or "" */
     char heuristic_name[80]; /* a copy that outlives the heuristic */
 };
@@ -274,6 +279,7 @@ static int solve_ida(const struct solve_job *job, struct solve_answer *ans,
     ans->generated_last = (int64_t)r.generated_last;
     ans->threads = r.threads;
     ans->cpu_seconds = r.cpu_seconds;
+    ans->cpu_critical = r.cpu_critical;
     snprintf(ans->heuristic_name, sizeof ans->heuristic_name, "%s", h.name);
     ans->heuristic = ans->heuristic_name;
     ida_result_free(&r);
@@ -898,7 +904,7 @@ static void print_line(const struct printed *p, const struct solve_answer *ans,
 static const char *const columns[] = {
     "board", "method", "heuristic", "status", "length", "blank_moves", "tiles_moved",
     "expanded", "generated", "iterations", "h_start", "lower_bound", "seconds", "stored",
-    "threads", "cpu_seconds", "expanded_last", "generated_last"};
+    "threads", "cpu_seconds", "expanded_last", "generated_last", "cpu_critical"};
 #define NCOLUMNS (int)(sizeof columns / sizeof columns[0])
 
 /* A figure as a cell: empty when the method does not produce it. */
@@ -927,7 +933,7 @@ static int tiles_text(const struct printed *p, const struct solve_answer *ans,
 static int print_record(const struct report_table *t, const struct printed *p,
                         const struct solve_answer *ans, slide_error *err)
 {
-    char len[24] = "", f[9][24], sec[32], cpu[32];
+    char len[24] = "", f[9][24], sec[32], cpu[32], crit[32];
     char *tiles = NULL;
     int solved = !p->why;
     if (solved) {
@@ -940,6 +946,7 @@ static int print_record(const struct report_table *t, const struct printed *p,
     }
     snprintf(sec, sizeof sec, "%.6f", p->seconds);
     snprintf(cpu, sizeof cpu, "%.6f", ans->cpu_seconds);
+    snprintf(crit, sizeof crit, "%.6f", ans->cpu_critical);
     const char *row[] = {p->board, p->method, ans->heuristic, p->status, len,
                          solved ? ans->moves : "", solved ? tiles : "",
                          figure(ans->expanded, f[0], sizeof f[0]),
@@ -950,7 +957,8 @@ static int print_record(const struct report_table *t, const struct printed *p,
                          figure(ans->stored, f[5], sizeof f[5]),
                          figure(ans->threads, f[6], sizeof f[6]), ans->cpu_seconds < 0 ? "" : cpu,
                          figure(ans->expanded_last, f[7], sizeof f[7]),
-                         figure(ans->generated_last, f[8], sizeof f[8])};
+                         figure(ans->generated_last, f[8], sizeof f[8]),
+                         ans->cpu_critical < 0 ? "" : crit};
     report_row(t, row);
     free(tiles);
     return SLIDE_OK;
@@ -1029,7 +1037,8 @@ static void solve_only(const struct solve_method *method, const struct solve_job
                                .generated = SOLVE_NONE, .iterations = SOLVE_NONE,
                                .h_start = SOLVE_NONE, .stored = SOLVE_NONE,
                                .expanded_last = SOLVE_NONE, .generated_last = SOLVE_NONE,
-                               .threads = 1, .cpu_seconds = -1, .heuristic = ""};
+                               .threads = 1, .cpu_seconds = -1, .cpu_critical = -1,
+                               .heuristic = ""};
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     double cpu0 = thread_cpu();

@@ -349,7 +349,7 @@ int ida_solve(const struct board *start, const struct board *goal,
     r->generated_last = s.generated - s.iter_generated;
     r->bound = s.bound;
     r->seconds = elapsed(&s.t0);
-    r->cpu_seconds = ida_thread_cpu() - cpu0;
+    r->cpu_seconds = r->cpu_critical = ida_thread_cpu() - cpu0;
     search_free(&s);
     return rc;
 }

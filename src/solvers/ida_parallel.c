@@ -36,6 +36,7 @@ struct worker {
     int cap;
     int stopped_item;      /* lowest item stopped (limit, cancel, error) */
     double cpu;            /* CPU seconds in the searches */
+    double busy;           /* of them, in this iteration's items (no waits) */
 };
 
 /* The shared state of one parallel search. */
@@ -59,6 +60,7 @@ struct par {
     int team;              /* the most threads OpenMP gave an iteration */
     uint64_t serial_below; /* an iteration after one of fewer expansions runs
                               on one thread, unsplit */
+    double critical;       /* CPU seconds on the critical path (ida.h) */
 };
 
 /* ---- the node budget --------------------------------------------------- */
@@ -256,6 +258,7 @@ static void run_items(struct par *p, int bound)
 {
     atomic_store(&p->next, 0);
     for (int t = 0; t < p->threads; t++) {
+        p->w[t].busy = 0;
         p->w[t].next_bound = INT_MAX;
         p->w[t].found_item = INT_MAX;
         p->w[t].stopped_item = INT_MAX;
@@ -272,6 +275,7 @@ static void run_items(struct par *p, int bound)
                 p->team = p->participants;
         }
         work(w, bound);
+        w->busy = ida_thread_cpu() - cpu0;
 #pragma omp barrier
         w->cpu += ida_thread_cpu() - cpu0;
     }
@@ -403,7 +407,9 @@ static int iterate_alone(struct par *p, int bound, struct ida_result *r, int *fo
             ida_search_path(w->s, *found, r->moves);
     }
     finish(w);
-    w->cpu += ida_thread_cpu() - c0;
+    double used = ida_thread_cpu() - c0;
+    w->cpu += used;
+    p->critical += used;
     return rc;
 }
 
@@ -437,6 +443,10 @@ static int deepen(struct par *p, struct ida_result *r, const struct timespec *t0
                 return rc;
             finish(&p->w[0]);
             run_items(p, bound);
+            double most = 0;
+            for (int t = 0; t < p->threads; t++)
+                most = p->w[t].busy > most ? p->w[t].busy : most;
+            p->critical += most;
             if ((rc = conclude(p, r, &found, err)) || found >= 0)
                 return rc;
             for (int t = 0; t < p->threads; t++)
@@ -498,6 +508,7 @@ int ida_solve_parallel_from(const struct board *start, const struct board *goal,
         r->expanded = e;
         r->generated = g;
         r->cpu_seconds = split_cpu;
+        r->cpu_critical = split_cpu + p.critical;
         for (int t = 0; t < p.threads; t++)
             r->cpu_seconds += p.w[t].cpu;
     }
