@@ -350,7 +350,7 @@ static int pdb_move(void *ctx, const struct board *b, int from, int to, const vo
 static void pdb_prefetch(void *ctx, const struct board *b, int from, int to, void *state)
 {
     const struct pdb_ctx *c = ctx;
-    pdb_node_prefetch(c->set, state, b->cells[from], to);
+    pdb_node_prefetch(c->set, state, b->cells, from, to);
 }
 
 static void pdb_release(void *ctx)

@@ -155,9 +155,18 @@ static void classify(struct pdb_set *s)
     s->all_additive = 1;
     for (int t = 0; t < PATTERN_MAX_CELLS; t++)
         s->table_of[t] = -1;
-    for (int j = s->count - 1; j >= 0; j--)
-        for (int i = 0; i < s->tables[j].pat.k; i++)
-            s->table_of[s->tables[j].pat.tiles[i]] = j;
+    for (int j = s->count - 1; j >= 0; j--) {
+        const struct pattern *pat = &s->tables[j].pat;
+        for (int i = 0; i < pat->k; i++) {
+            s->table_of[pat->tiles[i]] = j;
+            s->index_in[pat->tiles[i]] = (uint8_t)i;
+        }
+        uint64_t w = 1; /* rank_kperm: r = r * (n - i) + digit i */
+        for (int i = pat->k - 1; i >= 0; i--) {
+            s->weight[j][i] = w;
+            w *= (uint64_t)(pat->n - i);
+        }
+    }
     for (int j = 0; j < s->count; j++) {
         const struct pattern *pat = &s->tables[j].pat;
         s->all_additive &= s->tables[j].kind == PDB_ADDITIVE;
@@ -294,48 +303,61 @@ int pdb_set_h(const struct pdb_set *s, const int *cells)
     return h;
 }
 
-/* Value of additive table j for a board given as where[tile] = cell. */
-static inline uint8_t table_value(const struct pdb_set *s, int j, const uint8_t *where)
+/* Entry of additive table j for a board given as where[tile] = cell. */
+static inline uint64_t table_entry(const struct pdb_set *s, int j, const uint8_t *where)
 {
-    const struct pdb_table *t = &s->tables[j];
-    const struct pattern *pat = &t->pat;
+    const struct pattern *pat = &s->tables[j].pat;
     uint8_t pos[PATTERN_MAX_TILES];
     for (int i = 0; i < pat->k; i++)
         pos[i] = where[pat->tiles[i]];
-    return t->value[rank_kperm(pos, pat->k, pat->n)];
+    return rank_kperm(pos, pat->k, pat->n);
 }
 
 /*
- * The entry of additive table j when tile `tile` (in it) moves to `to`:
- * rank_kperm of the table's cells, fused with reading them (the hot loop of
- * IDA* with pattern databases).
+ * Table j's entry after tile `tile` (in it) slides from cell a to the
+ * adjacent cell b, from the entry e before (pdb.h, pdb_node_prefetch): the
+ * tiles on the cells strictly between a and b are read from the board,
+ * cell c holding tile map[cells[cell_of[c]]] (cell_of and map NULL: the
+ * board itself; the mirror otherwise).
  */
-static inline uint64_t entry_after(const struct pdb_set *s, int j, const uint8_t *where,
-                                   int tile, int to)
+static inline uint64_t entry_moved(const struct pdb_set *s, int j, uint64_t e, int tile,
+                                   int a, int b, const int *cells, const int *cell_of,
+                                   const int *map)
 {
-    const struct pattern *pat = &s->tables[j].pat;
-    uint32_t seen = 0;
-    uint64_t r = 0;
-    for (int i = 0; i < pat->k; i++) {
-        unsigned v = pat->tiles[i] == tile ? (unsigned)to : where[pat->tiles[i]];
-        r = r * (uint64_t)(pat->n - i) +
-            (v - (unsigned)__builtin_popcount(seen & ((1u << v) - 1u)));
-        seen |= 1u << v;
+    const uint64_t *w = s->weight[j];
+    int i = s->index_in[tile], lo = a < b ? a : b, hi = a < b ? b : a;
+    int64_t d = hi - lo, later = 0; /* digit i's change, in |b - a| less earlier tiles */
+    for (int c = lo + 1; c < hi; c++) {
+        int u = cells[cell_of ? cell_of[c] : c];
+        u = map ? map[u] : u;
+        if (u && s->table_of[u] == j) {
+            if (s->index_in[u] < i)
+                d--;
+            else
+                later += (int64_t)w[s->index_in[u]];
+        }
     }
-    return r;
+    int64_t change = d * (int64_t)w[i] + later;
+    return (uint64_t)((int64_t)e + (b > a ? change : -change));
 }
 
-void pdb_node_prefetch(const struct pdb_set *s, struct pdb_node *nd, int tile, int to)
+void pdb_node_prefetch(const struct pdb_set *s, struct pdb_node *nd, const int *cells,
+                       int from, int to)
 {
     uint64_t e = 0, me = 0;
+    int tile = cells[from];
     int j = s->table_of[tile];
-    if (j >= 0)
-        __builtin_prefetch(s->tables[j].value + (e = entry_after(s, j, nd->where, tile, to)));
+    if (j >= 0) {
+        e = entry_moved(s, j, nd->e[j], tile, from, to, cells, NULL, NULL);
+        __builtin_prefetch(s->tables[j].value + e);
+    }
     if (s->reflect) {
         int mt = s->mirror_tile[tile];
-        if ((j = s->table_of[mt]) >= 0)
-            __builtin_prefetch(s->tables[j].value +
-                               (me = entry_after(s, j, nd->mwhere, mt, s->mirror_cell[to])));
+        if ((j = s->table_of[mt]) >= 0) {
+            me = entry_moved(s, j, nd->me[j], mt, s->mirror_cell[from], s->mirror_cell[to],
+                             cells, s->mirror_cell, s->mirror_tile);
+            __builtin_prefetch(s->tables[j].value + me);
+        }
     }
     if (nd->nnext < 4) { /* kept for pdb_node_move, which then need not rank again */
         nd->next_tile[nd->nnext] = (uint8_t)tile;
@@ -349,13 +371,17 @@ int pdb_node_start(const struct pdb_set *s, const int *cells, struct pdb_node *n
     memset(nd, 0, sizeof *nd);
     for (int k = 0; k < s->n; k++)
         nd->where[cells[k]] = (uint8_t)k;
-    for (int j = 0; j < s->count; j++)
-        nd->sum += nd->v[j] = table_value(s, j, nd->where);
+    for (int j = 0; j < s->count; j++) {
+        nd->e[j] = (uint32_t)table_entry(s, j, nd->where);
+        nd->sum += nd->v[j] = s->tables[j].value[nd->e[j]];
+    }
     if (s->reflect) {
         for (int t = 0; t < s->n; t++)
             nd->mwhere[s->mirror_tile[t]] = (uint8_t)s->mirror_cell[nd->where[t]];
-        for (int j = 0; j < s->count; j++)
-            nd->msum += nd->vm[j] = table_value(s, j, nd->mwhere);
+        for (int j = 0; j < s->count; j++) {
+            nd->me[j] = (uint32_t)table_entry(s, j, nd->mwhere);
+            nd->msum += nd->vm[j] = s->tables[j].value[nd->me[j]];
+        }
     }
     return nd->msum > nd->sum ? nd->msum : nd->sum;
 }
@@ -371,8 +397,9 @@ int pdb_node_move(const struct pdb_set *s, const struct pdb_node *before, int ti
     after->where[tile] = (uint8_t)to;
     int j = s->table_of[tile];
     if (j >= 0) {
-        uint8_t v = c < before->nnext ? s->tables[j].value[before->next_entry[c]]
-                                      : table_value(s, j, after->where);
+        after->e[j] = (uint32_t)(c < before->nnext ? before->next_entry[c]
+                                                   : table_entry(s, j, after->where));
+        uint8_t v = s->tables[j].value[after->e[j]];
         after->sum += (int)v - (int)after->v[j];
         after->v[j] = v;
     }
@@ -380,8 +407,9 @@ int pdb_node_move(const struct pdb_set *s, const struct pdb_node *before, int ti
         int mt = s->mirror_tile[tile];
         after->mwhere[mt] = (uint8_t)s->mirror_cell[to];
         if ((j = s->table_of[mt]) >= 0) {
-            uint8_t v = c < before->nnext ? s->tables[j].value[before->next_mentry[c]]
-                                          : table_value(s, j, after->mwhere);
+            after->me[j] = (uint32_t)(c < before->nnext ? before->next_mentry[c]
+                                                        : table_entry(s, j, after->mwhere));
+            uint8_t v = s->tables[j].value[after->me[j]];
             after->msum += (int)v - (int)after->vm[j];
             after->vm[j] = v;
         }
