@@ -129,7 +129,10 @@ static void test_bad_arguments(void **state)
     free(out);
     free(err);
     check_usage("frontier", "one board size");
-    check_usage("frontier 6x6", "at most 34 cells");
+    check_usage("frontier 6x6 --keys rank", "at most 34 cells");
+    check_usage("frontier 3x3 --keys ranks", "--keys expects rank or moved");
+    check_usage("frontier 6x6 --blank 36", "cells 0 to 35");
+    check_usage("frontier 3x3 --blank 1 --goal '1 2 3/4 5 6/7 8 0'", "not both");
     check_usage("frontier 3x3 --max-depth -1", "--max-depth expects");
     check_usage("frontier 3x3 --buffer 3", "--buffer expects");
     check_usage("frontier 3x3 --frobnicate", "frobnicate");

@@ -34,7 +34,13 @@
 #include <stdint.h>
 
 #include "slide/frontier_key.h"
+#include "slide/frontier_moved.h"
 #include "slide/frontier_stream.h"
+
+/* How boards are keyed: ranks in 128 bits (frontier_key.h: dense, boards of
+ * up to FKEY_MAX_CELLS cells) or moved keys (frontier_moved.h: any board,
+ * longer keys as the search goes deeper).  AUTO: rank keys when they fit. */
+enum frontier_keys { FRONTIER_KEYS_AUTO, FRONTIER_KEYS_RANK, FRONTIER_KEYS_MOVED };
 
 struct frontier_layer {
     int depth;             /* distance of the layer just found */
@@ -62,7 +68,11 @@ struct frontier_options {
 };
 
 struct frontier_search {
-    struct fkey_space ks;
+    int moved;             /* 1: moved keys (ms), layers of byte keys; 0: rank keys */
+    struct fkey_space ks;  /* rank keys; with moved keys rows, cols, n, m,
+                            * goal_blank, path_graph, and size ((RC)!/2, 0
+                            * beyond FKEY_MAX_CELLS cells: not known) */
+    struct fmoved_space ms; /* moved keys */
     const char *temp_dir;  /* runs and layers in files there; NULL: memory */
     struct fstream prev, cur;
     int depth;
@@ -78,13 +88,26 @@ struct frontier_search {
 };
 
 /*
- * Start a search from goal (a valid board): layer 0 = {goal}.  Steps that do
+ * Start a search from goal (a valid board): layer 0 = {goal}, its boards
+ * keyed as keys says (AUTO: rank keys up to FKEY_MAX_CELLS cells, moved
+ * keys beyond).  Steps that do
  * not fit in memory put their runs and layer in temporary files in temp_dir
- * (NULL: such steps are refused).  Errors: as fkey_init,
+ * (NULL: such steps are refused).  Errors: SLIDE_ERANGE (rank keys asked
+ * for a board of more than FKEY_MAX_CELLS cells), as fmoved_init,
  * fstream_open, SLIDE_ENOMEM.  Free with frontier_free.
  */
+int frontier_init_keys(struct frontier_search *f, const struct board *goal,
+                       enum frontier_keys keys, const char *temp_dir, slide_error *err);
+
+/* frontier_init_keys with FRONTIER_KEYS_AUTO. */
 int frontier_init(struct frontier_search *f, const struct board *goal,
                   const char *temp_dir, slide_error *err);
+
+/*
+ * Bytes of a key of a board within distance depth: 16 for rank keys,
+ * fmoved_key_len for moved keys (0: beyond FMOVED_MAX_PAIRS pairs).
+ */
+size_t frontier_key_bytes(const struct frontier_search *f, int depth);
 
 /*
  * What the next step needs, estimated from the last two layers (growth

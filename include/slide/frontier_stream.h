@@ -55,6 +55,8 @@ struct fstream {
     unsigned char *wbuf;    /* file writer's buffer */
     size_t wlen;
     fkey last;              /* last key appended */
+    size_t klen;            /* byte keys (fstream_open_bytes): their length; 0: fkeys */
+    unsigned char *lastb;   /* byte keys: the last key appended (klen bytes) */
     int failed;             /* an append failed: the error is in err */
     slide_error err;
 };
@@ -115,6 +117,8 @@ struct fstream_cursor {
     const struct fstream *s;
     size_t next_block;
     fkey *keys;           /* FSTREAM_BLOCK decoded keys */
+    unsigned char *bkeys; /* byte keys: FSTREAM_BLOCK decoded keys of klen bytes */
+    size_t klen;
     int len, pos;
     int failed;
 };
@@ -130,5 +134,46 @@ int fstream_cursor_open(struct fstream_cursor *c, const struct fstream *s,
 int fstream_cursor_next(struct fstream_cursor *c, fkey *key, slide_error *err);
 
 void fstream_cursor_close(struct fstream_cursor *c);
+
+/*
+ * Byte keys (frontier_moved.h): the same streams for keys that are byte
+ * strings of one length, ordered by memcmp, whose trailing zero bytes carry
+ * nothing.  A key is stored without its trailing zeros, front-coded: the
+ * LEB128 length of the prefix it shares with the key before it (0 for a
+ * block's first key), the LEB128 length of the rest, the rest.  So a stream
+ * written with keys of klen bytes reads back with any length at least that
+ * of its longest key without its zeros.  An index entry's first holds the
+ * first 16 bytes of the block's first key, big-endian.  Appends must
+ * strictly increase (memcmp).  Errors as the fkey functions.
+ */
+int fstream_open_bytes(struct fstream *s, const char *dir, size_t klen, slide_error *err);
+int fstream_append_bytes(struct fstream *s, const unsigned char *key);
+
+/*
+ * Decode block b into out (FSTREAM_BLOCK keys of klen bytes); returns its
+ * count, or -1 when the data cannot be read, is malformed or holds a key
+ * longer than klen (err says which).  Thread-safe.
+ */
+int fstream_read_block_bytes(const struct fstream *s, size_t b, unsigned char *out,
+                             size_t klen, slide_error *err);
+
+/* A cursor over byte keys of klen bytes; *key points into the cursor's
+ * buffer until the next call.  Errors: SLIDE_ENOMEM. */
+int fstream_cursor_open_bytes(struct fstream_cursor *c, const struct fstream *s,
+                              size_t klen, slide_error *err);
+int fstream_cursor_next_bytes(struct fstream_cursor *c, const unsigned char **key,
+                              slide_error *err);
+
+/*
+ * As fstream_raw_finish for a stream of byte keys (opened with
+ * fstream_open_bytes(klen)): the index checked against the data, then
+ * every key decoded: strictly increasing, and valid(ctx, key, klen) true.
+ * Errors: SLIDE_ENOMEM, SLIDE_EIO, SLIDE_EFORMAT naming what is wrong.
+ */
+int fstream_raw_finish_bytes(struct fstream *s, struct fstream_block *index, size_t nblocks,
+                             uint64_t count,
+                             int (*valid)(const void *ctx, const unsigned char *key,
+                                          size_t klen),
+                             const void *ctx, slide_error *err);
 
 #endif

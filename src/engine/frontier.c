@@ -15,25 +15,69 @@
 
 #include "slide/frontier_sort.h"
 
+#include "frontier_internal.h"
+
 #define DEFAULT_BUFFER_KEYS (1u << 24)
 
-int frontier_init(struct frontier_search *f, const struct board *goal,
-                  const char *temp_dir, slide_error *err)
+/* The rank keys' fields that moved keys use too: dimensions, and the size
+ * of the space when it fits 128 bits. */
+static int moved_space(struct frontier_search *f, const struct board *goal, slide_error *err)
+{
+    int n = board_cells(goal);
+    f->moved = 1;
+    if (n <= FKEY_MAX_CELLS)
+        fkey_init(&f->ks, goal, err); /* cannot fail below the limit */
+    f->ks.rows = goal->rows;
+    f->ks.cols = goal->cols;
+    f->ks.n = n;
+    f->ks.m = n - 1;
+    f->ks.goal_blank = board_blank(goal);
+    f->ks.path_graph = goal->rows == 1 || goal->cols == 1;
+    return fmoved_init(&f->ms, goal, err);
+}
+
+/* Layer 0: the goal's key. */
+static int first_layer(struct frontier_search *f, const struct board *goal, slide_error *err)
+{
+    int rc;
+    if (!f->moved) {
+        if ((rc = fstream_open(&f->prev, NULL, err)) || (rc = fstream_open(&f->cur, NULL, err)))
+            return rc;
+        return fstream_append(&f->cur, fkey_of_board(&f->ks, goal));
+    }
+    size_t len = fmoved_key_len(&f->ms, 0);
+    unsigned char key[16];
+    if ((rc = fstream_open_bytes(&f->prev, NULL, len, err)) ||
+        (rc = fstream_open_bytes(&f->cur, NULL, len, err)))
+        return rc;
+    fmoved_encode(&f->ms, goal, key, len); /* the goal: no pair */
+    return fstream_append_bytes(&f->cur, key);
+}
+
+int frontier_init_keys(struct frontier_search *f, const struct board *goal,
+                       enum frontier_keys keys, const char *temp_dir, slide_error *err)
 {
     int rc;
     memset(f, 0, sizeof *f);
     f->prev.fd = f->cur.fd = -1;
     f->temp_dir = temp_dir;
-    if ((rc = fkey_init(&f->ks, goal, err)))
+    if (keys == FRONTIER_KEYS_MOVED ||
+        (keys == FRONTIER_KEYS_AUTO && board_cells(goal) > FKEY_MAX_CELLS))
+        rc = moved_space(f, goal, err);
+    else
+        rc = fkey_init(&f->ks, goal, err);
+    if (rc) {
+        fmoved_free(&f->ms);
         return rc;
+    }
     f->hist_cap = 64;
     f->hist = calloc((size_t)f->hist_cap, sizeof *f->hist);
-    if (!f->hist)
+    if (!f->hist) {
+        frontier_free(f);
         return slide_fail(err, SLIDE_ENOMEM, "out of memory for the histogram");
-    if ((rc = fstream_open(&f->prev, NULL, err)) ||
-        (rc = fstream_open(&f->cur, NULL, err)) ||
-        (rc = fstream_append(&f->cur, fkey_of_board(&f->ks, goal))) ||
-        (rc = fstream_finish(&f->cur, err)) || (rc = fstream_finish(&f->prev, err))) {
+    }
+    if ((rc = first_layer(f, goal, err)) || (rc = fstream_finish(&f->cur, err)) ||
+        (rc = fstream_finish(&f->prev, err))) {
         frontier_free(f);
         return rc;
     }
@@ -42,19 +86,25 @@ int frontier_init(struct frontier_search *f, const struct board *goal,
     return SLIDE_OK;
 }
 
+int frontier_init(struct frontier_search *f, const struct board *goal,
+                  const char *temp_dir, slide_error *err)
+{
+    return frontier_init_keys(f, goal, FRONTIER_KEYS_AUTO, temp_dir, err);
+}
+
+size_t frontier_key_bytes(const struct frontier_search *f, int depth)
+{
+    return f->moved ? fmoved_key_len(&f->ms, depth) : sizeof(fkey);
+}
+
 void frontier_free(struct frontier_search *f)
 {
     fstream_close(&f->prev);
     fstream_close(&f->cur);
+    fmoved_free(&f->ms);
     free(f->hist);
     f->hist = NULL;
 }
-
-/* The sorted runs of one step. */
-struct runs {
-    struct fstream *run;
-    size_t len, cap;
-};
 
 static void runs_free(struct runs *r)
 {
@@ -63,18 +113,6 @@ static void runs_free(struct runs *r)
     free(r->run);
     memset(r, 0, sizeof *r);
 }
-
-/* Expansion buffers of one step: keys and the radix sort's scratch. */
-struct expand {
-    const struct frontier_search *f;
-    const char *dir;       /* runs in temporary files there; NULL: memory */
-    fkey *a, *tmp;
-    uint64_t *start;       /* keys of cur before each block of the batch */
-    int threads;
-    int rc;
-    slide_error err;
-    uint64_t candidates;
-};
 
 /* Expand blocks [b0, b1) of cur into out (room for 4 keys a board);
  * returns the number of neighbours written, -1 on error. */
@@ -96,11 +134,13 @@ static int64_t expand_blocks(struct expand *x, size_t b0, size_t b1, fkey *out,
 static int thread_share(struct expand *x, size_t b0, size_t b1, size_t batch0,
                         struct fstream *run, slide_error *err)
 {
-    fkey *keys = malloc(FSTREAM_BLOCK * sizeof *keys);
+    if (x->f->moved)
+        return fbytes_share(x, b0, b1, batch0, run, err);
+    fkey *keys = malloc(FSTREAM_BLOCK * sizeof *keys), *xa = (fkey *)x->a;
     if (!keys)
         return slide_fail(err, SLIDE_ENOMEM, "out of memory for a block");
     uint64_t off = 4 * x->start[b0 - batch0];
-    int64_t n = expand_blocks(x, b0, b1, x->a + off, keys, err);
+    int64_t n = expand_blocks(x, b0, b1, xa + off, keys, err);
     free(keys);
     if (n < 0)
         return SLIDE_EFORMAT;
@@ -109,15 +149,15 @@ static int thread_share(struct expand *x, size_t b0, size_t b1, size_t batch0,
     if (rc)
         return rc;
     if (x->f->ks.bits <= 64) { /* sort the low halves: half the traffic */
-        uint64_t *a = (uint64_t *)(x->a + off), *t = (uint64_t *)(x->tmp + off);
+        uint64_t *a = (uint64_t *)(xa + off), *t = (uint64_t *)((fkey *)x->tmp + off);
         for (int64_t i = 0; i < n; i++) /* in place: a[i] lies below key i */
-            a[i] = (uint64_t)x->a[off + (uint64_t)i];
+            a[i] = (uint64_t)xa[off + (uint64_t)i];
         uint64_t *s = fsort_u64(a, t, (size_t)n, x->f->ks.bits);
         u = fsort_unique_u64(s, (size_t)n);
         for (size_t i = 0; i < u && !fstream_append(run, s[i]); i++)
             ;
     } else {
-        fkey *s = fsort_keys(x->a + off, x->tmp + off, (size_t)n, x->f->ks.bits);
+        fkey *s = fsort_keys(xa + off, (fkey *)x->tmp + off, (size_t)n, x->f->ks.bits);
         u = fsort_unique(s, (size_t)n);
         for (size_t i = 0; i < u && !fstream_append(run, s[i]); i++)
             ;
@@ -291,10 +331,19 @@ done:
     return rc;
 }
 
-/* Boards of layer d expanded per batch (a block is the unit of a batch). */
-static uint64_t batch_keys(const struct frontier_options *o)
+/* Bytes of a key in the expansion buffer of the next step. */
+static size_t step_key_bytes(const struct frontier_search *f)
 {
-    uint64_t buffer = o->buffer_keys >= 64 ? o->buffer_keys : DEFAULT_BUFFER_KEYS;
+    return frontier_key_bytes(f, f->depth + 1);
+}
+
+/* Boards of layer d expanded per batch (a block is the unit of a batch).
+ * The default buffer takes the same bytes with either key kind. */
+static uint64_t batch_keys(const struct frontier_search *f, const struct frontier_options *o)
+{
+    uint64_t buffer = o->buffer_keys >= 64 ? o->buffer_keys
+                                           : DEFAULT_BUFFER_KEYS * sizeof(fkey) /
+                                                 (step_key_bytes(f) ? step_key_bytes(f) : 1);
     uint64_t keys = buffer / MOVE_COUNT;
     return keys < FSTREAM_BLOCK ? FSTREAM_BLOCK : keys;
 }
@@ -302,7 +351,7 @@ static uint64_t batch_keys(const struct frontier_options *o)
 /* Keys the expansion buffer holds: a batch's neighbours, or all of them. */
 static uint64_t buffer_cap(const struct frontier_search *f, const struct frontier_options *o)
 {
-    uint64_t cap = batch_keys(o) * MOVE_COUNT;
+    uint64_t cap = batch_keys(f, o) * MOVE_COUNT;
     return cap > f->cur.count * MOVE_COUNT ? f->cur.count * MOVE_COUNT : cap;
 }
 
@@ -313,11 +362,13 @@ void frontier_estimate(const struct frontier_search *f, const struct frontier_op
     double growth = prev > 0 && cur > prev ? cur / prev : 1.0;
     if (f->depth < 4)
         growth = 4; /* the first layers say little about the growth */
-    /* gaps of the runs are about 4 times those of the layer: 2 more bits */
-    double bpk = cur > 0 ? (double)f->cur.bytes / cur + 1.0 : (double)FSTREAM_GAP_MAX;
+    /* gaps of the runs are about 4 times those of the layer: 2 more bits;
+     * moved keys share shorter prefixes in the runs than in the layer */
+    double layer_bpk = cur > 0 ? (double)f->cur.bytes / cur : (double)FSTREAM_GAP_MAX;
+    double bpk = f->moved ? 1.5 * layer_bpk + 2.0 : layer_bpk + 1.0;
     double index = (double)sizeof(struct fstream_block) / FSTREAM_BLOCK;
     *fixed = fstream_memory(&f->prev) + fstream_memory(&f->cur) +
-             2 * buffer_cap(f, o) * sizeof(fkey);
+             2 * buffer_cap(f, o) * step_key_bytes(f);
     *step = (uint64_t)(cur * MOVE_COUNT * (bpk + 0.25 + index) + cur * growth * (bpk + index)) +
             (1u << 20);
 }
@@ -330,7 +381,7 @@ static int choose_storage(const struct frontier_search *f, const struct frontier
     frontier_estimate(f, o, &fixed, &step);
     uint64_t avail = store_memory_available(0);
     uint64_t limit = o->max_memory ? o->max_memory : UINT64_MAX;
-    int fits = fixed + step <= limit && (!avail || step + 2 * buffer_cap(f, o) * 16 <= avail);
+    int fits = fixed + step <= limit && (!avail || step + 2 * buffer_cap(f, o) * step_key_bytes(f) <= avail);
     *dir = NULL;
     if (fits)
         return SLIDE_OK;
@@ -365,17 +416,17 @@ static int expand_all(const struct frontier_search *f, const struct frontier_opt
                       const char *dir, struct runs *r, uint64_t *candidates,
                       slide_error *err)
 {
-    uint64_t per_batch = batch_keys(o);
-    struct expand x = {.f = f, .dir = dir};
+    uint64_t per_batch = batch_keys(f, o);
+    struct expand x = {.f = f, .dir = dir, .klen = step_key_bytes(f)};
     x.threads = o->threads > 0 ? o->threads : omp_get_max_threads();
     size_t nb = f->cur.nblocks, cap = (size_t)buffer_cap(f, o);
-    x.a = malloc(cap * sizeof *x.a);
-    x.tmp = malloc(cap * sizeof *x.tmp);
+    x.a = malloc(cap * x.klen);
+    x.tmp = malloc(cap * x.klen);
     x.start = malloc((nb + 1) * sizeof *x.start);
     int rc = SLIDE_OK;
     if (!x.a || !x.tmp || !x.start)
         rc = slide_fail(err, SLIDE_ENOMEM, "out of memory for an expansion buffer of "
-                        "%zu keys (%zu bytes; lower --buffer)", cap, 2 * cap * sizeof *x.a);
+                        "%zu keys (%zu bytes; lower --buffer)", cap, 2 * cap * x.klen);
     for (size_t b0 = 0; !rc && b0 < nb;) {
         size_t b1 = b0;
         uint64_t keys = 0;
@@ -401,12 +452,17 @@ int frontier_step(struct frontier_search *f, const struct frontier_options *o,
     struct fstream next;
     uint64_t candidates = 0;
     const char *dir;
+    size_t klen = step_key_bytes(f);
+    if (!klen)
+        return slide_fail(err, SLIDE_ERANGE, "distance %d: moved keys hold at most %d "
+                          "tiles that differ from the goal", f->depth + 1, FMOVED_MAX_PAIRS);
     int rc = choose_storage(f, o, &dir, err);
     if (rc)
         return rc;
     rc = expand_all(f, o, dir, &r, &candidates, err);
-    if (!rc && !(rc = fstream_open(&next, dir, err))) {
-        rc = merge_runs(f, &r, &next, err);
+    if (!rc && !(rc = f->moved ? fstream_open_bytes(&next, dir, klen, err)
+                               : fstream_open(&next, dir, err))) {
+        rc = f->moved ? fbytes_merge(f, &r, &next, err) : merge_runs(f, &r, &next, err);
         if (rc)
             fstream_close(&next);
     }

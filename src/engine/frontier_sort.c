@@ -8,6 +8,7 @@
 #include "slide/frontier_sort.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #define RADIX (1u << FSORT_DIGIT_BITS)
 /* Below this many keys the counting passes cost more than they save. */
@@ -65,3 +66,68 @@ RADIX_SORT(fsort_keys, fkey)
 RADIX_SORT(fsort_u64, uint64_t)
 UNIQUE(fsort_unique, fkey)
 UNIQUE(fsort_unique_u64, uint64_t)
+
+/* ---- byte keys ---------------------------------------------------------- */
+
+#define SMALL_BYTES 32
+
+static void insertion_bytes(unsigned char *a, size_t n, size_t len, size_t d,
+                            unsigned char *x)
+{
+    for (size_t i = 1; i < n; i++) {
+        size_t j = i;
+        if (memcmp(a + (j - 1) * len + d, a + i * len + d, len - d) <= 0)
+            continue;
+        memcpy(x, a + i * len, len);
+        for (; j > 0 && memcmp(a + (j - 1) * len + d, x + d, len - d) > 0; j--)
+            memcpy(a + j * len, a + (j - 1) * len, len);
+        memcpy(a + j * len, x, len);
+    }
+}
+
+/* Sort a[0..n) (equal in bytes [0, d)) in place, tmp as scratch. */
+static void msd_bytes(unsigned char *a, unsigned char *tmp, size_t n, size_t len, size_t d)
+{
+    size_t count[256], pos[256];
+    while (n >= SMALL_BYTES && d < len) {
+        memset(count, 0, sizeof count);
+        for (size_t i = 0; i < n; i++)
+            count[a[i * len + d]]++;
+        if (count[a[d]] == n) { /* every record has the same byte here */
+            d++;
+            continue;
+        }
+        size_t sum = 0;
+        for (int v = 0; v < 256; v++) {
+            pos[v] = sum;
+            sum += count[v];
+        }
+        for (size_t i = 0; i < n; i++)
+            memcpy(tmp + pos[a[i * len + d]]++ * len, a + i * len, len);
+        memcpy(a, tmp, n * len);
+        for (size_t v = 0, at = 0; v < 256; at += count[v++])
+            if (count[v] > 1)
+                msd_bytes(a + at * len, tmp, count[v], len, d + 1);
+        return;
+    }
+    if (d < len && n > 1)
+        insertion_bytes(a, n, len, d, tmp);
+}
+
+unsigned char *fsort_bytes(unsigned char *a, unsigned char *tmp, size_t n, size_t len)
+{
+    msd_bytes(a, tmp, n, len, 0);
+    return a;
+}
+
+size_t fsort_unique_bytes(unsigned char *a, size_t n, size_t len)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (k == 0 || memcmp(a + i * len, a + (k - 1) * len, len)) {
+            if (k != i)
+                memcpy(a + k * len, a + i * len, len);
+            k++;
+        }
+    return k;
+}
