@@ -12,10 +12,13 @@
  *     layer d+1 = neighbours(layer d) \ layer d-1,
  * and no older layer is needed.  A layer is a sorted stream of keys
  * (frontier_key.h, frontier_stream.h).  One step:
- *   1. the blocks of layer d are cut into batches of at most buffer_keys/4
- *      boards; each thread expands its share of a batch into its part of a
- *      buffer, radix-sorts it and drops repeats (frontier_sort.h), and
- *      writes it as a sorted run (in memory, or in a temporary file);
+ *   1. the blocks of layer d are cut into chunks (a thread's share of
+ *      buffer_keys/4 boards, and at most an eighth of the layer per
+ *      thread); the threads take the chunks as they come free (no barrier
+ *      between chunks, so a thread slowed by another job on its core does
+ *      not hold up the others), expand each into their part of the buffer,
+ *      sort it (frontier_sort.h), drop repeats and write it as a sorted run
+ *      (in memory, or in a temporary file);
  *   2. the runs are merged (a heap over their cursors), repeats dropped,
  *      and the keys of layer d-1 subtracted while both streams advance: the
  *      duplicates are detected once per layer, not per board.

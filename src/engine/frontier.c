@@ -130,17 +130,17 @@ static int64_t expand_blocks(struct expand *x, size_t b0, size_t b1, fkey *out,
     return k;
 }
 
-/* One thread's share of a batch: expand, sort, dedup, write a run. */
-static int thread_share(struct expand *x, size_t b0, size_t b1, size_t batch0,
-                        struct fstream *run, slide_error *err)
+/* One chunk, blocks [b0, b1) of cur: expand into buf, sort (tmp as
+ * scratch), dedup, write a run. */
+static int chunk_run(struct expand *x, size_t b0, size_t b1, unsigned char *buf,
+                     unsigned char *tmp, struct fstream *run, slide_error *err)
 {
     if (x->f->moved)
-        return fbytes_share(x, b0, b1, batch0, run, err);
-    fkey *keys = malloc(FSTREAM_BLOCK * sizeof *keys), *xa = (fkey *)x->a;
+        return fbytes_share(x, b0, b1, buf, tmp, run, err);
+    fkey *keys = malloc(FSTREAM_BLOCK * sizeof *keys), *xa = (fkey *)buf;
     if (!keys)
         return slide_fail(err, SLIDE_ENOMEM, "out of memory for a block");
-    uint64_t off = 4 * x->start[b0 - batch0];
-    int64_t n = expand_blocks(x, b0, b1, xa + off, keys, err);
+    int64_t n = expand_blocks(x, b0, b1, xa, keys, err);
     free(keys);
     if (n < 0)
         return SLIDE_EFORMAT;
@@ -149,15 +149,15 @@ static int thread_share(struct expand *x, size_t b0, size_t b1, size_t batch0,
     if (rc)
         return rc;
     if (x->f->ks.bits <= 64) { /* sort the low halves: half the traffic */
-        uint64_t *a = (uint64_t *)(xa + off), *t = (uint64_t *)((fkey *)x->tmp + off);
+        uint64_t *a = (uint64_t *)xa, *t = (uint64_t *)tmp;
         for (int64_t i = 0; i < n; i++) /* in place: a[i] lies below key i */
-            a[i] = (uint64_t)xa[off + (uint64_t)i];
+            a[i] = (uint64_t)xa[i];
         uint64_t *s = fsort_u64(a, t, (size_t)n, x->f->ks.bits);
         u = fsort_unique_u64(s, (size_t)n);
         for (size_t i = 0; i < u && !fstream_append(run, s[i]); i++)
             ;
     } else {
-        fkey *s = fsort_keys(xa + off, (fkey *)x->tmp + off, (size_t)n, x->f->ks.bits);
+        fkey *s = fsort_keys(xa, (fkey *)tmp, (size_t)n, x->f->ks.bits);
         u = fsort_unique(s, (size_t)n);
         for (size_t i = 0; i < u && !fstream_append(run, s[i]); i++)
             ;
@@ -184,37 +184,44 @@ static int grow_runs(struct runs *r, size_t more, slide_error *err)
     return SLIDE_OK;
 }
 
-/* Batch of blocks [b0, b1): one run per thread that got blocks. */
-static int expand_batch(struct expand *x, size_t b0, size_t b1, struct runs *r,
-                        slide_error *err)
+/*
+ * The chunks of the step, taken by the threads as they come free (no
+ * barrier between them: a thread slowed by another job on its core takes
+ * fewer): chunk c writes run c, so the runs do not depend on which thread
+ * took which, and the merged layer (a set) not on the thread count.
+ */
+static int expand_chunks(struct expand *x, const size_t *bound, size_t nchunks,
+                         size_t region, struct runs *r, slide_error *err)
 {
-    int T = x->threads;
-    int rc = grow_runs(r, (size_t)T, err);
+    int rc = grow_runs(r, nchunks, err);
     if (rc)
         return rc;
-    x->start[0] = 0;
-    for (size_t b = b0; b < b1; b++)
-        x->start[b - b0 + 1] = x->start[b - b0] + x->f->cur.block[b].count;
-    x->rc = SLIDE_OK;
     size_t first = r->len;
-#pragma omp parallel num_threads(T)
+    x->rc = SLIDE_OK;
+#pragma omp parallel num_threads(x->threads)
     {
-        int t = omp_get_thread_num();
-        size_t lo = b0 + (b1 - b0) * (size_t)t / (size_t)T;
-        size_t hi = b0 + (b1 - b0) * (size_t)(t + 1) / (size_t)T;
+        size_t t = (size_t)omp_get_thread_num();
+        unsigned char *buf = x->a + t * region, *tmp = x->tmp + t * region;
         slide_error e;
-        if (lo < hi) {
-            int trc = thread_share(x, lo, hi, b0, &r->run[first + (size_t)t], &e);
+#pragma omp for schedule(dynamic, 1)
+        for (size_t c = 0; c < nchunks; c++) {
+            int failed;
+#pragma omp atomic read
+            failed = x->rc;
+            if (failed)
+                continue;
+            int trc = chunk_run(x, bound[c], bound[c + 1], buf, tmp, &r->run[first + c], &e);
             if (trc) {
 #pragma omp critical(frontier_error)
                 if (!x->rc) {
-                    x->rc = trc;
                     x->err = e;
+#pragma omp atomic write
+                    x->rc = trc;
                 }
             }
         }
     }
-    r->len = first + (size_t)T;
+    r->len = first + nchunks;
     if (x->rc && err)
         *err = x->err;
     return x->rc;
@@ -337,8 +344,9 @@ static size_t step_key_bytes(const struct frontier_search *f)
     return frontier_key_bytes(f, f->depth + 1);
 }
 
-/* Boards of layer d expanded per batch (a block is the unit of a batch).
- * The default buffer takes the same bytes with either key kind. */
+/* Boards of layer d whose neighbours the whole expansion buffer holds (all
+ * threads' chunks together).  The default buffer takes the same bytes with
+ * either key kind. */
 static uint64_t batch_keys(const struct frontier_search *f, const struct frontier_options *o)
 {
     uint64_t buffer = o->buffer_keys >= 64 ? o->buffer_keys
@@ -348,10 +356,31 @@ static uint64_t batch_keys(const struct frontier_search *f, const struct frontie
     return keys < FSTREAM_BLOCK ? FSTREAM_BLOCK : keys;
 }
 
-/* Keys the expansion buffer holds: a batch's neighbours, or all of them. */
+static int step_threads(const struct frontier_options *o)
+{
+    return o->threads > 0 ? o->threads : omp_get_max_threads();
+}
+
+/*
+ * Boards of a chunk: a thread's share of the buffer, and small enough that
+ * a layer makes 8 chunks a thread (so a slow thread holds up the step by
+ * at most about a sixteenth), but not below 4 blocks.
+ */
+static uint64_t chunk_keys(const struct frontier_search *f, const struct frontier_options *o)
+{
+    uint64_t T = (uint64_t)step_threads(o), share = batch_keys(f, o) / T;
+    uint64_t balance = f->cur.count / (8 * T);
+    if (balance < 4 * FSTREAM_BLOCK)
+        balance = 4 * FSTREAM_BLOCK;
+    uint64_t keys = share < balance ? share : balance;
+    return keys < FSTREAM_BLOCK ? FSTREAM_BLOCK : keys;
+}
+
+/* Keys the expansion buffer holds: each thread's chunk's neighbours, or all
+ * of the layer's. */
 static uint64_t buffer_cap(const struct frontier_search *f, const struct frontier_options *o)
 {
-    uint64_t cap = batch_keys(f, o) * MOVE_COUNT;
+    uint64_t cap = (uint64_t)step_threads(o) * chunk_keys(f, o) * MOVE_COUNT;
     return cap > f->cur.count * MOVE_COUNT ? f->cur.count * MOVE_COUNT : cap;
 }
 
@@ -416,28 +445,34 @@ static int expand_all(const struct frontier_search *f, const struct frontier_opt
                       const char *dir, struct runs *r, uint64_t *candidates,
                       slide_error *err)
 {
-    uint64_t per_batch = batch_keys(f, o);
+    uint64_t per_chunk = chunk_keys(f, o);
     struct expand x = {.f = f, .dir = dir, .klen = step_key_bytes(f)};
-    x.threads = o->threads > 0 ? o->threads : omp_get_max_threads();
-    size_t nb = f->cur.nblocks, cap = (size_t)buffer_cap(f, o);
-    x.a = malloc(cap * x.klen);
-    x.tmp = malloc(cap * x.klen);
-    x.start = malloc((nb + 1) * sizeof *x.start);
+    x.threads = step_threads(o);
+    size_t nb = f->cur.nblocks, nchunks = 0;
+    uint64_t most = f->cur.count < per_chunk ? f->cur.count : per_chunk;
+    size_t region = (size_t)(most * MOVE_COUNT) * x.klen;
+    size_t *bound = malloc((nb + 1) * sizeof *bound);
+    x.a = malloc((size_t)x.threads * region + 1);
+    x.tmp = malloc((size_t)x.threads * region + 1);
     int rc = SLIDE_OK;
-    if (!x.a || !x.tmp || !x.start)
+    if (!x.a || !x.tmp || !bound)
         rc = slide_fail(err, SLIDE_ENOMEM, "out of memory for an expansion buffer of "
-                        "%zu keys (%zu bytes; lower --buffer)", cap, 2 * cap * x.klen);
-    for (size_t b0 = 0; !rc && b0 < nb;) {
+                        "%zu bytes (lower --buffer)", 2 * (size_t)x.threads * region);
+    for (size_t b0 = 0; !rc && b0 < nb;) { /* chunks of whole blocks */
         size_t b1 = b0;
         uint64_t keys = 0;
-        while (b1 < nb && (b1 == b0 || keys + f->cur.block[b1].count <= per_batch))
+        while (b1 < nb && (b1 == b0 || keys + f->cur.block[b1].count <= per_chunk))
             keys += f->cur.block[b1++].count;
-        rc = expand_batch(&x, b0, b1, r, err);
+        bound[nchunks++] = b0;
         b0 = b1;
+    }
+    if (!rc) {
+        bound[nchunks] = nb;
+        rc = expand_chunks(&x, bound, nchunks, region, r, err);
     }
     free(x.a);
     free(x.tmp);
-    free(x.start);
+    free(bound);
     *candidates = x.candidates;
     return rc;
 }

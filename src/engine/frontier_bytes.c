@@ -11,16 +11,15 @@
 
 #include "frontier_internal.h"
 
-int fbytes_share(struct expand *x, size_t b0, size_t b1, size_t batch0, struct fstream *run,
-                 slide_error *err)
+int fbytes_share(struct expand *x, size_t b0, size_t b1, unsigned char *buf,
+                 unsigned char *tmp, struct fstream *run, slide_error *err)
 {
     const struct frontier_search *f = x->f;
     size_t len = x->klen;
     unsigned char *keys = malloc((size_t)FSTREAM_BLOCK * len);
     if (!keys)
         return slide_fail(err, SLIDE_ENOMEM, "out of memory for a block");
-    uint64_t off = 4 * x->start[b0 - batch0] * len;
-    unsigned char *out = x->a + off;
+    unsigned char *out = buf;
     size_t n = 0;
     int rc = SLIDE_OK;
     for (size_t b = b0; !rc && b < b1; b++) {
@@ -38,7 +37,7 @@ int fbytes_share(struct expand *x, size_t b0, size_t b1, size_t batch0, struct f
     free(keys);
     if (rc || (rc = fstream_open_bytes(run, x->dir, len, err)))
         return rc;
-    unsigned char *s = fsort_bytes(out, x->tmp + off, n, len);
+    unsigned char *s = fsort_bytes(out, tmp, n, len);
     size_t u = fsort_unique_bytes(s, n, len);
     for (size_t i = 0; i < u && !fstream_append_bytes(run, s + i * len); i++)
         ;

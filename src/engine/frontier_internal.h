@@ -2,10 +2,11 @@
  * frontier_internal.h - what the frontier search's two key kinds share
  * (frontier.c: rank keys and the step; frontier_bytes.c: moved keys).
  *
- * A step expands the blocks of layer d in batches; each batch is cut among
- * the threads, each expanding, sorting and deduplicating its share into one
- * sorted run (struct runs); the runs are then merged.  The expansion buffer
- * holds 4 keys of klen bytes per board of a batch, and as much scratch.
+ * A step cuts the blocks of layer d into chunks, which the threads take as
+ * they come free, each expanding, sorting and deduplicating a chunk into
+ * one sorted run (struct runs); the runs are then merged.  Each thread's
+ * part of the expansion buffer holds 4 keys of klen bytes per board of a
+ * chunk, and as much scratch.
  */
 #ifndef SLIDE_FRONTIER_INTERNAL_H
 #define SLIDE_FRONTIER_INTERNAL_H
@@ -24,7 +25,6 @@ struct expand {
     const char *dir;       /* runs in temporary files there; NULL: memory */
     unsigned char *a, *tmp;
     size_t klen;           /* bytes of a key in a and tmp */
-    uint64_t *start;       /* keys of cur before each block of the batch */
     int threads;
     int rc;
     slide_error err;
@@ -32,13 +32,13 @@ struct expand {
 };
 
 /*
- * Moved keys: one thread's share of a batch, blocks [b0, b1) of cur (batch0
- * the batch's first block): expand into the buffer, sort, drop repeats,
- * write the run (opened here).  Errors: SLIDE_ENOMEM, SLIDE_EIO,
- * SLIDE_EFORMAT, SLIDE_ERANGE (a neighbour longer than the key length).
+ * Moved keys: one chunk, blocks [b0, b1) of cur: expand into buf (room for
+ * 4 keys a board), sort (tmp as scratch), drop repeats, write the run
+ * (opened here).  Errors: SLIDE_ENOMEM, SLIDE_EIO, SLIDE_EFORMAT,
+ * SLIDE_ERANGE (a neighbour longer than the key length).
  */
-int fbytes_share(struct expand *x, size_t b0, size_t b1, size_t batch0, struct fstream *run,
-                 slide_error *err);
+int fbytes_share(struct expand *x, size_t b0, size_t b1, unsigned char *buf,
+                 unsigned char *tmp, struct fstream *run, slide_error *err);
 
 /* Moved keys: merge the runs, drop repeats and the keys of layer d-1, into
  * out (opened with fstream_open_bytes).  Errors: as the streams. */
