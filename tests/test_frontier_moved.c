@@ -19,6 +19,7 @@
 
 #include "slide/frontier.h"
 #include "slide/frontier_checkpoint.h"
+#include "slide/frontier_sort.h"
 
 static void goal_board(struct board *g, int rows, int cols, int blank)
 {
@@ -125,6 +126,81 @@ static void test_keys_against_board_moves(void **state)
         board_free(&c);
         board_free(&g);
     }
+}
+
+/* ---- byte keys: the sort and the streams ------------------------------ */
+
+static size_t qsort_len;
+
+static int cmp_record(const void *a, const void *b)
+{
+    return memcmp(a, b, qsort_len);
+}
+
+/* Random records over a few byte values (long shared prefixes, repeats,
+ * trailing zeros), of 1 to 40 bytes: fsort_bytes and fsort_unique_bytes
+ * against qsort and a plain dedup; the stream of the sorted keys, in memory
+ * and in a file, decodes to the same keys at their length and at a larger
+ * one. */
+static void test_sort_and_stream_bytes(void **state)
+{
+    (void)state;
+    slide_error err;
+    uint64_t seed = 5;
+    static const size_t sizes[] = {0, 1, 2, 31, 32, 33, 500, 6000};
+    for (size_t len = 1; len <= 40; len += 13)
+        for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+            size_t n = sizes[si];
+            unsigned char *a = malloc(n * len + 1), *t = malloc(n * len + 1),
+                          *q = malloc(n * len + 1);
+            for (size_t i = 0; i < n * len; i++) {
+                uint64_t r = test_rng(&seed);
+                a[i] = (i % len) * 3 >= len * 2 && r % 3 ? 0 : (unsigned char)(r % 3);
+            }
+            memcpy(q, a, n * len);
+            unsigned char *sorted = fsort_bytes(a, t, n, len);
+            qsort_len = len;
+            qsort(q, n, len, cmp_record);
+            assert_int_equal(memcmp(sorted, q, n * len), 0);
+            size_t u = fsort_unique_bytes(sorted, n, len), v = 0;
+            for (size_t i = 0; i < n; i++)
+                if (v == 0 || memcmp(q + i * len, q + (v - 1) * len, len))
+                    memmove(q + v++ * len, q + i * len, len);
+            assert_true(u == v);
+            assert_int_equal(memcmp(sorted, q, u * len), 0);
+            for (int disk = 0; disk < 2; disk++) {
+                struct fstream st;
+                assert_int_equal(fstream_open_bytes(&st, disk ? "/tmp" : NULL, len, &err), 0);
+                for (size_t i = 0; i < u; i++)
+                    assert_int_equal(fstream_append_bytes(&st, sorted + i * len), 0);
+                assert_int_equal(fstream_finish(&st, &err), 0);
+                if (u > 1) /* a repeat or a smaller key is refused */
+                    assert_int_equal(fstream_append_bytes(&st, sorted), SLIDE_EINVAL);
+                size_t wide = len + 3;
+                unsigned char *out = malloc(FSTREAM_BLOCK * wide);
+                for (size_t b = 0, k = 0; b < st.nblocks; b++) {
+                    int c = fstream_read_block_bytes(&st, b, out, wide, &err);
+                    assert_true(c > 0);
+                    for (int i = 0; i < c; i++, k++) {
+                        assert_int_equal(memcmp(out + i * wide, sorted + k * len, len), 0);
+                        assert_true(!out[i * wide + len] && !out[i * wide + len + 2]);
+                    }
+                }
+                if (u > 0 && len > 1) { /* too short a reader: refused */
+                    int c = fstream_read_block_bytes(&st, 0, out, 1, &err);
+                    int longer = 0;
+                    for (size_t i = 0; i < u && i < FSTREAM_BLOCK; i++)
+                        for (size_t j = 1; j < len; j++)
+                            longer |= sorted[i * len + j];
+                    assert_true(longer ? c == -1 : c > 0);
+                }
+                free(out);
+                fstream_close(&st);
+            }
+            free(a);
+            free(t);
+            free(q);
+        }
 }
 
 /* ---- against the plain BFS of testutil.h ----------------------------- */
@@ -520,6 +596,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_keys_against_board_moves),
+        cmocka_unit_test(test_sort_and_stream_bytes),
         cmocka_unit_test(test_against_naive_bfs),
         cmocka_unit_test(test_big_boards_against_brute_force),
         cmocka_unit_test(test_layers_equal_rank_keys),

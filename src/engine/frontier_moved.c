@@ -102,21 +102,37 @@ void fmoved_board(const struct fmoved_space *s, const unsigned char *key, struct
     b->cells[z] = 0;
 }
 
-/* The neighbour of key (z, k pairs at p) with the blank moved to z2. */
+/* Copy pairs [a, b) of p but pair j to q; returns the end of q. */
+static unsigned char *copy_pairs(unsigned char *q, const unsigned char *p, size_t pw,
+                                 unsigned a, unsigned b, unsigned j)
+{
+    if (j >= a && j < b) {
+        memcpy(q, p + pw * a, pw * (j - a));
+        q += pw * (j - a);
+        a = j + 1;
+    }
+    memcpy(q, p + pw * a, pw * (b - a));
+    return q + pw * (b - a);
+}
+
+/* The neighbour of key (z, k pairs at p) with the blank moved to z2: the
+ * pairs before and after the dropped one (j) and the inserted one (at ins
+ * among the old pairs) copied as whole runs of bytes. */
 static int one_move(const struct fmoved_space *s, const unsigned char *p, unsigned k,
                     unsigned z, unsigned z2, size_t len, unsigned char *out)
 {
     int w = s->w;
     size_t pw = 2 * (size_t)w;
-    unsigned j = k, t = (unsigned)s->goal[z2];
+    unsigned j = k, ins = k, t = (unsigned)s->goal[z2];
     for (unsigned i = 0; i < k; i++) {
         unsigned c = get(p + pw * i, w);
         if (c == z2) {
             j = i;
             t = get(p + pw * i + w, w);
-            break;
         }
-        if (c > z2)
+        if (c > z && ins == k)
+            ins = i;
+        if (c > z2 && c > z)
             break;
     }
     int add = s->home[t] != (int)z;
@@ -126,23 +142,13 @@ static int one_move(const struct fmoved_space *s, const unsigned char *p, unsign
     put(out, w, z2);
     put(out + w, w, k2);
     unsigned char *q = out + pw;
-    for (unsigned i = 0; i < k; i++) {
-        if (i == j)
-            continue;
-        if (add && get(p + pw * i, w) > z) {
-            put(q, w, z);
-            put(q + w, w, t);
-            q += pw;
-            add = 0;
-        }
-        memcpy(q, p + pw * i, pw);
-        q += pw;
-    }
+    q = copy_pairs(q, p, pw, 0, ins, j);
     if (add) {
         put(q, w, z);
         put(q + w, w, t);
         q += pw;
     }
+    q = copy_pairs(q, p, pw, ins, k, j);
     memset(q, 0, len - (size_t)(q - out));
     return 0;
 }

@@ -85,15 +85,21 @@ static void insertion_bytes(unsigned char *a, size_t n, size_t len, size_t d,
     }
 }
 
-/* Sort a[0..n) (equal in bytes [0, d)) in place, tmp as scratch. */
-static void msd_bytes(unsigned char *a, unsigned char *tmp, size_t n, size_t len, size_t d)
+/*
+ * Sort the n records of src (equal in bytes [0, d)) into dst when to_dst,
+ * else back into src; the other buffer's same range is scratch.  Each
+ * level moves every record once: the buckets of a level go on from where
+ * the scatter put them.
+ */
+static void msd_bytes(unsigned char *src, unsigned char *dst, size_t n, size_t len, size_t d,
+                      int to_dst)
 {
     size_t count[256], pos[256];
     while (n >= SMALL_BYTES && d < len) {
         memset(count, 0, sizeof count);
         for (size_t i = 0; i < n; i++)
-            count[a[i * len + d]]++;
-        if (count[a[d]] == n) { /* every record has the same byte here */
+            count[src[i * len + d]]++;
+        if (count[src[d]] == n) { /* every record has the same byte here */
             d++;
             continue;
         }
@@ -103,20 +109,25 @@ static void msd_bytes(unsigned char *a, unsigned char *tmp, size_t n, size_t len
             sum += count[v];
         }
         for (size_t i = 0; i < n; i++)
-            memcpy(tmp + pos[a[i * len + d]]++ * len, a + i * len, len);
-        memcpy(a, tmp, n * len);
-        for (size_t v = 0, at = 0; v < 256; at += count[v++])
+            memcpy(dst + pos[src[i * len + d]]++ * len, src + i * len, len);
+        for (size_t v = 0, at = 0; v < 256; at += count[v++]) {
+            unsigned char *b = dst + at * len, *o = src + at * len;
             if (count[v] > 1)
-                msd_bytes(a + at * len, tmp, count[v], len, d + 1);
+                msd_bytes(b, o, count[v], len, d + 1, !to_dst);
+            else if (count[v] == 1 && !to_dst)
+                memcpy(o, b, len);
+        }
         return;
     }
     if (d < len && n > 1)
-        insertion_bytes(a, n, len, d, tmp);
+        insertion_bytes(src, n, len, d, dst);
+    if (to_dst)
+        memcpy(dst, src, n * len);
 }
 
 unsigned char *fsort_bytes(unsigned char *a, unsigned char *tmp, size_t n, size_t len)
 {
-    msd_bytes(a, tmp, n, len, 0);
+    msd_bytes(a, tmp, n, len, 0, 0);
     return a;
 }
 

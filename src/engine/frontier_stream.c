@@ -364,19 +364,41 @@ static fkey prefix16(const unsigned char *key, size_t klen)
     return v;
 }
 
+/* Bytes a and b share from the start (at most len), 8 at a time. */
+static size_t common_prefix(const unsigned char *a, const unsigned char *b, size_t len)
+{
+    size_t i = 0;
+    for (; i + 8 <= len; i += 8) {
+        uint64_t x, y;
+        memcpy(&x, a + i, 8);
+        memcpy(&y, b + i, 8);
+        if (x != y) {
+            x ^= y; /* the first differing byte is the lowest on little-endian */
+            return i + (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+                            ? (size_t)__builtin_ctzll(x) / 8
+                            : (size_t)__builtin_clzll(x) / 8);
+        }
+    }
+    while (i < len && a[i] == b[i])
+        i++;
+    return i;
+}
+
 int fstream_append_bytes(struct fstream *s, const unsigned char *key)
 {
     size_t klen = s->klen, m = klen, shared = 0;
     if (s->failed)
         return s->failed;
-    if (s->count && memcmp(key, s->lastb, klen) <= 0)
+    shared = common_prefix(key, s->lastb, klen);
+    if (s->count && (shared == klen || key[shared] < s->lastb[shared]))
         return fail(s, SLIDE_EINVAL, "keys of a stream must increase");
     while (m > 0 && key[m - 1] == 0)
         m--;
     int first = s->nblocks == 0 || s->block[s->nblocks - 1].count == FSTREAM_BLOCK;
-    if (!first)
-        while (shared < m && key[shared] == s->lastb[shared])
-            shared++;
+    if (first)
+        shared = 0;
+    else if (shared > m)
+        shared = m;
     unsigned char *p = room(s, m - shared + 20);
     if (!p)
         return s->failed;
@@ -392,7 +414,7 @@ int fstream_append_bytes(struct fstream *s, const unsigned char *key)
     if (s->fd >= 0)
         s->wlen += len;
     s->count++;
-    memcpy(s->lastb, key, klen);
+    memcpy(s->lastb + shared, key + shared, klen - shared);
     return SLIDE_OK;
 }
 
