@@ -159,6 +159,7 @@ static void test_sort_and_stream_bytes(void **state)
             }
             memcpy(q, a, n * len);
             unsigned char *sorted = fsort_bytes(a, t, n, len);
+            assert_non_null(sorted);
             qsort_len = len;
             qsort(q, n, len, cmp_record);
             assert_int_equal(memcmp(sorted, q, n * len), 0);

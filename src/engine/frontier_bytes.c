@@ -38,6 +38,8 @@ int fbytes_share(struct expand *x, size_t b0, size_t b1, unsigned char *buf,
     if (rc || (rc = fstream_open_bytes(run, x->dir, len, err)))
         return rc;
     unsigned char *s = fsort_bytes(out, tmp, n, len);
+    if (!s)
+        return slide_fail(err, SLIDE_ENOMEM, "out of memory for the sort of a chunk");
     size_t u = fsort_unique_bytes(s, n, len);
     for (size_t i = 0; i < u && !fstream_append_bytes(run, s + i * len); i++)
         ;

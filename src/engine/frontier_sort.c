@@ -85,22 +85,28 @@ static void insertion_bytes(unsigned char *a, size_t n, size_t len, size_t d,
     }
 }
 
-/*
- * Sort the n records of src (equal in bytes [0, d)) into dst when to_dst,
- * else back into src; the other buffer's same range is scratch.  Each
- * level moves every record once: the buckets of a level go on from where
- * the scatter put them.
- */
-static void msd_bytes(unsigned char *src, unsigned char *dst, size_t n, size_t len, size_t d,
-                      int to_dst)
+/* A range still to sort: n records at src (equal in bytes [0, d)), to end
+ * in dst when to_dst, else in src; the other buffer's range is scratch. */
+struct msd_task {
+    unsigned char *src, *dst;
+    size_t n, d;
+    int to_dst;
+};
+
+/* One task: sort a small range, or scatter it by byte d into its other
+ * buffer and push its buckets (each level moves every record once; the
+ * buckets go on from where the scatter put them).  Returns the tasks'
+ * new count, or (size_t)-1 when the stack cannot grow. */
+static size_t msd_step(struct msd_task t, size_t len, struct msd_task **stack, size_t top,
+                       size_t *cap)
 {
     size_t count[256], pos[256];
-    while (n >= SMALL_BYTES && d < len) {
+    while (t.n >= SMALL_BYTES && t.d < len) {
         memset(count, 0, sizeof count);
-        for (size_t i = 0; i < n; i++)
-            count[src[i * len + d]]++;
-        if (count[src[d]] == n) { /* every record has the same byte here */
-            d++;
+        for (size_t i = 0; i < t.n; i++)
+            count[t.src[i * len + t.d]]++;
+        if (count[t.src[t.d]] == t.n) { /* every record has the same byte here */
+            t.d++;
             continue;
         }
         size_t sum = 0;
@@ -108,27 +114,44 @@ static void msd_bytes(unsigned char *src, unsigned char *dst, size_t n, size_t l
             pos[v] = sum;
             sum += count[v];
         }
-        for (size_t i = 0; i < n; i++)
-            memcpy(dst + pos[src[i * len + d]]++ * len, src + i * len, len);
+        for (size_t i = 0; i < t.n; i++)
+            memcpy(t.dst + pos[t.src[i * len + t.d]]++ * len, t.src + i * len, len);
         for (size_t v = 0, at = 0; v < 256; at += count[v++]) {
-            unsigned char *b = dst + at * len, *o = src + at * len;
-            if (count[v] > 1)
-                msd_bytes(b, o, count[v], len, d + 1, !to_dst);
-            else if (count[v] == 1 && !to_dst)
+            unsigned char *b = t.dst + at * len, *o = t.src + at * len;
+            if (count[v] == 1 && !t.to_dst)
                 memcpy(o, b, len);
+            if (count[v] < 2)
+                continue;
+            if (top == *cap) {
+                size_t c = *cap ? 2 * *cap : 256;
+                struct msd_task *p = realloc(*stack, c * sizeof *p);
+                if (!p)
+                    return (size_t)-1;
+                *stack = p;
+                *cap = c;
+            }
+            (*stack)[top++] = (struct msd_task){b, o, count[v], t.d + 1, !t.to_dst};
         }
-        return;
+        return top;
     }
-    if (d < len && n > 1)
-        insertion_bytes(src, n, len, d, dst);
-    if (to_dst)
-        memcpy(dst, src, n * len);
+    if (t.d < len && t.n > 1)
+        insertion_bytes(t.src, t.n, len, t.d, t.dst);
+    if (t.to_dst)
+        memcpy(t.dst, t.src, t.n * len);
+    return top;
 }
 
 unsigned char *fsort_bytes(unsigned char *a, unsigned char *tmp, size_t n, size_t len)
 {
-    msd_bytes(a, tmp, n, len, 0, 0);
-    return a;
+    struct msd_task *stack = NULL;
+    size_t top = 0, cap = 0;
+    top = msd_step((struct msd_task){a, tmp, n, 0, 0}, len, &stack, top, &cap);
+    while (top && top != (size_t)-1) {
+        struct msd_task t = stack[--top];
+        top = msd_step(t, len, &stack, top, &cap);
+    }
+    free(stack);
+    return top == (size_t)-1 ? NULL : a;
 }
 
 size_t fsort_unique_bytes(unsigned char *a, size_t n, size_t len)
