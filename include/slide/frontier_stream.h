@@ -4,7 +4,8 @@
  * in a temporary file: how the frontier search (frontier.h) stores a layer
  * and the sorted runs of its external sort.
  *
- * Representation: keys are cut into blocks of FSTREAM_BLOCK keys.  The
+ * Representation: keys are cut into blocks of FSTREAM_BLOCK keys (fewer at
+ * the end of the stream, and where joined parts end: fstream_concat).  The
  * index holds, per block, its first key, its number of keys and the byte
  * offset of its data; the data of a block is the gaps key[i] - key[i-1]
  * (i >= 1) in LEB128 (7 bits a byte, high bit = more bytes follow), so a
@@ -134,6 +135,22 @@ int fstream_cursor_open(struct fstream_cursor *c, const struct fstream *s,
 int fstream_cursor_next(struct fstream_cursor *c, fkey *key, slide_error *err);
 
 void fstream_cursor_close(struct fstream_cursor *c);
+
+/*
+ * Put the cursor (just opened) on the first key >= key: returns 1 with
+ * that key in *first (the next fstream_cursor_next gives the one after),
+ * 0 when there is none, -1 on a read error.  Binary search on the blocks'
+ * first keys, then one block decoded.
+ */
+int fstream_cursor_seek(struct fstream_cursor *c, fkey key, fkey *first, slide_error *err);
+
+/*
+ * Append memory stream src (its keys all above dst's; both finished) to
+ * memory stream dst: its data after dst's, its index with the offsets
+ * moved; src is closed.  dst's blocks need not be full (a block ends where
+ * a part ended).  Errors: SLIDE_ENOMEM (dst unchanged, src still closed).
+ */
+int fstream_concat(struct fstream *dst, struct fstream *src, slide_error *err);
 
 /*
  * Byte keys (frontier_moved.h): the same streams for keys that are byte

@@ -265,7 +265,8 @@ static int heap_advance(struct heap *h, slide_error *err)
     return 0;
 }
 
-static int heap_open(struct heap *h, const struct runs *r, slide_error *err)
+/* The runs' cursors from their first key >= lo on. */
+static int heap_open(struct heap *h, const struct runs *r, fkey lo, slide_error *err)
 {
     memset(h, 0, sizeof *h);
     h->cur = calloc(r->len + 1, sizeof *h->cur);
@@ -277,7 +278,7 @@ static int heap_open(struct heap *h, const struct runs *r, slide_error *err)
         int rc = fstream_cursor_open(&h->cur[i], &r->run[i], err);
         if (rc)
             return rc;
-        int got = fstream_cursor_next(&h->cur[i], &h->key[i], err);
+        int got = fstream_cursor_seek(&h->cur[i], lo, &h->key[i], err);
         if (got < 0)
             return SLIDE_EFORMAT;
         if (got)
@@ -298,19 +299,22 @@ static void heap_close(struct heap *h, size_t n)
     free(h->idx);
 }
 
-/* Merge the runs, drop repeats and the keys of layer d-1, into out. */
-static int merge_runs(const struct frontier_search *f, const struct runs *r,
-                      struct fstream *out, slide_error *err)
+/* Merge the runs' keys in [lo, hi) (hi = 0: no bound), drop repeats and
+ * the keys of layer d-1, into out. */
+static int merge_runs(const struct frontier_search *f, const struct runs *r, fkey lo,
+                      fkey hi, struct fstream *out, slide_error *err)
 {
     struct heap h;
     struct fstream_cursor pc;
     fkey p = 0, last = 0;
     int have_last = 0, rc, pgot = 0;
-    if ((rc = heap_open(&h, r, err)) || (rc = fstream_cursor_open(&pc, &f->prev, err)))
+    if ((rc = heap_open(&h, r, lo, err)) || (rc = fstream_cursor_open(&pc, &f->prev, err)))
         goto done;
-    pgot = fstream_cursor_next(&pc, &p, err);
+    pgot = fstream_cursor_seek(&pc, lo, &p, err);
     while (h.len && pgot >= 0) {
         fkey k = h.key[h.idx[0]];
+        if (hi && k >= hi)
+            break;
         if (heap_advance(&h, err)) {
             rc = SLIDE_EFORMAT;
             break;
@@ -338,6 +342,67 @@ done:
     return rc;
 }
 
+static int step_threads(const struct frontier_options *o)
+{
+    return o->threads > 0 ? o->threads : omp_get_max_threads();
+}
+
+/* Parts of a merge in memory: key ranges cut at the first keys of evenly
+ * spaced blocks of layer d (so the parts, and the layer's bytes, depend on
+ * the layer only, not on the thread count). */
+#define MERGE_PARTS 16
+
+/*
+ * Merge the runs into out (opened): with rank keys in memory and a layer
+ * d of at least 4 blocks a part, the parts are merged by the threads as
+ * they come free, each into a stream of its own, joined in order;
+ * otherwise in one pass.
+ */
+static int merge_all(const struct frontier_search *f, const struct frontier_options *o,
+                     const struct runs *r, const char *dir, struct fstream *out,
+                     slide_error *err)
+{
+    size_t nb = f->cur.nblocks;
+    if (f->moved)
+        return fbytes_merge(f, r, out, err);
+    if (dir || nb < 4 * MERGE_PARTS)
+        return merge_runs(f, r, 0, 0, out, err);
+    fkey cut[MERGE_PARTS + 1];
+    struct fstream part[MERGE_PARTS];
+    int rc = SLIDE_OK, n = MERGE_PARTS;
+    cut[0] = 0;
+    for (int i = 1; i < n; i++)
+        cut[i] = f->cur.block[(size_t)i * nb / (size_t)n].first;
+    cut[n] = 0; /* no bound */
+    for (int i = 0; i < n; i++)
+        fstream_open(&part[i], NULL, err); /* memory: cannot fail */
+    slide_error perr = {{0}};
+#pragma omp parallel for schedule(dynamic, 1) num_threads(step_threads(o))
+    for (int i = 0; i < n; i++) {
+        slide_error e;
+        int failed;
+#pragma omp atomic read
+        failed = rc;
+        if (failed)
+            continue;
+        int prc = merge_runs(f, r, cut[i], cut[i + 1], &part[i], &e);
+        if (prc) {
+#pragma omp critical(frontier_merge_error)
+            if (!rc) {
+                perr = e;
+#pragma omp atomic write
+                rc = prc;
+            }
+        }
+    }
+    if (rc && err)
+        *err = perr;
+    for (int i = 0; i < n; i++)
+        if (rc || (rc = fstream_concat(out, &part[i], err)))
+            fstream_close(&part[i]);
+    return rc;
+}
+
 /* Bytes of a key in the expansion buffer of the next step. */
 static size_t step_key_bytes(const struct frontier_search *f)
 {
@@ -354,11 +419,6 @@ static uint64_t batch_keys(const struct frontier_search *f, const struct frontie
                                                  (step_key_bytes(f) ? step_key_bytes(f) : 1);
     uint64_t keys = buffer / MOVE_COUNT;
     return keys < FSTREAM_BLOCK ? FSTREAM_BLOCK : keys;
-}
-
-static int step_threads(const struct frontier_options *o)
-{
-    return o->threads > 0 ? o->threads : omp_get_max_threads();
 }
 
 /*
@@ -497,7 +557,7 @@ int frontier_step(struct frontier_search *f, const struct frontier_options *o,
     rc = expand_all(f, o, dir, &r, &candidates, err);
     if (!rc && !(rc = f->moved ? fstream_open_bytes(&next, dir, klen, err)
                                : fstream_open(&next, dir, err))) {
-        rc = f->moved ? fbytes_merge(f, &r, &next, err) : merge_runs(f, &r, &next, err);
+        rc = merge_all(f, o, &r, dir, &next, err);
         if (rc)
             fstream_close(&next);
     }

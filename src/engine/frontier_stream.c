@@ -245,6 +245,56 @@ int fstream_cursor_next(struct fstream_cursor *c, fkey *key, slide_error *err)
     return 1;
 }
 
+int fstream_cursor_seek(struct fstream_cursor *c, fkey key, fkey *first, slide_error *err)
+{
+    const struct fstream *s = c->s;
+    size_t lo = 0, hi = s->nblocks; /* the last block whose first key <= key */
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->block[mid].first <= key)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    c->next_block = lo;
+    c->len = c->pos = 0;
+    int got;
+    while ((got = fstream_cursor_next(c, first, err)) > 0 && *first < key)
+        ;
+    return got;
+}
+
+int fstream_concat(struct fstream *dst, struct fstream *src, slide_error *err)
+{
+    int rc = SLIDE_OK;
+    if (src->count) {
+        unsigned char *m = realloc(dst->mem, dst->bytes + src->bytes + 1);
+        struct fstream_block *b =
+            realloc(dst->block, (dst->nblocks + src->nblocks) * sizeof *b);
+        if (m)
+            dst->mem = m;
+        if (b)
+            dst->block = b;
+        if (!m || !b) {
+            rc = slide_fail(err, SLIDE_ENOMEM, "out of memory joining the parts of a layer");
+        } else {
+            dst->mem_cap = dst->bytes + src->bytes + 1;
+            dst->block_cap = dst->nblocks + src->nblocks;
+            memcpy(dst->mem + dst->bytes, src->mem, src->bytes);
+            for (size_t i = 0; i < src->nblocks; i++) {
+                dst->block[dst->nblocks + i] = src->block[i];
+                dst->block[dst->nblocks + i].offset += dst->bytes;
+            }
+            dst->nblocks += src->nblocks;
+            dst->bytes += src->bytes;
+            dst->count += src->count;
+            dst->last = src->last;
+        }
+    }
+    fstream_close(src);
+    return rc;
+}
+
 void fstream_cursor_close(struct fstream_cursor *c)
 {
     free(c->keys);

@@ -395,7 +395,7 @@ static int read_layer_body(int fd, const char *path, const struct frontier_searc
     uint64_t n = get64(h + 24), bytes = get64(h + 32), nb = get64(h + 40);
     if (get32(h + 12) != (uint32_t)f->ks.rows || get32(h + 16) != (uint32_t)f->ks.cols ||
         get32(h + 20) != (uint32_t)depth || n != count ||
-        nb != (n + FSTREAM_BLOCK - 1) / FSTREAM_BLOCK || fstat(fd, &st) ||
+        nb < (n + FSTREAM_BLOCK - 1) / FSTREAM_BLOCK || nb > n || fstat(fd, &st) ||
         (uint64_t)st.st_size != HEADER_BYTES + nb * INDEX_ENTRY_BYTES + bytes + 4)
         return slide_fail(err, SLIDE_EFORMAT, "%s does not hold distance %d of a %dx%d "
                           "board with %" PRIu64 " boards, or is truncated", path, depth,
