@@ -21,9 +21,15 @@
  *      (in memory, or in a temporary file);
  *   2. the runs are merged (a heap over their cursors), repeats dropped,
  *      and the keys of layer d-1 subtracted while both streams advance: the
- *      duplicates are detected once per layer, not per board.
- * Memory: the two stored layers, the runs of one step, and 32 bytes per
- * buffered key (the buffer and the sort's scratch).
+ *      duplicates are detected once per layer, not per board.  With rank
+ *      keys in memory the merge is cut into 16 key ranges at the first
+ *      keys of evenly spaced blocks of layer d; the threads merge the
+ *      ranges as they come free, each into a stream of its own, and the
+ *      streams are joined in order (a block ends where a range ends), so
+ *      the new layer's bytes depend on the layer only.
+ * Memory: the two stored layers, the runs of one step, and twice the key
+ * length per buffered key (the buffer and the sort's scratch: 32 bytes for
+ * rank keys).
  *
  * Invariants of a search between steps: cur is layer `depth`, prev layer
  * depth - 1 (empty at depth 0), hist[0..depth] their counts so far;
