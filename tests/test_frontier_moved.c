@@ -440,7 +440,7 @@ static void test_layers_equal_rank_keys(void **state)
 /* ---- threads, batches, disk, checkpoints ----------------------------- */
 
 /* Every layer byte for byte the same with 1 and 3 threads, small batches
- * and on disk. */
+ * and on disk; and with 1 and 3 threads where the merge goes in parts. */
 static void test_threads_batches_disk(void **state)
 {
     (void)state;
@@ -464,6 +464,20 @@ static void test_threads_batches_disk(void **state)
     frontier_free(&b);
     board_free(&g);
     assert_int_equal(rmdir(dir), 0);
+    /* layer 18 of 4x4 has over 64 blocks: step 19 merges in parts */
+    uint64_t want[100];
+    assert_true(published_histogram(4, 4, "corner", want, 100) > 19); /* OEIS A089484 */
+    goal_board(&g, 4, 4, 15);
+    run_moved(&a, &g, 19, 1, 0, NULL, 0);
+    run_moved(&b, &g, 19, 3, 0, NULL, 0);
+    assert_true(a.prev.nblocks >= 64);
+    for (int d = 0; d <= 19; d++)
+        assert_true(a.hist[d] == want[d] && b.hist[d] == want[d]);
+    assert_true(a.cur.bytes == b.cur.bytes && a.cur.nblocks == b.cur.nblocks);
+    assert_int_equal(memcmp(a.cur.mem, b.cur.mem, a.cur.bytes), 0);
+    frontier_free(&a);
+    frontier_free(&b);
+    board_free(&g);
 }
 
 /* A checkpoint of a moved-key search resumes to the same layers; a rank

@@ -21,8 +21,8 @@
  *      (in memory, or in a temporary file);
  *   2. the runs are merged (a heap over their cursors), repeats dropped,
  *      and the keys of layer d-1 subtracted while both streams advance: the
- *      duplicates are detected once per layer, not per board.  With rank
- *      keys in memory the merge is cut into 16 key ranges at the first
+ *      duplicates are detected once per layer, not per board.  In memory
+ *      the merge is cut into 16 key ranges at the first
  *      keys of evenly spaced blocks of layer d; the threads merge the
  *      ranges as they come free, each into a stream of its own, and the
  *      streams are joined in order (a block ends where a range ends), so

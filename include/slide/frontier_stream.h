@@ -181,6 +181,12 @@ int fstream_cursor_open_bytes(struct fstream_cursor *c, const struct fstream *s,
 int fstream_cursor_next_bytes(struct fstream_cursor *c, const unsigned char **key,
                               slide_error *err);
 
+/* As fstream_cursor_seek for byte keys (key of the cursor's klen bytes):
+ * the blocks' 16-byte prefixes found by binary search, then keys decoded
+ * from the last block whose prefix is below key's. */
+int fstream_cursor_seek_bytes(struct fstream_cursor *c, const unsigned char *key,
+                              const unsigned char **first, slide_error *err);
+
 /*
  * As fstream_raw_finish for a stream of byte keys (opened with
  * fstream_open_bytes(klen)): the index checked against the data, then

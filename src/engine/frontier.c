@@ -353,10 +353,10 @@ static int step_threads(const struct frontier_options *o)
 #define MERGE_PARTS 16
 
 /*
- * Merge the runs into out (opened): with rank keys in memory and a layer
- * d of at least 4 blocks a part, the parts are merged by the threads as
- * they come free, each into a stream of its own, joined in order;
- * otherwise in one pass.
+ * Merge the runs into out (opened): in memory and with a layer d of at
+ * least 4 blocks a part, the parts are merged by the threads as they come
+ * free, each into a stream of its own, joined in order; otherwise in one
+ * pass.  Moved keys: the same in frontier_bytes.c.
  */
 static int merge_all(const struct frontier_search *f, const struct frontier_options *o,
                      const struct runs *r, const char *dir, struct fstream *out,
@@ -364,7 +364,7 @@ static int merge_all(const struct frontier_search *f, const struct frontier_opti
 {
     size_t nb = f->cur.nblocks;
     if (f->moved)
-        return fbytes_merge(f, r, out, err);
+        return fbytes_merge(f, r, dir, step_threads(o), out, err);
     if (dir || nb < 4 * MERGE_PARTS)
         return merge_runs(f, r, 0, 0, out, err);
     fkey cut[MERGE_PARTS + 1];

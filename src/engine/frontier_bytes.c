@@ -77,7 +77,9 @@ static void sift_down(struct bheap *h, size_t i)
     }
 }
 
-static int heap_open(struct bheap *h, const struct runs *r, size_t klen, slide_error *err)
+/* The runs' cursors from their first key >= lo (NULL: from the start). */
+static int heap_open(struct bheap *h, const struct runs *r, size_t klen,
+                     const unsigned char *lo, slide_error *err)
 {
     memset(h, 0, sizeof *h);
     h->klen = klen;
@@ -90,7 +92,8 @@ static int heap_open(struct bheap *h, const struct runs *r, size_t klen, slide_e
         int rc = fstream_cursor_open_bytes(&h->cur[i], &r->run[i], klen, err);
         if (rc)
             return rc;
-        int got = fstream_cursor_next_bytes(&h->cur[i], &h->key[i], err);
+        int got = lo ? fstream_cursor_seek_bytes(&h->cur[i], lo, &h->key[i], err)
+                     : fstream_cursor_next_bytes(&h->cur[i], &h->key[i], err);
         if (got < 0)
             return SLIDE_EFORMAT;
         if (got)
@@ -126,8 +129,11 @@ static int heap_pop(struct bheap *h, unsigned char *k, slide_error *err)
     return 0;
 }
 
-int fbytes_merge(const struct frontier_search *f, const struct runs *r, struct fstream *out,
-                 slide_error *err)
+/* Merge the runs' keys in [lo, hi) (NULL: no bound), drop repeats and the
+ * keys of layer d-1, into out. */
+static int merge_range(const struct frontier_search *f, const struct runs *r,
+                       const unsigned char *lo, const unsigned char *hi, struct fstream *out,
+                       slide_error *err)
 {
     size_t len = out->klen;
     struct bheap h = {0};
@@ -139,11 +145,14 @@ int fbytes_merge(const struct frontier_search *f, const struct runs *r, struct f
         rc = slide_fail(err, SLIDE_ENOMEM, "out of memory for the merge");
         goto done;
     }
-    if ((rc = heap_open(&h, r, len, err)) ||
+    if ((rc = heap_open(&h, r, len, lo, err)) ||
         (rc = fstream_cursor_open_bytes(&pc, &f->prev, len, err)))
         goto done;
-    pgot = fstream_cursor_next_bytes(&pc, &p, err);
+    pgot = lo ? fstream_cursor_seek_bytes(&pc, lo, &p, err)
+              : fstream_cursor_next_bytes(&pc, &p, err);
     while (h.len && pgot >= 0) {
+        if (hi && memcmp(h.key[h.idx[0]], hi, len) >= 0)
+            break;
         if (heap_pop(&h, k, err)) {
             rc = SLIDE_EFORMAT;
             break;
@@ -169,5 +178,63 @@ done:
     fstream_cursor_close(&pc);
     heap_close(&h, r->len);
     free(k);
+    return rc;
+}
+
+/* Parts of a merge in memory, as for rank keys (frontier.c). */
+#define MERGE_PARTS 16
+
+int fbytes_merge(const struct frontier_search *f, const struct runs *r, const char *dir,
+                 int threads, struct fstream *out, slide_error *err)
+{
+    size_t nb = f->cur.nblocks, len = out->klen;
+    if (dir || nb < 4 * MERGE_PARTS)
+        return merge_range(f, r, NULL, NULL, out, err);
+    /* the cuts: the first keys of evenly spaced blocks of layer d */
+    unsigned char *cut = malloc((MERGE_PARTS + 1) * len), *block = malloc(FSTREAM_BLOCK * len);
+    struct fstream part[MERGE_PARTS];
+    int rc = SLIDE_OK, n = MERGE_PARTS;
+    if (!cut || !block)
+        rc = slide_fail(err, SLIDE_ENOMEM, "out of memory for the merge");
+    for (int i = 1; !rc && i < n; i++)
+        if (fstream_read_block_bytes(&f->cur, (size_t)i * nb / (size_t)n, block, len, err) < 0)
+            rc = SLIDE_EFORMAT;
+        else
+            memcpy(cut + (size_t)i * len, block, len);
+    free(block);
+    for (int i = 0; !rc && i < n; i++)
+        if ((rc = fstream_open_bytes(&part[i], NULL, len, err)))
+            while (i-- > 0)
+                fstream_close(&part[i]);
+    if (rc) {
+        free(cut);
+        return rc;
+    }
+    slide_error perr = {{0}};
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+    for (int i = 0; i < n; i++) {
+        slide_error e;
+        int failed;
+#pragma omp atomic read
+        failed = rc;
+        if (failed)
+            continue;
+        int prc = merge_range(f, r, i ? cut + (size_t)i * len : NULL,
+                              i + 1 < n ? cut + (size_t)(i + 1) * len : NULL, &part[i], &e);
+        if (prc) {
+#pragma omp critical(frontier_bytes_merge_error)
+            if (!rc) {
+                perr = e;
+#pragma omp atomic write
+                rc = prc;
+            }
+        }
+    }
+    free(cut);
+    if (rc && err)
+        *err = perr;
+    for (int i = 0; i < n; i++)
+        if (rc || (rc = fstream_concat(out, &part[i], err)))
+            fstream_close(&part[i]);
     return rc;
 }

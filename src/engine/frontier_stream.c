@@ -289,6 +289,8 @@ int fstream_concat(struct fstream *dst, struct fstream *src, slide_error *err)
             dst->bytes += src->bytes;
             dst->count += src->count;
             dst->last = src->last;
+            if (dst->klen && src->klen == dst->klen)
+                memcpy(dst->lastb, src->lastb, dst->klen);
         }
     }
     fstream_close(src);
@@ -557,6 +559,28 @@ int fstream_cursor_next_bytes(struct fstream_cursor *c, const unsigned char **ke
     }
     *key = c->bkeys + (size_t)c->pos++ * c->klen;
     return 1;
+}
+
+int fstream_cursor_seek_bytes(struct fstream_cursor *c, const unsigned char *key,
+                              const unsigned char **first, slide_error *err)
+{
+    const struct fstream *s = c->s;
+    fkey p = prefix16(key, c->klen);
+    size_t lo = 0, hi = s->nblocks; /* the last block whose prefix is below key's */
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->block[mid].first < p)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    c->next_block = lo;
+    c->len = c->pos = 0;
+    int got;
+    while ((got = fstream_cursor_next_bytes(c, first, err)) > 0 &&
+           memcmp(*first, key, c->klen) < 0)
+        ;
+    return got;
 }
 
 int fstream_raw_finish_bytes(struct fstream *s, struct fstream_block *index, size_t nblocks,
