@@ -30,8 +30,9 @@
 /* The longest goal text a state holds (a 40x40 goal takes 6.5 KB). */
 #define GOAL_MAX 32768
 /* An upper bound of the state file's size (write_state): the fixed lines,
- * a goal of up to GOAL_MAX bytes, a count of up to 20 digits per distance. */
-#define STATE_BYTES(depth) (256u + GOAL_MAX + 21u * ((uint64_t)(depth) + 1))
+ * the goal's text (goal_len bytes), a count of up to 20 digits per distance. */
+#define STATE_BYTES(depth, goal_len) \
+    (256u + (uint64_t)(goal_len) + 21u * ((uint64_t)(depth) + 1))
 
 int fcheckpoint_open(const char *dir, int *lock_fd, slide_error *err)
 {
@@ -276,7 +277,7 @@ int fcheckpoint_save(const char *dir, const struct frontier_search *f,
          * and a block for the directory: a one-board layer asks 12 KiB on
          * a file system of 4 KiB blocks, not a megabyte */
         uint64_t blk = v.f_frsize ? v.f_frsize : 4096, need = blk;
-        need += (STATE_BYTES(f->depth) + blk - 1) / blk * blk;
+        need += (STATE_BYTES(f->depth, board_format(goal, NULL, 0)) + blk - 1) / blk * blk;
         for (int d = from; d <= f->depth; d++) {
             const struct fstream *s = d == f->depth ? &f->cur : &f->prev;
             uint64_t size = HEADER_BYTES + (uint64_t)s->nblocks * INDEX_ENTRY_BYTES +
