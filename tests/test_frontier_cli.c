@@ -126,6 +126,8 @@ static void test_moved_keys(void **state)
     check_csv(out, want, 14);
     free(out);
     free(err);
+    snprintf(args, sizeof args, "rm -rf %s/mv", scratch); /* later tests want it empty */
+    assert_int_equal(system(args), 0);
 }
 
 static void test_text_output(void **state)
