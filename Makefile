@@ -11,6 +11,9 @@
 #   make bench-pdb-build  the 7-8 build's time and memory, 3 repeats, into
 #                   results/pdb-build.txt (CALLGRIND=1: instructions too)
 #   make bench-mpi  the MPI search's figures (needs mpicc; not a test)
+#   make bench-frontier  slide frontier beside slide bfs, old (OLD_REF=main)
+#                   and new binaries, 1 and 2 threads, rank and moved keys
+#                   (scripts/bench-frontier.sh names its variables)
 #   make results    regenerate results/ (tables, plots, paper-notes numbers);
 #                   refuses a dirty tree unless ALLOW_DIRTY=1; JOBS=N parts
 #                   at a time (scripts/results.sh --list names the parts)
@@ -122,7 +125,7 @@ TEST_BIN := $(filter-out $(MPI_TESTS:%=$(BUILD)/tests/%),$(TEST_BIN))
 MPI_OFF  := $(if $(filter 0,$(HAVE_MPI)),make HAVE_MPI=0,no mpicc: libopenmpi-dev openmpi-bin are missing (make deps))
 endif
 
-.PHONY: all run test asan bench bench-solvers bench-pdb bench-pdb-build bench-mpi results check-results results-2x7 results-24 install clean deps screenshots
+.PHONY: all run test asan bench bench-solvers bench-pdb bench-pdb-build bench-mpi bench-frontier results check-results results-2x7 results-24 install clean deps screenshots
 .DELETE_ON_ERROR:
 
 all: $(BUILD)/slide $(BUILD)/libslide.a $(BUILD)/libslide.so $(BUILD)/slide.pc $(MPI_BIN)
@@ -237,6 +240,9 @@ bench: all
 # the MPI search's figures: time split, bytes per board, 1..4 processes, P=16
 bench-mpi: all
 	sh scripts/bench-mpi.sh
+
+bench-frontier: $(BUILD)/slide
+	sh scripts/bench-frontier.sh
 
 bench-solvers: all
 	sh scripts/bench-solvers.sh
