@@ -19,10 +19,10 @@
 
 #define DIR scripttest_dir() /* the test's scratch directory */
 
-/* As root the pointer at mpirun is followed by the line about Open MPI's
- * --allow-run-as-root (docs/mpi.md). */
-#define ROOT_LINE (geteuid() == 0 ? "slide: hint: as root, Open MPI's mpirun refuses to start " \
-                                    "until given --allow-run-as-root (docs/mpi.md)\n" : "")
+/* As root the pointer at mpirun ends with Open MPI's --allow-run-as-root
+ * (docs/mpi.md), in the same line. */
+#define ROOT_NOTE (geteuid() == 0 ? " (as root, Open MPI's mpirun also wants " \
+                                    "--allow-run-as-root: docs/mpi.md)" : "")
 
 static void test_mpi_points_at_the_mpi_build(void **state)
 {
@@ -34,10 +34,10 @@ static void test_mpi_points_at_the_mpi_build(void **state)
     /* alone: how to get the MPI build */
     assert_int_equal(scripttest_sh(&out, "cp '%s' '%s/slide' && '%s/slide' bfs 3x3 --mpi "
                                    "--threads 1", slide, DIR, DIR), 2);
-    snprintf(expect, sizeof expect, "%s%s", "slide: --mpi needs the MPI build "
+    snprintf(expect, sizeof expect, "%s%s\n", "slide: --mpi needs the MPI build "
              "(build/slide-mpi), and there is none beside this slide: make deps (or apt-get "
              "install libopenmpi-dev openmpi-bin), make, then mpirun -n P build/slide-mpi bfs RxC "
-             "--mpi\n", ROOT_LINE);
+             "--mpi", ROOT_NOTE);
     assert_string_equal(out, expect);
     free(out);
     /* with slide-mpi beside it: the command to run, with the words given */
@@ -45,8 +45,8 @@ static void test_mpi_points_at_the_mpi_build(void **state)
                                    "'%s/slide-mpi' && '%s/slide' bfs 3x3 --mpi --threads 1 "
                                    "--goal '0 1 2/3 4 5/6 7 8'", DIR, DIR, DIR), 2);
     snprintf(want, sizeof want, "slide: --mpi runs in the MPI build, not in this slide: mpirun "
-             "-n P %s/slide-mpi bfs 3x3 --mpi --threads 1 --goal '0 1 2/3 4 5/6 7 8'\n%s", DIR,
-             ROOT_LINE);
+             "-n P %s/slide-mpi bfs 3x3 --mpi --threads 1 --goal '0 1 2/3 4 5/6 7 8'%s\n", DIR,
+             ROOT_NOTE);
     assert_string_equal(out, want);
     free(out);
 }
