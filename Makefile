@@ -24,7 +24,9 @@
 #                   four 0.13 GB tables in build/pdb, then long searches)
 #   make screenshots  docs/slide-serve.png and docs/slide-serve-phone.png
 #                   (headless chromium; refuses a dirty tree unless ALLOW_DIRTY=1)
-#   make install    PREFIX=/usr/local DESTDIR= ; make clean
+#   make install    PREFIX=/usr/local DESTDIR= : slide (slide-mpi), include/slide.h
+#                   and include/slide/*.h, libslide.a, libslide.so, slide.pc
+#                   (docs/libslide.md); make clean
 #   make deps       install (as root) or name every package: the build's,
 #                   the full tool's (libmicrohttpd, Jansson, Open MPI), the
 #                   tests' (cmocka, chromium, node), gnuplot

@@ -19,10 +19,10 @@
 
 #define DIR scripttest_dir() /* the test's scratch directory */
 
-/* As root the pointer at mpirun ends by naming Open MPI's
- * --allow-run-as-root (docs/mpi.md), on the same line. */
-#define ROOT_NOTE (geteuid() == 0 ? " (as root, mpirun also needs --allow-run-as-root: " \
-                                    "docs/mpi.md)" : "")
+/* As root the pointer at mpirun ends with Open MPI's --allow-run-as-root
+ * (docs/mpi.md), in the same line. */
+#define ROOT_NOTE (geteuid() == 0 ? " (as root, Open MPI's mpirun also wants " \
+                                    "--allow-run-as-root: docs/mpi.md)" : "")
 
 static void test_mpi_points_at_the_mpi_build(void **state)
 {

@@ -869,28 +869,29 @@ static int mpi_build_beside(char *path, size_t len)
 /* The binary built without MPI: --mpi points at the MPI build when it is
  * there (the command to run, with the words given), else says how to get it. */
 /* As root, Open MPI's mpirun refuses to start without --allow-run-as-root:
- * the pointer at mpirun says so, on its one line. */
+ * the end of the one line that points at mpirun says so. */
 static const char *root_note(void)
 {
-    return geteuid() == 0 ? " (as root, mpirun also needs --allow-run-as-root: docs/mpi.md)" : "";
+    return geteuid() == 0 ? " (as root, Open MPI's mpirun also wants --allow-run-as-root: "
+                            "docs/mpi.md)" : "";
 }
 
 int cmd_bfs_mpi(int argc, char **argv)
 {
     char mpi[4200], words[1024] = "";
     if (!mpi_build_beside(mpi, sizeof mpi))
-        return cli_fail(EXIT_USAGE, "--mpi needs the MPI build (build/slide-mpi), "
-                        "and there is none beside this slide: make deps (or apt-get "
-                        "install libopenmpi-dev openmpi-bin), make, then mpirun -n P "
-                        "build/slide-mpi bfs RxC --mpi%s", root_note());
+        return cli_fail(EXIT_USAGE, "--mpi needs the MPI build (build/slide-mpi), and there "
+                        "is none beside this slide: make deps (or apt-get install "
+                        "libopenmpi-dev openmpi-bin), make, then mpirun -n P build/slide-mpi "
+                        "bfs RxC --mpi%s", root_note());
     for (int i = 0; i < argc; i++) {
         size_t at = strlen(words);
         int plain = argv[i][0] && !argv[i][strspn(argv[i], "abcdefghijklmnopqrstuvwxyzABCDEFGH"
                                                            "IJKLMNOPQRSTUVWXYZ0123456789-_./=:,+")];
         snprintf(words + at, sizeof words - at, plain ? " %s" : " '%s'", argv[i]);
     }
-    return cli_fail(EXIT_USAGE, "--mpi runs in the MPI build, not in this slide: "
-                    "mpirun -n P %s%s%s", mpi, words, root_note());
+    return cli_fail(EXIT_USAGE, "--mpi runs in the MPI build, not in this slide: mpirun -n P "
+                    "%s%s%s", mpi, words, root_note());
 }
 #endif
 
