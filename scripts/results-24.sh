@@ -248,8 +248,8 @@ cat "$tmp"/solved.* | sort -t, -k1,1n | cut -d, -f2- > "$tmp/solved"
 # 5 load, 6 search CPU seconds (slide's cpu_seconds), then slide's record: 7 board, 8 method,
 # 9 heuristic, 10 status, 11 length, 12 blank moves, 13 tiles, 14 expanded,
 # 15 generated, 16 iterations, 17 h_start, 18 lower bound, 19 seconds,
-# 20 stored, 21 threads, 22 cpu_seconds, 23 expanded_last, 24 generated_last;
-# 25 the tables' load CPU seconds
+# 20 stored, 21 threads, 22 cpu_seconds, 23 expanded_last, 24 generated_last,
+# 25 cpu_critical; 26 the tables' load CPU seconds
 awk -F, '
 function manhattan(c,   k, s, t) {
     s = 0
@@ -284,7 +284,7 @@ BEGIN { print "set,id,board,published,status,length,lower_bound,h_start,manhatta
     rate_e = $6 > 0.5 ? sprintf("%.0f", $14 / $6) : ""
     rate_g = $6 > 0.5 ? sprintf("%.0f", $15 / $6) : ""
     printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", $1, $2, $7, $3, $10, $11, $18, $17, md,
-        $14, $15, $19, rate_e, rate_g, $6, check, $4, $5, $25 }
+        $14, $15, $19, rate_e, rate_g, $6, check, $4, $5, $26 }
 END { exit bad }' "$tmp/solved" > "$OUT/puzzle24.csv.tmp" || {
     mv "$OUT/puzzle24.csv.tmp" "$OUT/puzzle24.csv"; echo "results-24: a check failed (results/puzzle24.csv)" >&2; exit 1; }
 {

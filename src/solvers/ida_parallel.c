@@ -191,6 +191,8 @@ static int split(struct par *p, int bound, int h_start, int *next_bound, slide_e
         p->nitems = 0;
         w->current = -1;
         rc = ida_search_subtree(w->s, NULL, 0, bound, &found, &nb, err);
+        if (rc == SLIDE_ENOMEM && p->nitems == p->items_cap) /* add_item's, no message */
+            return slide_fail(err, rc, "out of memory for %d work items", p->nitems);
         if (rc)
             return rc;
         if (found >= 0)
