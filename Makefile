@@ -115,7 +115,7 @@ TEST_BIN := $(filter-out $(MPI_TESTS:%=$(BUILD)/tests/%),$(TEST_BIN))
 MPI_OFF  := $(if $(filter 0,$(HAVE_MPI)),make HAVE_MPI=0,no mpicc: libopenmpi-dev openmpi-bin are missing (make deps))
 endif
 
-.PHONY: all run test asan bench bench-solvers bench-pdb bench-pdb-build bench-mpi results check-results results-2x7 results-24 install clean deps screenshots
+.PHONY: all run test asan bench bench-solvers bench-pdb bench-pdb-build bench-mpi results check-results results-2x7 results-24 oeis install clean deps screenshots
 .DELETE_ON_ERROR:
 
 all: $(BUILD)/slide $(BUILD)/libslide.a $(MPI_BIN)
@@ -228,6 +228,12 @@ results-2x7: all
 	sh scripts/results.sh --big
 
 # 5x5 with 6-6-6-6: tens of minutes to build, searches under node budgets
+# OEIS sequences about sliding-tile distances: every term slide computes,
+# compared with the published ones; new terms checked twice (docs/oeis.md).
+# OEIS_QUICK=1 for the set make test runs.
+oeis: all
+	sh scripts/oeis.sh $(if $(OEIS_QUICK),--quick)
+
 results-24: all
 	sh scripts/results-24.sh
 
