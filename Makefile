@@ -227,13 +227,13 @@ check-results: all
 results-2x7: all
 	sh scripts/results.sh --big
 
-# 5x5 with 6-6-6-6: tens of minutes to build, searches under node budgets
 # OEIS sequences about sliding-tile distances: every term slide computes,
 # compared with the published ones; new terms checked twice (docs/oeis.md).
 # OEIS_QUICK=1 for the set make test runs.
 oeis: all
 	sh scripts/oeis.sh $(if $(OEIS_QUICK),--quick)
 
+# 5x5 with 6-6-6-6: tens of minutes to build, searches under node budgets
 results-24: all
 	sh scripts/results-24.sh
 
