@@ -70,8 +70,8 @@ default_depth() { # anum
             A090164|A090165) echo 29 ;;
             A346737) echo 30 ;;
             A090031) echo 22 ;;
-            A090377) echo 7 ;;
-            A090378) echo 5 ;;
+            A090377) echo 4 ;;
+            A090378) echo 3 ;;
             *) echo 20 ;;
         esac
     fi
