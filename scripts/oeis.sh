@@ -23,6 +23,10 @@
 # published term is reported in the table and fails the run (exit 1); it
 # is never smoothed.
 #
+# OEIS_ONLY="A090164 A090165" computes those sequences alone and replaces
+# their rows (and b-files) in an existing DIR/table.csv; every row says
+# when and at which commit it was made.
+#
 # Depths: OEIS_DEPTHS="A090164:30 A090377:12" overrides the depth searched
 # for a sequence (hist rows searched by slide frontier).  OEIS_BFS_MAX
 # (default 12, quick 10) is the largest board, in cells, searched
@@ -136,23 +140,24 @@ counts() {
     grep -v '^#' "$1" | awk -F, 'NR > 1 { s = s (s == "" ? "" : ",") $2 } END { print s }'
 }
 
-# run_hist BOARD WHERE DEPTH IMAGE OUTFILE: slide's counts; prints the command
+# run_hist BOARD WHERE DEPTH IMAGE OUTFILE: slide's counts; prints the
+# command (in rh_cmd: the caller's variables are left alone)
 run_hist() {
     b=$1; R=${b%x*}; C=${b#*x}
     set -- $(blank_cell "$R" "$C" "$2" "$4") "$3" "$5"
     g=$(goal "$R" "$C" "$1" "$2")
     cells=$((R * C))
     if [ "$cells" -le "$bfs_max" ]; then
-        cmd="slide bfs $b --goal '$g' --format csv"
+        rh_cmd="slide bfs $b --goal '$g' --format csv"
         "$SLIDE" bfs "$b" --goal "$g" --format csv $threads > "$tmp/h.csv" 2> "$tmp/h.err" ||
             { cat "$tmp/h.err" >&2; return 1; }
     else
-        cmd="slide frontier $b --goal '$g' --max-depth $3 --format csv"
+        rh_cmd="slide frontier $b --goal '$g' --max-depth $3 --format csv"
         "$SLIDE" frontier "$b" --goal "$g" --max-depth "$3" --format csv --no-progress \
             $threads > "$tmp/h.csv" 2> "$tmp/h.err" || { cat "$tmp/h.err" >&2; return 1; }
     fi
     counts "$tmp/h.csv" > "$4"
-    echo "$cmd"
+    echo "$rh_cmd"
 }
 
 # compare PUBLISHED MINE: "agree" or "differs at a(k): OEIS x, slide y"
@@ -169,13 +174,26 @@ compare() {
 }
 
 csv="$out/table.csv"
+only=${OEIS_ONLY:-}
+made="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet 2>/dev/null || echo -dirty) $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 {
-    echo "# $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet 2>/dev/null || echo -dirty) $(date -u +%Y-%m-%dT%H:%M:%SZ) $(uname -n) $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg); mode $([ $quick = 1 ] && echo quick || echo full)"
-    echo "sequence,kind,boards,goal_blank,oeis_terms,oeis_status,slide_terms,agreement,new_terms,seconds,command"
+    echo "# last run: $made on $(uname -n), $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg); mode $([ $quick = 1 ] && echo quick || echo full)${only:+; only $only}"
+    echo "sequence,kind,boards,goal_blank,oeis_terms,oeis_status,slide_terms,agreement,new_terms,seconds,made,command"
 } > "$csv.tmp"
-failed=0
+if [ -n "$only" ] && [ -s "$csv" ]; then
+    : > "$tmp/kept"
+    grep '^A' "$csv" | while IFS= read -r row; do
+        case " $only " in *" ${row%%,*} "*) ;; *) echo "$row" >> "$tmp/kept" ;; esac
+    done
+fi
 
 grep -v '^#' "$data" | while IFS='	' read -r anum kind boards where off status terms source; do
+    if [ -n "$only" ]; then
+        case " $only " in
+            *" $anum "*) ;;
+            *) grep "^$anum," "$tmp/kept" >> "$csv.tmp" 2>/dev/null || true; continue ;;
+        esac
+    fi
     start=$(now)
     np=$(echo "$terms" | awk -F, '{ print NF }')
     new=0
@@ -193,7 +211,7 @@ grep -v '^#' "$data" | while IFS='	' read -r anum kind boards where off status t
         if [ "$boards" != inf ] && [ $((R * C)) -gt "$bfs_max" ] &&
            [ "$status" = full ] && [ -s "results/histograms/$b.csv" ] && [ "$quick" = 0 ]; then
             counts "results/histograms/$b.csv" > "$tmp/mine"
-            cmd="results/histograms/$b.csv ($(grep -m1 '^# commit' "results/histograms/$b.csv" | sed 's/^# //'))"
+            cmd="results/histograms/$b.csv ($(sed -n '1s/^# //p' "results/histograms/$b.csv"), $(sed -n 's/^# command: //p' "results/histograms/$b.csv" | head -n 1))"
         elif ! cmd=$(run_hist "$b" "$where" "$depth" 0 "$tmp/mine"); then
             echo "oeis.sh: $anum: slide failed" >&2
             echo fail > "$tmp/failed"
@@ -206,17 +224,17 @@ grep -v '^#' "$data" | while IFS='	' read -r anum kind boards where off status t
         # (or a larger stand-in for the unbounded board) must agree
         if [ "$nm" -gt "$np" ]; then
             if [ "$boards" = inf ]; then
-                run_hist "$b2" "$where" "$depth" 0 "$tmp/second" > /dev/null
-                how="the same depth on $b2"
+                image=0 how="the same depth on $b2"
             else
-                run_hist "$b2" "$where" "$depth" 1 "$tmp/second" > /dev/null
-                how="the goal's half-turn image on $b2"
+                image=1 how="the goal's half-turn image on $b2"
             fi
+            cmd2=$(run_hist "$b2" "$where" "$depth" "$image" "$tmp/second") ||
+                { echo "oeis.sh: $anum: the second computation failed" >&2; : > "$tmp/second"; }
             second=$(cat "$tmp/second")
             checked=$(compare "$mine" "$second" 0)
             if [ "$checked" = agree ]; then
                 new=$((nm - np))
-                note="new terms a($np..$((nm - 1))) checked by $how"
+                note="new terms a($np..$((nm - 1))) checked by $how ($cmd2)"
             else
                 new=0
                 note="terms beyond the OEIS NOT confirmed by $how: $checked"
@@ -252,14 +270,14 @@ grep -v '^#' "$data" | while IFS='	' read -r anum kind boards where off status t
     {
         echo "# $anum: terms computed by slide ($cmd)"
         echo "# $agree with the OEIS terms (source: $source)${note:+; $note}"
-        echo "# $(git rev-parse --short HEAD 2>/dev/null || echo unknown) $(date -u +%Y-%m-%d)"
+        echo "# made at $made"
         echo "$mine" | awk -F, -v off="$off" '{
             for (i = 1; i <= NF && $i != "?"; i++) print i - 1 + off, $i
         }'
     } > "$out/b${anum#A}.txt"
-    printf '%s,%s,"%s",%s,%s,%s,%s,"%s",%s,%s,"%s"\n' "$anum" "$kind" "$boards" "$where" \
-        "$np" "$status" "$nm" "$agree${note:+; $note}" "$new" "$secs" \
-        "$(echo "$cmd" | sed 's/"/""/g')" >> "$csv.tmp"
+    printf '%s,%s,"%s",%s,%s,%s,%s,"%s",%s,%s,%s,"%s"\n' "$anum" "$kind" "$boards" "$where" \
+        "$np" "$status" "$nm" "$(echo "$agree${note:+; $note}" | sed 's/"/""/g')" "$new" "$secs" \
+        "$made" "$(echo "$cmd" | sed 's/"/""/g')" >> "$csv.tmp"
     echo "oeis: $anum $boards $where: $nm terms, $agree${note:+; $note} (${secs} s)" >&2
 done
 mv "$csv.tmp" "$csv"
@@ -268,14 +286,14 @@ mv "$csv.tmp" "$csv"
 {
     echo "# OEIS sequences computed by slide"
     echo
-    sed -n '1s/^# /Made at /p' "$csv"
+    sed -n '1s/^# last run: /Last run: /p' "$csv"
     echo
-    echo "| sequence | boards | goal blank | OEIS terms | slide terms | agreement | new | seconds | command |"
-    echo "|---|---|---|---|---|---|---|---|---|"
+    echo "| sequence | boards | goal blank | OEIS terms | slide terms | agreement | new | seconds | made | command |"
+    echo "|---|---|---|---|---|---|---|---|---|---|"
     grep -v '^#' "$csv" | sed 1d | awk -F'"' -v OFS='"' '{ for (i = 2; i <= NF; i += 2) gsub(/,/, "\001", $i); print }' |
         awk -F, '{
             for (i = 1; i <= NF; i++) { gsub("\001", ",", $i); gsub(/"/, "", $i); gsub(/\|/, "\\|", $i) }
-            printf "| %s | %s | %s | %s | %s | %s | %s | %s | `%s` |\n", $1, $3, $4, $5, $7, $8, $9, $10, $11
+            printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | `%s` |\n", $1, $3, $4, $5, $7, $8, $9, $10, $11, $12
         }'
 } > "$out/table.md"
 if [ -e "$tmp/failed" ]; then
