@@ -127,7 +127,7 @@ TEST_BIN := $(filter-out $(MPI_TESTS:%=$(BUILD)/tests/%),$(TEST_BIN))
 MPI_OFF  := $(if $(filter 0,$(HAVE_MPI)),make HAVE_MPI=0,no mpicc: libopenmpi-dev openmpi-bin are missing (make deps))
 endif
 
-.PHONY: all run test asan bench bench-solvers bench-pdb bench-pdb-build bench-mpi bench-frontier results check-results results-2x7 results-24 install clean deps screenshots
+.PHONY: all run test asan bench bench-solvers bench-pdb bench-pdb-build bench-mpi bench-frontier results check-results results-2x7 results-24 oeis install clean deps screenshots
 .DELETE_ON_ERROR:
 
 all: $(BUILD)/slide $(BUILD)/libslide.a $(BUILD)/libslide.so $(BUILD)/slide.pc $(MPI_BIN)
@@ -265,6 +265,12 @@ check-results: all
 # 2x7 and 7x2: 10.9 GB and 7 to 9 minutes each on 2 cores, checkpointed (see README)
 results-2x7: all
 	sh scripts/results.sh --big
+
+# OEIS sequences about sliding-tile distances: every term slide computes,
+# compared with the published ones; new terms checked twice (docs/oeis.md).
+# OEIS_QUICK=1 for the set make test runs.
+oeis: all
+	sh scripts/oeis.sh $(if $(OEIS_QUICK),--quick)
 
 # 5x5 with 6-6-6-6: tens of minutes to build, searches under node budgets
 results-24: all
