@@ -64,8 +64,8 @@ default_depth() { # anum
         case $1 in
             A089484|A090164|A090165|A346737) echo 18 ;;
             A090031) echo 12 ;;
-            A090377) echo 4 ;;
-            A090378) echo 3 ;;
+            A090377) echo 8 ;;
+            A090378) echo 6 ;;
             *) echo 8 ;;
         esac
     else
@@ -74,8 +74,8 @@ default_depth() { # anum
             A090164|A090165) echo 29 ;;
             A346737) echo 30 ;;
             A090031) echo 22 ;;
-            A090377) echo 4 ;;
-            A090378) echo 3 ;;
+            A090377) echo 20 ;;
+            A090378) echo 19 ;;
             *) echo 20 ;;
         esac
     fi
@@ -152,8 +152,11 @@ run_hist() {
         "$SLIDE" bfs "$b" --goal "$g" --format csv $threads > "$tmp/h.csv" 2> "$tmp/h.err" ||
             { cat "$tmp/h.err" >&2; return 1; }
     else
-        rh_cmd="slide frontier $b --goal '$g' --max-depth $3 --format csv"
-        "$SLIDE" frontier "$b" --goal "$g" --max-depth "$3" --format csv --no-progress \
+        # the goal by its blank's cell (--blank): boards of hundreds of cells
+        # stand for the unbounded one, and their goals are long to print
+        cell=$(($1 * C + $2))
+        rh_cmd="slide frontier $b --blank $cell --max-depth $3 --format csv"
+        "$SLIDE" frontier "$b" --blank "$cell" --max-depth "$3" --format csv --no-progress \
             $threads > "$tmp/h.csv" 2> "$tmp/h.err" || { cat "$tmp/h.err" >&2; return 1; }
     fi
     counts "$tmp/h.csv" > "$4"
