@@ -181,11 +181,13 @@ static void test_option_errors(void **state)
                                                  "db info, not with db recompress (see slide db --help)\n"},
         {"solve --method layers --progress 1,2,3/4,5,6/7,8,0", "slide: option --progress is "
          "used only with --method ida, not with --method layers (see slide solve --help)\n"},
-        {"solve --threads 4 1,2,3/4,5,6/7,0,8", "slide: option --threads is used only with "
-         "BOARD - or @FILE (several boards), not with one BOARD (see slide solve --help)\n"},
+        /* one BOARD: --threads is the threads of its IDA* search, of no other method */
         {"solve --threads 4 --method layers 1,2,3/4,5,6/7,0,8", "slide: option --threads is "
-         "used only with BOARD - or @FILE (several boards), not with one BOARD (see slide "
-         "solve --help)\n"},
+         "used only with --method ida, or BOARD - or @FILE (several boards), not with one "
+         "BOARD and --method layers (see slide solve --help)\n"},
+        {"solve --threads 4 --method bibfs 1,2,3/4,5,6/7,0,8", "slide: option --threads is "
+         "used only with --method ida, or BOARD - or @FILE (several boards), not with one "
+         "BOARD and --method bibfs (see slide solve --help)\n"},
         {"bfs 2x3 --checkpoint-every 3", "slide: option --checkpoint-every is used only with "
                                          "--checkpoint DIR or --resume DIR (see slide bfs --help)\n"},
     };

@@ -31,6 +31,47 @@ enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2, EXIT_UNSOLVABLE = 3 };
     X(143, "stopped by SIGTERM (as SIGINT)")
 
 /*
+ * --summary FILE of bfs, frontier and heuristic (cli_summary.c): one record
+ * of the figures a paper quotes, CSV for FILE.csv, JSON for FILE.json (only
+ * when built with Jansson; else refused, saying so).  Columns / keys:
+ *   summary (the command), board (RxC), goal, metric (stm: single-tile
+ *   moves), boards, radius (empty / null when the search stopped early),
+ *   max_depth, complete (yes/no), antipodes (boards at the radius; empty /
+ *   null when incomplete), mean_distance, version, commit, command (as
+ *   the provenance block's "# command:" line; JSON: under "provenance")
+ * and for a heuristic sweep, per heuristic (CSV: one record each; JSON: a
+ * list "heuristics"): heuristic, admissible, consistent, violations,
+ * max_excess, mean_h, exact_fraction.  Every figure but the heuristics'
+ * comes from hist[0..last] (boards, mean, antipodes = hist[last]).
+ * cli_summary_check runs before the search (extension, Jansson, the file
+ * can be written: atomic_file_check); cli_summary_write writes it whole.
+ * Both return an exit status after printing why.
+ */
+struct sweep_stats;
+struct cli_summary {
+    const char *summary;               /* "bfs", "frontier", "heuristic" */
+    const struct board *goal;
+    const uint64_t *hist;              /* boards per distance, 0..last */
+    int last;
+    int complete;                      /* last is the radius */
+    const char *command;               /* cli_command_line's */
+    const struct sweep_stats *stats;   /* nstats heuristics, or NULL */
+    int nstats;
+};
+int cli_summary_check(const char *path);
+int cli_summary_write(const char *path, const struct cli_summary *s);
+
+/*
+ * "did you mean": the edit distance of a and b (insertions, deletions,
+ * substitutions, transpositions of neighbours; words over 32 characters
+ * count as far), and the name of names[0..count-1] nearest to word when it
+ * is at most 1 edit away (2 for a word of 5 or more characters), else NULL
+ * (cli_suggest.c).
+ */
+int cli_edit_distance(const char *a, const char *b);
+const char *cli_suggest(const char *word, const char *const *names, size_t count);
+
+/*
  * Every message on stderr goes through these: the text is formatted, then
  * written with each control byte (0x00-0x1f, 0x7f; a final newline aside)
  * as \xNN, so input or a file name echoed in a message never reaches the
@@ -311,8 +352,11 @@ int cli_goal(const char *text, int rows, int cols, struct board *goal);
 /* Print text to stdout, then check that stdout was written (disk full). */
 int cli_finish_stdout(void);
 
-/* "slide NAME ARG..." into buf, for provenance blocks; call it before
- * the option layer permutes argv. */
+/* "slide NAME ARG..." into buf, for provenance blocks, each ARG quoted for
+ * a POSIX shell where it needs it ('1 2 3/4 5 6/7 8 0', 'it'\''s'), so
+ * that the line pasted into sh runs the same command; call it before the
+ * option layer permutes argv.  A line that does not fit len is cut at an
+ * argument and ends " ..." (then it cannot be pasted back). */
 void cli_command_line(const char *name, int argc, char **argv, char *buf,
                       size_t len);
 

@@ -18,6 +18,7 @@
 #include "slide/atomic_file.h"
 #include "slide/checkpoint.h"
 #include "slide/db.h"
+#include "slide/frontier_key.h"
 #include "slide/provenance.h"
 #include "slide/report.h"
 
@@ -26,7 +27,7 @@ static const char help[] =
     "                 [--format text|csv|md|tex] [--progress] [--max-memory BYTES]\n"
     "                 [--checkpoint DIR] [--checkpoint-every MINUTES] [--resume DIR]\n"
     "                 [--save FILE [--encoding 1|2|8] [--level N]]\n"
-    "                 [--antipodes all|N] [--antipodes-file FILE]\n"
+    "                 [--antipodes all|N] [--antipodes-file FILE] [--summary FILE]\n"
     "       slide bfs --resume DIR [OPTIONS]\n"
     "Examples:\n"
     "  slide bfs 3x3                               # the 8-puzzle: histogram, radius\n"
@@ -98,6 +99,13 @@ static const char help[] =
     "                     FILE is checked before the search and written whole\n"
     "                     (a temporary beside it, renamed), never through a link;\n"
     "                     an existing FILE must be such a list (or empty)\n"
+    "  --summary FILE     the figures a paper quotes, machine-readable: FILE.csv\n"
+    "                     (header summary,board,goal,metric,boards,radius,\n"
+    "                     max_depth,complete,antipodes,mean_distance,version,\n"
+    "                     commit,command and one record) or FILE.json (the same\n"
+    "                     keys, the last three under \"provenance\"; needs a build\n"
+    "                     with Jansson); metric stm (single-tile moves); written\n"
+    "                     whole, checked before the search as --antipodes-file\n"
     "  --save FILE        write the distance database (see slide dist, slide db):\n"
     "                     a gzip file (zcat FILE gives the payload), written to a\n"
     "                     temporary beside FILE and renamed when complete; FILE\n"
@@ -157,6 +165,7 @@ struct bfs_args {
     struct db_save_options db;
     uint64_t antipodes;      /* boards to list (--antipodes; UINT64_MAX: all) */
     const char *antipodes_file; /* --antipodes-file, or NULL */
+    const char *summary;     /* --summary FILE, or NULL */
 };
 
 /*
@@ -237,6 +246,7 @@ static const struct cli_option bfs_options[] = {
     {"level", 0, CLI_VALUE, 'L', USE_SAVE, "--save FILE", NULL},
     {"antipodes", 0, CLI_VALUE, 'A', 0, NULL, NULL},
     {"antipodes-file", 0, CLI_VALUE, 'F', 0, NULL, NULL},
+    {"summary", 0, CLI_VALUE, 'Y', 0, NULL, NULL},
     {0, 0, 0, 0, 0, NULL, NULL}};
 
 /* One option's value into a; EXIT_OK or EXIT_USAGE (printed). */
@@ -281,6 +291,7 @@ static int take_option(int c, const char *v, void *ctx)
             return cli_fail(EXIT_USAGE, "--antipodes-file needs a file name");
         a->antipodes_file = v;
         return EXIT_OK;
+    case 'Y': a->summary = v; return EXIT_OK;
     }
     return EXIT_USAGE;
 }
@@ -789,13 +800,21 @@ static int run(const struct bfs_args *a, const struct board *goal)
     struct bfs_result r;
     slide_error err;
     int rc = space_init(&s, goal, a->kind, &err);
-    if (rc)
-        return cli_fail_lib(rc, &err);
+    if (rc) {
+        rc = cli_fail_lib(rc, &err);
+        if (board_cells(goal) <= FKEY_MAX_CELLS)
+            cli_fail(0, "hint: slide frontier %dx%d --max-depth D searches this board's "
+                        "layers up to distance D without an index (up to %d cells; "
+                        "docs/frontier.md)", goal->rows, goal->cols, FKEY_MAX_CELLS);
+        return rc;
+    }
     /* a database that cannot be written is refused before the search */
     if (a->antipodes_file && (rc = atomic_file_check(a->antipodes_file, &antipodes_kind, &err)))
         return cli_fail_lib(rc, &err);
     if (a->save && (rc = atomic_file_check(a->save, &db_file_kind, &err)))
         return cli_fail_lib(rc, &err);
+    if (a->summary && (rc = cli_summary_check(a->summary)))
+        return rc;
     struct held h;
     if ((rc = start(a, &s, &st, &r, &h)))
         return rc;
@@ -820,6 +839,10 @@ static int run(const struct bfs_args *a, const struct board *goal)
         rc = write_antipodes(a->antipodes_file, goal, &s, &r, &c.anti);
     if (rc == EXIT_OK)
         rc = report(a, goal, &s, &r, &c.anti);
+    if (rc == EXIT_OK && a->summary) {
+        struct cli_summary sum = {"bfs", goal, r.hist, r.radius, 1, a->command, NULL, 0};
+        rc = cli_summary_write(a->summary, &sum);
+    }
     bfs_result_free(&r);
     release(&h);
     free(c.anti.index);
@@ -845,22 +868,29 @@ static int mpi_build_beside(char *path, size_t len)
 
 /* The binary built without MPI: --mpi points at the MPI build when it is
  * there (the command to run, with the words given), else says how to get it. */
+/* As root, Open MPI's mpirun refuses to start without --allow-run-as-root:
+ * the pointer at mpirun says so, on its one line. */
+static const char *root_note(void)
+{
+    return geteuid() == 0 ? " (as root, mpirun also needs --allow-run-as-root: docs/mpi.md)" : "";
+}
+
 int cmd_bfs_mpi(int argc, char **argv)
 {
     char mpi[4200], words[1024] = "";
     if (!mpi_build_beside(mpi, sizeof mpi))
-        return cli_fail(EXIT_USAGE, "--mpi needs the MPI build (build/slide-mpi), and there "
-                        "is none beside this slide: make deps (or apt-get install "
-                        "libopenmpi-dev openmpi-bin), make, then mpirun -n P build/slide-mpi "
-                        "bfs RxC --mpi");
+        return cli_fail(EXIT_USAGE, "--mpi needs the MPI build (build/slide-mpi), "
+                        "and there is none beside this slide: make deps (or apt-get "
+                        "install libopenmpi-dev openmpi-bin), make, then mpirun -n P "
+                        "build/slide-mpi bfs RxC --mpi%s", root_note());
     for (int i = 0; i < argc; i++) {
         size_t at = strlen(words);
         int plain = argv[i][0] && !argv[i][strspn(argv[i], "abcdefghijklmnopqrstuvwxyzABCDEFGH"
                                                            "IJKLMNOPQRSTUVWXYZ0123456789-_./=:,+")];
         snprintf(words + at, sizeof words - at, plain ? " %s" : " '%s'", argv[i]);
     }
-    return cli_fail(EXIT_USAGE, "--mpi runs in the MPI build, not in this slide: mpirun -n P "
-                    "%s%s", mpi, words);
+    return cli_fail(EXIT_USAGE, "--mpi runs in the MPI build, not in this slide: "
+                    "mpirun -n P %s%s%s", mpi, words, root_note());
 }
 #endif
 

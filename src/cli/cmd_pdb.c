@@ -231,6 +231,7 @@ static int parse_args(int argc, char **argv, struct pdb_args *a)
 {
     struct cli_parse p;
     memset(a, 0, sizeof *a);
+    a->progress = -1; /* --progress's default: on a terminal (--help) */
     a->level = -1;
     a->st.samples = 1000000;
     a->st.seed = 1;
@@ -277,6 +278,23 @@ static void on_layer(const struct pdb_layer *l, void *ctx)
     fprintf(stderr, "pdb: cost %d: %" PRIu64 " states, %" PRIu64 " values (cumulative %"
             PRIu64 " of %" PRIu64 "), %.2f s\n", l->depth, l->states, l->values,
             l->cumulative, l->entries, l->elapsed);
+}
+
+/* Without --progress: one line once the build has started (after its first
+ * layer, so after a checkpoint was accepted), so that a log of a build of
+ * minutes is not silent; the table's own line follows when it is written. */
+struct quiet_start {
+    const char *path, *tiles;
+    int said;
+};
+
+static void on_first_layer(const struct pdb_layer *l, void *ctx)
+{
+    struct quiet_start *q = ctx;
+    if (q->said++)
+        return;
+    fprintf(stderr, "slide: pdb build: building %s (tiles %s), cost %d reached after %.2f s; "
+            "--progress for a line per layer\n", q->path, q->tiles, l->depth, l->elapsed);
 }
 
 /*
@@ -341,8 +359,10 @@ static int build_one(const struct pdb_args *a, const struct board *goal, const c
     if (rc)
         return cli_fail_lib(rc, &err);
     stop_prepare(path, done);
+    int progress = cli_progress_wanted(a->progress);
+    struct quiet_start q = {path, tiles, 0};
     struct pdb_build_options o = {a->threads, a->max_memory,
-                                  cli_progress_wanted(a->progress) ? on_layer : NULL, NULL};
+                                  progress ? on_layer : on_first_layer, progress ? NULL : &q};
     struct pdb_ckpt ck = {a->resume ? a->resume : a->checkpoint, resume, a->every};
     checkpointing = ck.dir != NULL;
     double t0 = omp_get_wtime();
@@ -362,6 +382,7 @@ static int build_one(const struct pdb_args *a, const struct board *goal, const c
                "per entry), build %.2f s, write %.2f s, peak RSS %.0f MB\n", path,
                pdb_kind_name(t.kind), tl, t.entries, t.max, bytes,
                pdb_file_encoding(&t), t1 - t0, t2 - t1, provenance_peak_rss() / 1e6);
+        fflush(stdout); /* a line per table as it is written, also into a pipe */
     }
     pdb_table_free(&t);
     return rc ? cli_fail_lib(rc, &err) : EXIT_OK;
