@@ -34,18 +34,29 @@ static void vput(const char *prefix, int nl, const char *fmt, va_list ap)
     else if (n >= (int)sizeof small)
         text = small; /* out of memory: the message cut short */
     va_end(copy);
-    fputs(prefix, stderr);
-    size_t len = strlen(text);
+    size_t len = strlen(text), plen = strlen(prefix), k = plen;
     int ends_line = len > 0 && text[len - 1] == '\n';
+    /* the line in one write (stderr is unbuffered): prefix, text, newline */
+    char *out = malloc(plen + 4 * len + 2);
+    if (!out) { /* out of memory: say so rather than print raw bytes */
+        fputs(prefix, stderr);
+        fputs("(out of memory for the message)\n", stderr);
+        if (text != small)
+            free(text);
+        return;
+    }
+    memcpy(out, prefix, plen);
     for (size_t i = 0; i < len - (size_t)ends_line; i++) {
         unsigned char c = (unsigned char)text[i];
         if (c < 0x20 || c == 0x7f)
-            fprintf(stderr, "\\x%02x", c);
+            k += (size_t)snprintf(out + k, 5, "\\x%02x", c);
         else
-            fputc(c, stderr);
+            out[k++] = (char)c;
     }
     if (ends_line || nl)
-        fputc('\n', stderr);
+        out[k++] = '\n';
+    fwrite(out, 1, k, stderr);
+    free(out);
     if (text != small)
         free(text);
 }

@@ -293,7 +293,7 @@ static void on_first_layer(const struct pdb_layer *l, void *ctx)
     struct quiet_start *q = ctx;
     if (q->said++)
         return;
-    fprintf(stderr, "slide: pdb build: building %s (tiles %s), cost %d reached after %.2f s; "
+    cli_note("pdb build: building %s (tiles %s), cost %d reached after %.2f s; "
             "--progress for a line per layer\n", q->path, q->tiles, l->depth, l->elapsed);
 }
 
