@@ -135,22 +135,15 @@ struct serve_args {
 
 static int parse_seconds(const char *text, double *out)
 {
-    char *end;
-    double v = strtod(text, &end);
-    if (end == text || *end || !(v > 0 && v <= 3600))
-        return cli_fail(EXIT_USAGE, "--max-seconds expects a number of seconds above 0 and "
-                                    "at most 3600, not \"%s\"", text);
-    *out = v;
-    return 0;
+    return cli_real("--max-seconds", text, 0, 3600, 1,
+                    "a number of seconds above 0 and at most 3600", out) ? EXIT_USAGE : 0;
 }
 
 static int parse_nodes(const char *text, long long *out)
 {
-    char *end;
-    long long v = strtoll(text, &end, 10);
-    if (end == text || *end || v < 1)
-        return cli_fail(EXIT_USAGE, "--max-nodes expects a whole number from 1 to %lld, "
-                                    "not \"%s\"", (long long)INT64_MAX, text);
+    long v;
+    if (cli_int("--max-nodes", text, 1, INT64_MAX, &v))
+        return EXIT_USAGE;
     *out = v;
     return 0;
 }

@@ -593,8 +593,10 @@ static int empty_line(const char *p)
 /*
  * The lines of "-" or "@FILE" as read (cli_read_lines): until the first
  * one that is not empty the input may be one board over several lines or
- * a board per line; that line decides (is_board_line).  One board: every
- * line is kept, joined, at most CLI_TEXT_MAX bytes.  A board per line:
+ * a board per line; that line decides (is_board_line).  Blank lines and
+ * # comments are dropped in either case; an input of nothing else is
+ * refused (cli_no_boards).  One board: every other line is kept, joined,
+ * at most CLI_TEXT_MAX bytes.  A board per line:
  * each is kept apart and, unless --keep-going, parsed at once, so that a
  * bad one stops the input there.
  */
@@ -624,9 +626,11 @@ static int gather_line(struct gather *g, const char *line, size_t len, long numb
 static int gather_one(char *line, size_t len, long number, void *ctx)
 {
     struct gather *g = ctx;
+    if (empty_line(line)) /* nothing for the board either (board_parse skips it) */
+        return EXIT_OK;
     if (g->mode == BY_LINE)
-        return empty_line(line) ? EXIT_OK : gather_line(g, line, len, number);
-    if (g->mode == UNDECIDED && !empty_line(line)) {
+        return gather_line(g, line, len, number);
+    if (g->mode == UNDECIDED) {
         if (is_board_line(line, g->a->rows, g->a->cols)) {
             g->mode = BY_LINE; /* the empty lines before it are dropped */
             return gather_line(g, line, len, number);
@@ -643,6 +647,8 @@ static int read_input(const char *arg, const struct solve_args *a, struct board_
                                       strcmp(arg, "-") ? arg + 1 : "standard input",
                                       " (or give one board per line)"}, {0}};
     int rc = cli_read_lines(arg, "the boards", gather_one, &g);
+    if (!rc && g.mode == UNDECIDED)
+        rc = cli_no_boards(arg);
     int n = g.mode == BY_LINE ? (int)g.lines.count : 1;
     l->buf = g.mode == BY_LINE ? g.lines.buf : g.one.text;
     if (g.mode == BY_LINE)
@@ -1005,7 +1011,7 @@ static int method_for(struct solve_run *r, const struct solve_job *job, int line
                       : cli_fail(EXIT_USAGE, "--method %s: %s", (*m)->name, why);
     *m = r->a->fallback;
     if (!quiet && strcmp(why, r->note) != 0) {
-        fprintf(stderr, "slide: %s; solving with --method %s\n", why, (*m)->name);
+        cli_note("%s; solving with --method %s\n", why, (*m)->name);
         snprintf(r->note, sizeof r->note, "%s", why);
     }
     return EXIT_OK;
@@ -1024,6 +1030,21 @@ static void item_free(struct item *it)
 {
     board_free(&it->start);
     board_free(&it->goal);
+}
+
+/* After tables were refused for goal: when it is Korf's (4x4, blank
+ * first), the line that says where his instances are for slide's goal. */
+static void korf_hint(const struct board *goal)
+{
+    static int said; /* once per process, as cli_board_hint */
+    if (goal->rows != 4 || goal->cols != 4)
+        return;
+    for (int k = 0; k < board_cells(goal); k++)
+        if (goal->cells[k] != k)
+            return;
+    if (!said++)
+        cli_fail(0, "hint: data/korf100.txt holds Korf's 100 instances turned to slide's goal "
+                    "(blank last): slide solve --h pdb:FILES - < data/korf100.txt");
 }
 
 /* Parse one board and choose its method (quiet: without the fallback
@@ -1049,9 +1070,16 @@ static int prepare_one(struct solve_run *r, const char *text, int lineno, int qu
     it->job = job;
     if ((rc = method_for(r, &it->job, lineno, quiet, &it->m)))
         return rc;
-    if (job.pdb && (it->m->takes & TAKES_H) && (rc = pdb_set_match(job.pdb, &it->goal, &err)))
-        return lineno ? cli_fail(EXIT_USAGE, "line %d: %s", lineno, err.msg)
-                      : cli_fail_lib(rc, &err);
+    if (job.pdb && (it->m->takes & TAKES_H) && (rc = pdb_set_match(job.pdb, &it->goal, &err))) {
+        rc = lineno ? cli_fail(EXIT_USAGE, "line %d: %s", lineno, err.msg)
+                    : cli_fail_lib(rc, &err);
+        /* a one-line list of the tables' cell count: the --size hint, as
+         * slide solvable gives it */
+        cli_board_hint(&it->start, &it->goal, a->rows == 0, a->goal_text != NULL,
+                       CLI_HINT_OPTIONS);
+        korf_hint(&it->goal);
+        return rc;
+    }
     return EXIT_OK;
 }
 
@@ -1160,17 +1188,37 @@ static int solve_parallel(struct solve_run *r, const struct board_list *l)
     return worse(status, prep);
 }
 
+/* The goal of --goal when its text alone gives the size (rows written with
+ * '/', or --size), for checking the tables' headers before their payload;
+ * 0 when it does not (the boards give the size: checked per board). */
+static int goal_for_tables(const struct solve_args *a, struct board *goal)
+{
+    slide_error err;
+    const char *t = a->goal_text;
+    if (!t || (a->rows == 0 && !strpbrk(t, "/\n")))
+        return 0;
+    return board_parse_goal(t, a->rows, a->cols, goal, &err) == SLIDE_OK;
+}
+
 /* Load --h's pattern databases once, with the load time on stderr. */
 static int load_pdbs(const struct solve_args *a, struct pdb_set *set)
 {
     slide_error err;
     struct timespec t0;
+    struct board goal = {0};
     clock_gettime(CLOCK_MONOTONIC, &t0);
+    int known = goal_for_tables(a, &goal);
     /* bad input (the list, --reflect, tables that do not go together) is 2;
      * a bad file is 1 (pdb.h keeps SLIDE_EINVAL for the former) */
-    int rc = pdb_set_load(set, a->pdb_files, a->reflect, 0, &err);
+    int rc = pdb_set_load_for(set, a->pdb_files, a->reflect, 0, known ? &goal : NULL, &err);
+    if (rc) {
+        rc = cli_fail_lib(rc, &err);
+        if (known)
+            korf_hint(&goal);
+    }
+    board_free(&goal);
     if (rc)
-        return cli_fail_lib(rc, &err);
+        return rc;
     if (!pdb_set_admissible(set))
         fprintf(stderr, "slide: note: the pattern databases overlap or mix kinds, so their "
                         "sum may overestimate: lengths are not proven optimal\n");
