@@ -13,10 +13,12 @@
  * request is bounded: its head must arrive within limits.head_seconds,
  * its head and body within limits.read_seconds and its answer be taken
  * within limits.send_seconds (else the connection is closed), its target
- * (path and query) by SERVE_MAX_TARGET bytes and 32 query fields (414 and
- * 400), its body by limits.max_body (larger
- * ones get 413: at once when Content-Length says so, else as soon as the
- * body passes the limit, and the connection is closed), its board by
+ * (path and query) by 8 KiB and 32 query fields (414 and 400; a control
+ * byte in the path, raw or percent-encoded, an HTTP/1.1 request without
+ * a Host header and any request with two get 400 too), its body by
+ * limits.max_body (larger ones get 413: at once when Content-Length says
+ * so, else as soon as the body passes the limit, and the connection is
+ * closed), its board by
  * limits.max_side, its search by limits.max_nodes and limits.max_seconds,
  * and the searches and evaluations running at once by limits.searches
  * (more get 503 with Retry-After); a search whose client closes its
