@@ -11,6 +11,9 @@
 #   make bench-pdb-build  the 7-8 build's time and memory, 3 repeats, into
 #                   results/pdb-build.txt (CALLGRIND=1: instructions too)
 #   make bench-mpi  the MPI search's figures (needs mpicc; not a test)
+#   make bench-frontier  slide frontier beside slide bfs, old (OLD_REF=main)
+#                   and new binaries, 1 and 2 threads, rank and moved keys
+#                   (scripts/bench-frontier.sh names its variables)
 #   make results    regenerate results/ (tables, plots, paper-notes numbers);
 #                   refuses a dirty tree unless ALLOW_DIRTY=1; JOBS=N parts
 #                   at a time (scripts/results.sh --list names the parts)
@@ -21,7 +24,9 @@
 #                   four 0.13 GB tables in build/pdb, then long searches)
 #   make screenshots  docs/slide-serve.png and docs/slide-serve-phone.png
 #                   (headless chromium; refuses a dirty tree unless ALLOW_DIRTY=1)
-#   make install    PREFIX=/usr/local DESTDIR= ; make clean
+#   make install    PREFIX=/usr/local DESTDIR= : slide (slide-mpi), include/slide.h
+#                   and include/slide/*.h, libslide.a, libslide.so, slide.pc
+#                   (docs/libslide.md); make clean
 #   make deps       install (as root) or name every package: the build's,
 #                   the full tool's (libmicrohttpd, Jansson, Open MPI), the
 #                   tests' (cmocka, chromium, node), gnuplot
@@ -67,8 +72,15 @@ ifeq ($(HAVE_SERVE),1)
 SERVE_CFLAGS := -DSLIDE_HAVE_SERVE $(shell pkg-config --cflags libmicrohttpd jansson)
 SERVE_LIBS   := $(shell pkg-config --libs libmicrohttpd jansson) -lpthread
 endif
+# --summary FILE.json needs Jansson (with or without slide serve); without
+# it --summary writes CSV only and says so.
+HAVE_JANSSON ?= $(shell pkg-config --exists jansson 2>/dev/null && echo 1 || echo 0)
+ifeq ($(HAVE_JANSSON),1)
+JANSSON_CFLAGS := -DSLIDE_HAVE_JANSSON $(shell pkg-config --cflags jansson)
+JANSSON_LIBS   := $(shell pkg-config --libs jansson)
+endif
 ALL_CFLAGS  := $(BASE_CFLAGS) $(ZLIB_CFLAGS) $(SERVE_CFLAGS) $(CFLAGS) $(SAN_FLAGS)
-LDLIBS      := $(SERVE_LIBS) $(ZLIB_LIBS) -lm
+LDLIBS      := $(SERVE_LIBS) $(JANSSON_LIBS) $(ZLIB_LIBS) -lm -ldl
 # The commit in provenance blocks; "-dirty" when the code (src, include, the
 # Makefile) or what makes results/ (scripts, tests/data) differs from it -
 # regenerated results or edited docs do not count.
@@ -115,10 +127,10 @@ TEST_BIN := $(filter-out $(MPI_TESTS:%=$(BUILD)/tests/%),$(TEST_BIN))
 MPI_OFF  := $(if $(filter 0,$(HAVE_MPI)),make HAVE_MPI=0,no mpicc: libopenmpi-dev openmpi-bin are missing (make deps))
 endif
 
-.PHONY: all run test asan bench bench-solvers bench-pdb bench-pdb-build bench-mpi results check-results results-2x7 results-24 install clean deps screenshots
+.PHONY: all run test asan bench bench-solvers bench-pdb bench-pdb-build bench-mpi bench-frontier results check-results results-2x7 results-24 oeis install clean deps screenshots
 .DELETE_ON_ERROR:
 
-all: $(BUILD)/slide $(BUILD)/libslide.a $(MPI_BIN)
+all: $(BUILD)/slide $(BUILD)/libslide.a $(BUILD)/libslide.so $(BUILD)/slide.pc $(MPI_BIN)
 
 deps:
 	@CC='$(CC)' DEPS_STAMP=$(BUILD)/deps-failed sh scripts/deps.sh all
@@ -140,6 +152,8 @@ $(BUILD)/obj/gen/serve_assets.o: $(BUILD)/gen/serve_assets.c src/serve/assets.h
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Isrc/serve -c -o $@ $<
 
+$(BUILD)/obj/cli/cli_summary.o: ALL_CFLAGS += $(JANSSON_CFLAGS)
+
 # cmd_serve.o is compiled again when the server is switched on or off.
 $(BUILD)/obj/cli/cmd_serve.o: $(BUILD)/have-serve
 $(BUILD)/have-serve: FORCE
@@ -160,6 +174,28 @@ $(BUILD)/slide-mpi: $(filter-out $(BUILD)/obj/cli/cmd_bfs.o,$(CLI_OBJ)) $(MPI_OB
 
 $(BUILD)/libslide.a: $(LIB_OBJ)
 	$(AR) rcs $@ $^
+
+# The shared library: the same sources compiled again with -fPIC (the
+# objects of libslide.a are not position-independent), soname libslide.so.0.
+PIC_OBJ := $(LIB_OBJ:$(BUILD)/obj/%=$(BUILD)/pic/%)
+$(BUILD)/pic/%.o: $(BUILD)/obj/%.o
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -fPIC $(if $(filter gen/%,$*),-Isrc/serve) \
+	  $(if $(filter core/provenance,$*),-DSLIDE_VERSION='"$(VERSION)"' -DSLIDE_COMMIT='"$(GIT_COMMIT)"' \
+	  -DSLIDE_CFLAGS_USED='"$(strip $(CFLAGS) $(SAN_FLAGS))"') \
+	  -c -o $@ $(if $(filter gen/%,$*),$(BUILD)/$*.c,src/$*.c)
+
+$(BUILD)/libslide.so: $(PIC_OBJ)
+	$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,libslide.so.0 -o $@ $^ $(LDLIBS)
+
+# pkg-config's description of the installed library (make install writes it
+# with the PREFIX given there).
+$(BUILD)/slide.pc: Makefile
+	@mkdir -p $(@D)
+	printf '%s\n' 'prefix=$(PREFIX)' 'includedir=$${prefix}/include' 'libdir=$${prefix}/lib' '' \
+	  'Name: slide' 'Description: exhaustive state-space enumeration of sliding-tile puzzles' \
+	  'Version: $(VERSION)' 'Cflags: -I$${includedir}' 'Libs: -L$${libdir} -lslide' \
+	  'Libs.private: -fopenmp $(SERVE_LIBS) $(ZLIB_LIBS) -lm -ldl' > $@
 
 $(BUILD)/slide: $(CLI_OBJ) $(BUILD)/libslide.a
 	$(CC) $(ALL_CFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libslide.a $(LDLIBS)
@@ -207,6 +243,9 @@ bench: all
 bench-mpi: all
 	sh scripts/bench-mpi.sh
 
+bench-frontier: $(BUILD)/slide
+	sh scripts/bench-frontier.sh
+
 bench-solvers: all
 	sh scripts/bench-solvers.sh
 
@@ -227,6 +266,12 @@ check-results: all
 results-2x7: all
 	sh scripts/results.sh --big
 
+# OEIS sequences about sliding-tile distances: every term slide computes,
+# compared with the published ones; new terms checked twice (docs/oeis.md).
+# OEIS_QUICK=1 for the set make test runs.
+oeis: all
+	sh scripts/oeis.sh $(if $(OEIS_QUICK),--quick)
+
 # 5x5 with 6-6-6-6: tens of minutes to build, searches under node budgets
 results-24: all
 	sh scripts/results-24.sh
@@ -239,7 +284,12 @@ install: all
 	install -m 755 $(BUILD)/slide $(DESTDIR)$(PREFIX)/bin/slide
 	$(if $(MPI_BIN),install -m 755 $(MPI_BIN) $(DESTDIR)$(PREFIX)/bin/slide-mpi)
 	install -m 644 $(BUILD)/libslide.a $(DESTDIR)$(PREFIX)/lib/libslide.a
+	install -m 755 $(BUILD)/libslide.so $(DESTDIR)$(PREFIX)/lib/libslide.so.0
+	ln -sf libslide.so.0 $(DESTDIR)$(PREFIX)/lib/libslide.so
+	install -m 644 include/slide.h $(DESTDIR)$(PREFIX)/include/slide.h
 	install -m 644 include/slide/*.h $(DESTDIR)$(PREFIX)/include/slide/
+	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	sed 's|^prefix=.*|prefix=$(PREFIX)|' $(BUILD)/slide.pc > $(DESTDIR)$(PREFIX)/lib/pkgconfig/slide.pc
 
 clean:
 	rm -rf build build-asan .git-commit

@@ -28,15 +28,89 @@
 #     where both finish the lengths must agree, and KF instances must match
 #     the published optimum.  The script fails otherwise.
 #   - results/puzzle24.csv (one record per board) and results/puzzle24.md,
-#     with each search's CPU seconds (user + system, the tables' load
-#     excluded) and nodes per CPU second.
+#     with each search's CPU seconds as slide measures them inside the
+#     search (solve --format csv's cpu_seconds: the search's threads only,
+#     never the tables' load, so never negative), the tables' load CPU
+#     seconds of the same process apart (solve --provenance), and nodes per
+#     CPU second.
+#   - scripts/results-24.sh --table rewrites results/puzzle24.md from
+#     results/puzzle24.csv alone (no search), keeping the header of the run
+#     that wrote the records.  Records of a run before slide measured CPU
+#     time itself (no load_cpu_s column) get no CPU figures: the table says
+#     so, gives rates per second of search wall time instead, and names
+#     `make results-24` as the rerun.
 # The load average is recorded, since the machine may be shared (node counts
 # are the deterministic figures).
 set -eu
 cd "$(dirname "$0")/.."
-SLIDE=${SLIDE:-build/slide}
-PDB_DIR=${PDB_DIR:-build/pdb}
 OUT=${OUT:-results}
+SLIDE=${SLIDE:-build/slide}
+
+# table HEADER: results/puzzle24.md from results/puzzle24.csv; HEADER is
+# the text under the title.  CSV fields: 1 set, 2 id, 3 board, 4 published,
+# 5 status, 6 length, 7 lower bound, 8 h_start, 9 Manhattan, 10 expanded,
+# 11 generated, 12 search wall s, 13, 14 rates, 15 search CPU s, 16 check,
+# 17 Manhattan IDA* length, 18 load average, 19 the tables' load CPU s (absent
+# in records from before slide measured CPU time: then no CPU figure).
+table() {
+    cols=$(grep -v "^#" "$OUT/puzzle24.csv" | head -1 | awk -F, '{ print NF }')
+    cpu=1
+    [ "$cols" -ge 19 ] || cpu=0
+    {
+        echo "# The 24-puzzle with the 6-6-6-6 pattern databases"
+        echo
+        echo "$1"
+        if [ "$cpu" = 0 ]; then
+            echo ">"
+            echo "> CPU seconds: not measured by this run.  Its script took each search's CPU time as" \
+                 "the process's less the tables' load timed in another process, which went negative" \
+                 "for short searches; slide now measures the search's CPU time itself" \
+                 "(cpu_seconds).  Until \`make results-24\` reruns the searches, the rates below are" \
+                 "per second of search wall time (measured inside slide, one thread per search," \
+                 "the machine shared: see the load column)."
+        fi
+        echo
+        if [ "$cpu" = 1 ]; then
+            echo "| board | published | gap | status | length | h(board) | Manhattan | expanded | generated | search s | CPU s | tables' load CPU s | M generated per CPU s | check | Manhattan IDA* | load |"
+            echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+        else
+            echo "| board | published | gap | status | length | h(board) | Manhattan | expanded | generated | search s | CPU s | M generated per search s | check | Manhattan IDA* | load |"
+            echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+        fi
+        grep -v "^#" "$OUT/puzzle24.csv" | tail -n +2 | awk -F, -v cpu="$cpu" '{
+            name = $1 == "walk" ? "walk of " $2 : $1 == "kf" ? "Korf-Felner #" $2 : "uniform " $2
+            len = $5 == "optimal" ? $6 : ">= " $7
+            gap = $4 == "-" ? "-" : $4 - $8
+            secs = cpu ? $15 : $12
+            rate = secs > 1 ? sprintf("%.2f", $11 / secs / 1e6) : "-"
+            printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%s %s | %s | %s | %s |\n", name, $4,
+                gap, $5, len, $8, $9, $10, $11, $12, cpu ? $15 : "rerun", cpu ? " " $19 " |" : "",
+                rate, $16, $17 == "" ? "-" : $17, $18 }'
+        echo
+        grep -v "^#" "$OUT/puzzle24.csv" | tail -n +2 | awk -F, -v cpu="$cpu" '
+            { secs = cpu ? $15 : $12 }
+            $1 == "kf" { k++; if ($5 == "optimal") { ks++; ke += $10; kg += $11; kc += secs } else kstop++; kcpu += secs }
+            secs > 1 { e += $10; g += $11; c += secs; n++ }
+            END {
+                unit = cpu ? "CPU s" : "s of search wall time"
+                if (k) printf "Korf-Felner instances: %d solved (every length the published one, every path replayed above), %d stopped; %.0f %s in all; the solved ones %.3g expanded and %.3g generated nodes in %.0f %s.\n", ks, kstop, kcpu, unit, ke, kg, kc, unit
+                if (n) printf "Node rate over the %d searches of over 1 %s: %.2f M expanded and %.2f M generated per %s (one thread per search; the tables'"'"' load excluded).\n", n, unit, e / c / 1e6, g / c / 1e6, cpu ? "CPU second" : "second of search wall time" }'
+        echo "A stopped board shows the lower bound its search proved (>= L).  Gap: the published length less h(board)."
+        echo "Table build: results/puzzle24-build.txt."
+    } > "$OUT/puzzle24.md.tmp"
+    mv "$OUT/puzzle24.md.tmp" "$OUT/puzzle24.md"
+}
+
+if [ "${1:-}" = "--table" ]; then
+    [ -f "$OUT/puzzle24.csv" ] || { echo "results-24: no $OUT/puzzle24.csv to make the table of" >&2; exit 2; }
+    # the header the run that wrote the records gave (from its table), kept
+    header=$(sed -n '3,/^$/p' "$OUT/puzzle24.md" 2>/dev/null | sed '/^$/d;/^> CPU seconds: not measured/,$d;/^>$/d')
+    [ -n "$header" ] || header="> $(grep '^#' "$OUT/puzzle24.csv" | head -1 | sed 's/^# //')"
+    table "$header"
+    cat "$OUT/puzzle24.md"
+    exit 0
+fi
+PDB_DIR=${PDB_DIR:-build/pdb}
 SEED=${SEED:-24}
 WALKS=${WALKS:-10 20 40 60 80 100 150 200}
 UNIFORM=${UNIFORM:-2}
@@ -93,36 +167,43 @@ if [ -z "$KF" ]; then
     paste -d' ' "$tmp/kf-h" "$tmp/kf-all" | awk '{ print $4 - $1, $3, $0 }' |
         sort -k1,1n -k2,2n | cut -d' ' -f4- > "$tmp/kf-auto"
 fi
-# CPU seconds of loading the tables (a run on the goal board), taken off each
-# search's process CPU time
+# CPU seconds of a process that loads the tables and solves the goal board:
+# only to keep a lane from starting an instance it cannot get past loading
+# (no figure of the tables is computed from it)
 /usr/bin/time -f "%U %S" -o "$tmp/cpu.load" "$SLIDE" solve --count --no-progress --h "$h" \
     --reflect '1 2 3 4 5/6 7 8 9 10/11 12 13 14 15/16 17 18 19 20/21 22 23 24 0' > /dev/null 2>&1
 load_cpu=$(tail -1 "$tmp/cpu.load" | awk '{ print $1 + $2 }')
 
-solve() { # solve LANE BUDGET HEURISTIC [OPTIONS]: boards on stdin, CSV out;
-    # the process's CPU seconds (user + system, table loading included) in
-    # tmp/cpu.LANE
+solve() { # solve LANE BUDGET HEURISTIC [OPTIONS]: boards on stdin, CSV records
+    # out; the process's CPU seconds (user + system, table loading included:
+    # the lane's budget) in tmp/cpu.LANE, slide's provenance block (the
+    # tables' load time) in tmp/prov.LANE
     lane=$1 budget=$2 heur=$3
     shift 3
     /usr/bin/time -f "%U %S" -o "$tmp/cpu.$lane" ${secs:+timeout -s INT "$secs"} "$SLIDE" \
-        solve --size 5x5 --format csv --no-progress --h "$heur" --max-nodes "$budget" "$@" - |
-        tail -n +2
+        solve --size 5x5 --format csv --no-progress --provenance --h "$heur" \
+        --max-nodes "$budget" "$@" - > "$tmp/out.$lane" || :
+    grep '^# ' "$tmp/out.$lane" > "$tmp/prov.$lane" || :
+    grep -v '^#' "$tmp/out.$lane" | tail -n +2
 }
-# one board: record "NR,set,id,published,md,load,search CPU s,slide's record"
+# one board: record "NR,set,id,published,md,load,search CPU s,slide's record,
+# the tables' load CPU s" (the CPU seconds as slide measured them)
 one() { # one LANE NR SET ID PUB BOARD BUDGET [SECONDS]
     ln=$1 nr=$2 set=$3 id=$4 pub=$5 b=$6 budget=$7 secs=${8:-}
     l=$(load)
     rec=$(echo "$b" | solve "$ln" "$budget" "$h" --reflect 2> "$tmp/err.$ln" || true)
     [ -n "$rec" ] || { cat "$tmp/err.$ln" >&2; return 1; }
-    cpu=$(tail -1 "$tmp/cpu.$ln" | awk -v l="$load_cpu" '{ printf "%.2f", $1 + $2 - l }')
+    # slide's cpu_seconds (field 16 of its record; quoted fields blanked first)
+    cpu=$(echo "$rec" | sed 's/"[^"]*"/q/g' | cut -d, -f16 | awk '{ printf "%.2f", $1 }')
+    lcpu=$(sed -n 's/.*loading tables: [0-9.]* s wall, \([0-9.]*\) s CPU.*/\1/p' "$tmp/prov.$ln")
     md=""
     if [ "$set" = walk ]; then
         secs=""
         md=$(echo "$b" | solve "$ln" "$MD_BUDGET" manhattan |
              awk -F, '$4 == "optimal" { print $5 }' || true)
     fi
-    printf '%s,%s,%s,%s,%s,%s,%s,%s\n' "$nr" "$set" "$id" "$pub" "$md" "$l" "$cpu" "$rec" \
-        >> "$tmp/solved.$ln"
+    printf '%s,%s,%s,%s,%s,%s,%s,%s,%s\n' "$nr" "$set" "$id" "$pub" "$md" "$l" "$cpu" "$rec" \
+        "${lcpu:-}" >> "$tmp/solved.$ln"
     echo "results-24: $set $id: $(echo "$rec" | cut -d, -f4,5,8) ($cpu CPU s)" >&2
 }
 lane() { # lane L: boards number L, L + JOBS, ... one after the other, then
@@ -164,10 +245,11 @@ done
 cat "$tmp"/solved.* | sort -t, -k1,1n | cut -d, -f2- > "$tmp/solved"
 
 # fields of tmp/solved: 1 set, 2 id, 3 published, 4 Manhattan IDA* length,
-# 5 load, 6 search CPU seconds (the tables' load taken off), then slide's record: 7 board, 8 method,
+# 5 load, 6 search CPU seconds (slide's cpu_seconds), then slide's record: 7 board, 8 method,
 # 9 heuristic, 10 status, 11 length, 12 blank moves, 13 tiles, 14 expanded,
 # 15 generated, 16 iterations, 17 h_start, 18 lower bound, 19 seconds,
-# 20 stored
+# 20 stored, 21 threads, 22 cpu_seconds, 23 expanded_last, 24 generated_last,
+# 25 cpu_critical; 26 the tables' load CPU seconds
 awk -F, '
 function manhattan(c,   k, s, t) {
     s = 0
@@ -188,7 +270,7 @@ function replay(board, moves,   c, n, k, z, m, to, r) {
         c[z] = c[to]; c[to] = 0; z = to }
     for (k = 0; k < 24; k++) if (c[k] != k + 1) return "not the goal"
     return "ok" }
-BEGIN { print "set,id,board,published,status,length,lower_bound,h_start,manhattan,expanded,generated,seconds,expanded_per_cpu_s,generated_per_cpu_s,cpu_s,check,manhattan_ida_length,load" }
+BEGIN { print "set,id,board,published,status,length,lower_bound,h_start,manhattan,expanded,generated,seconds,expanded_per_cpu_s,generated_per_cpu_s,cpu_s,check,manhattan_ida_length,load,load_cpu_s" }
 {
     check = "-"; md = ""
     r = replay($7, $12)
@@ -201,48 +283,27 @@ BEGIN { print "set,id,board,published,status,length,lower_bound,h_start,manhatta
         if (check != "ok") bad = 1 }
     rate_e = $6 > 0.5 ? sprintf("%.0f", $14 / $6) : ""
     rate_g = $6 > 0.5 ? sprintf("%.0f", $15 / $6) : ""
-    printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", $1, $2, $7, $3, $10, $11, $18, $17, md,
-        $14, $15, $19, rate_e, rate_g, $6, check, $4, $5 }
+    printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", $1, $2, $7, $3, $10, $11, $18, $17, md,
+        $14, $15, $19, rate_e, rate_g, $6, check, $4, $5, $26 }
 END { exit bad }' "$tmp/solved" > "$OUT/puzzle24.csv.tmp" || {
     mv "$OUT/puzzle24.csv.tmp" "$OUT/puzzle24.csv"; echo "results-24: a check failed (results/puzzle24.csv)" >&2; exit 1; }
 {
     echo "# slide $("$SLIDE" --version | head -1 | cut -d' ' -f2-), $(date -u +%Y-%m-%dT%H:%MZ)," \
          "host $(uname -n), $(nproc) cores, scripts/results-24.sh JOBS=$JOBS SEED=$SEED" \
          "BUDGET=$BUDGET KF_BUDGET=$KF_BUDGET MD_BUDGET=$MD_BUDGET; IDA* with the 6-6-6-6" \
-         "tables and --reflect"
+         "tables and --reflect; cpu_s: the search's CPU seconds as slide measures them" \
+         "(cpu_seconds), load_cpu_s: the tables' load in the same process"
     cat "$OUT/puzzle24.csv.tmp"
 } > "$OUT/puzzle24.csv"
 rm -f "$OUT/puzzle24.csv.tmp"
 
-{
-    echo "# The 24-puzzle with the 6-6-6-6 pattern databases"
-    echo
-    echo "> slide $("$SLIDE" --version | head -1 | cut -d' ' -f2-), $(date -u +%Y-%m-%dT%H:%MZ)," \
-         "host $(uname -n), $(nproc) cores; one thread per search, $JOBS at once; IDA* with the sum of the" \
-         "four additive tables of Korf and Felner (2002) and its mirror about the main" \
-         "diagonal (--reflect; the larger of the two sums).  Budgets: $BUDGET expansions per" \
-         "walk or uniform board, $MD_BUDGET for the Manhattan cross-check;" \
-         "$(if [ -n "$KF" ]; then echo "Korf-Felner instances $KF under $KF_BUDGET expansions each${KF_WHY:+ ($KF_WHY)}."; \
-            else echo "Korf-Felner instances in the order of the gap between the published length and h, smallest first, within $KF_CPU CPU seconds of search ($JOBS lane(s) of $((KF_CPU / JOBS)) s each, the tables' load counted)."; fi)" \
-         "scripts/results-24.sh, SEED=$SEED."
-    echo
-    echo "| board | published | gap | status | length | h(board) | Manhattan | expanded | generated | search s | CPU s | M generated per CPU s | check | Manhattan IDA* | load |"
-    echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-    grep -v "^#" "$OUT/puzzle24.csv" | tail -n +2 | awk -F, '{
-        name = $1 == "walk" ? "walk of " $2 : $1 == "kf" ? "Korf-Felner #" $2 : "uniform " $2
-        len = $5 == "optimal" ? $6 : ">= " $7
-        gap = $4 == "-" ? "-" : $4 - $8
-        printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", name, $4, gap,
-            $5, len, $8, $9, $10, $11, $12, $15, $14 == "" ? "-" : sprintf("%.2f", $14 / 1e6), $16,
-            $17 == "" ? "-" : $17, $18 }'
-    echo
-    grep -v "^#" "$OUT/puzzle24.csv" | tail -n +2 | awk -F, '
-        $1 == "kf" { k++; if ($5 == "optimal") { ks++; ke += $10; kg += $11; kc += $15 } else kstop++; kcpu += $15 }
-        $15 > 1 { e += $10; g += $11; c += $15; n++ }
-        END {
-            if (k) printf "Korf-Felner instances: %d solved (every length the published one, every path replayed above), %d stopped; %.0f CPU s in all; the solved ones %.3g expanded and %.3g generated nodes in %.0f CPU s.\n", ks, kstop, kcpu, ke, kg, kc
-            if (n) printf "Node rate over the %d searches of over 1 CPU s: %.2f M expanded and %.2f M generated per CPU second (one thread per search; the tables'"'"' load excluded).\n", n, e / c / 1e6, g / c / 1e6 }'
-    echo "A stopped board shows the lower bound its search proved (>= L).  Gap: the published length less h(board)."
-    echo "Table build: results/puzzle24-build.txt."
-} > "$OUT/puzzle24.md"
+table "> slide $("$SLIDE" --version | head -1 | cut -d' ' -f2-), $(date -u +%Y-%m-%dT%H:%MZ), \
+host $(uname -n), $(nproc) cores; one thread per search, $JOBS at once; IDA* with the sum of the \
+four additive tables of Korf and Felner (2002) and its mirror about the main \
+diagonal (--reflect; the larger of the two sums).  Budgets: $BUDGET expansions per \
+walk or uniform board, $MD_BUDGET for the Manhattan cross-check; \
+$(if [ -n "$KF" ]; then echo "Korf-Felner instances $KF under $KF_BUDGET expansions each${KF_WHY:+ ($KF_WHY)}."; \
+  else echo "Korf-Felner instances in the order of the gap between the published length and h, smallest first, within $KF_CPU CPU seconds of search ($JOBS lane(s) of $((KF_CPU / JOBS)) s each, the tables' load counted)."; fi) \
+CPU seconds: each search's own, measured inside slide; the tables' load apart. \
+scripts/results-24.sh, SEED=$SEED."
 cat "$OUT/puzzle24.md"

@@ -16,6 +16,7 @@
 
 #include "slide/bfs.h"
 #include "slide/frontier.h"
+#include "slide/frontier_checkpoint.h"
 #include "slide/frontier_sort.h"
 #include "slide/space.h"
 
@@ -429,6 +430,54 @@ static void test_threads_and_batches_consistency(void **state)
     (void)err;
 }
 
+/*
+ * A layer of at least 64 blocks is merged in parts by the threads and the
+ * parts joined: the layer's bytes and index are the same with 1 and 3
+ * threads, its counts the published ones (A089484), and a
+ * checkpoint of it (blocks cut where the parts end) loads back to the same
+ * bytes.
+ */
+static void test_merge_in_parts(void **state)
+{
+    (void)state;
+    slide_error err;
+    struct board g;
+    goal_board(&g, 4, 4, 15);
+    struct fopts a = {1, 0, NULL, 0}, b = {3, 5000, NULL, 0};
+    struct frontier_search f1, f2, f3;
+    run_frontier(&f1, &g, 19, &a);
+    run_frontier(&f2, &g, 19, &b);
+    assert_true(f1.cur.nblocks >= 64 && f1.cur.nblocks > (f1.cur.count + 4095) / 4096);
+    assert_true(f1.cur.bytes == f2.cur.bytes && f1.cur.nblocks == f2.cur.nblocks);
+    assert_int_equal(memcmp(f1.cur.mem, f2.cur.mem, f1.cur.bytes), 0);
+    for (size_t i = 0; i < f1.cur.nblocks; i++) /* field by field: the struct has padding */
+        assert_true(f1.cur.block[i].first == f2.cur.block[i].first &&
+                    f1.cur.block[i].offset == f2.cur.block[i].offset &&
+                    f1.cur.block[i].count == f2.cur.block[i].count);
+    uint64_t want[100];
+    assert_true(published_histogram(4, 4, "corner", want, 100) > 19); /* OEIS A089484 */
+    for (int d = 0; d <= 19; d++)
+        assert_true(f1.hist[d] == want[d]);
+    char dir[] = "/tmp/slide-test-frontier-parts-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    int lock;
+    uint64_t bytes;
+    assert_int_equal(fcheckpoint_open(dir, &lock, &err), 0);
+    assert_int_equal(fcheckpoint_save(dir, &f1, &g, &bytes, &err), 0);
+    assert_int_equal(frontier_init(&f3, &g, NULL, &err), 0);
+    assert_int_equal(fcheckpoint_load(dir, &f3, &g, 0, &err), 0);
+    assert_true(f3.cur.bytes == f1.cur.bytes && f3.cur.nblocks == f1.cur.nblocks);
+    assert_int_equal(memcmp(f3.cur.mem, f1.cur.mem, f1.cur.bytes), 0);
+    close(lock);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+    frontier_free(&f1);
+    frontier_free(&f2);
+    frontier_free(&f3);
+    board_free(&g);
+}
+
 /* ---- published first layers ------------------------------------------ */
 
 static int published_partial(int rows, int cols, uint64_t *out, int max)
@@ -511,6 +560,7 @@ int main(void)
         cmocka_unit_test(test_against_bfs_options),
         cmocka_unit_test(test_memory_refusal),
         cmocka_unit_test(test_threads_and_batches_consistency),
+        cmocka_unit_test(test_merge_in_parts),
         cmocka_unit_test(test_published_4x4),
         cmocka_unit_test(test_published_3x5),
         cmocka_unit_test(test_published_5x5),

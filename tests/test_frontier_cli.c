@@ -80,6 +80,56 @@ static void test_published_whole_and_partial(void **state)
     free(err);
 }
 
+static void check_usage(const char *args, const char *words);
+
+/* Moved keys from the command line: the half-plane (OEIS A090378, on
+ * 40x40 with --blank 19), the 15-puzzle with --keys moved through a
+ * checkpoint and a resume (A089484), and the refusals. */
+static void test_moved_keys(void **state)
+{
+    (void)state;
+    uint64_t want[128];
+    char *out, *err, args[512];
+    FILE *f = fopen(TEST_DATA_DIR "/infinite-board.tsv", "r");
+    static char line[4096];
+    int n = 0;
+    assert_non_null(f);
+    while (!n && fgets(line, sizeof line, f)) {
+        char *p = strchr(line, '\t');
+        if (strncmp(line, "half-plane\t", 11) || !p || !(p = strchr(p + 1, '\t')))
+            continue;
+        for (p++; n < 128;) {
+            want[n++] = strtoull(p, &p, 10);
+            if (*p++ != ',')
+                break;
+        }
+    }
+    fclose(f);
+    assert_true(n > 10);
+    run_ok("frontier 40x40 --blank 19 --max-depth 10 --format csv --no-progress", &out, &err);
+    check_csv(out, want, 11);
+    assert_non_null(strstr(err, "moved keys of"));
+    free(out);
+    free(err);
+    published_histogram(4, 4, "corner", want, 128); /* OEIS A089484 */
+    snprintf(args, sizeof args, "frontier 4x4 --keys moved --max-depth 9 --checkpoint %s/mv "
+             "--format csv --no-progress", scratch);
+    run_ok(args, &out, &err);
+    check_csv(out, want, 10);
+    free(out);
+    free(err);
+    snprintf(args, sizeof args, "frontier --resume %s/mv --keys rank", scratch);
+    check_usage(args, "moved keys");
+    snprintf(args, sizeof args, "frontier --resume %s/mv --max-depth 13 --format csv "
+             "--no-progress", scratch);
+    run_ok(args, &out, &err);
+    check_csv(out, want, 14);
+    free(out);
+    free(err);
+    snprintf(args, sizeof args, "rm -rf %s/mv", scratch); /* later tests want it empty */
+    assert_int_equal(system(args), 0);
+}
+
 static void test_text_output(void **state)
 {
     (void)state;
@@ -129,7 +179,10 @@ static void test_bad_arguments(void **state)
     free(out);
     free(err);
     check_usage("frontier", "one board size");
-    check_usage("frontier 6x6", "at most 34 cells");
+    check_usage("frontier 6x6 --keys rank", "at most 34 cells");
+    check_usage("frontier 3x3 --keys ranks", "--keys expects rank or moved");
+    check_usage("frontier 6x6 --blank 36", "cells 0 to 35");
+    check_usage("frontier 3x3 --blank 1 --goal '1 2 3/4 5 6/7 8 0'", "not both");
     check_usage("frontier 3x3 --max-depth -1", "--max-depth expects");
     check_usage("frontier 3x3 --buffer 3", "--buffer expects");
     check_usage("frontier 3x3 --frobnicate", "frobnicate");
@@ -310,6 +363,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_published_whole_and_partial),
         cmocka_unit_test(test_text_output),
+        cmocka_unit_test(test_moved_keys),
         cmocka_unit_test(test_bad_arguments),
         cmocka_unit_test(test_memory_and_disk),
         cmocka_unit_test(test_checkpoint_resume),

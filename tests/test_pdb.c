@@ -17,6 +17,7 @@
 
 #include "slide/bibfs.h"
 #include "slide/ida.h"
+#include "slide/ida_parallel.h"
 #include "slide/pdb.h"
 #include "slide/pdb_file.h"
 
@@ -505,7 +506,7 @@ static void test_node_consistency(void **state)
                     for (int m = 0; m < MOVE_COUNT; m++) {
                         int from = board_step(sides[k], sides[k], z, (enum move)m);
                         if (from >= 0)
-                            pdb_node_prefetch(&s, &cur, cells[from], z);
+                            pdb_node_prefetch(&s, &cur, cells, from, z);
                     }
                 int t = cells[to];
                 cells[z] = t;
@@ -515,6 +516,13 @@ static void test_node_consistency(void **state)
                 if (h != pdb_set_h(&s, cells))
                     fail_msg("set %s reflect %d step %d: incremental h %d, full %d", sets[k],
                              reflect, step, h, pdb_set_h(&s, cells));
+                struct pdb_node fresh; /* the entries moved, as ranked anew */
+                pdb_node_start(&s, cells, &fresh);
+                for (int j = 0; j < s.count; j++)
+                    if (next.e[j] != fresh.e[j] || next.me[j] != fresh.me[j])
+                        fail_msg("set %s reflect %d step %d: table %d's entry moved to "
+                                 "%u/%u, ranked anew %u/%u", sets[k], reflect, step, j,
+                                 next.e[j], next.me[j], fresh.e[j], fresh.me[j]);
                 cur = next;
             }
             pdb_set_free(&s);
@@ -531,9 +539,11 @@ static void test_node_consistency(void **state)
  * easiest, solved by IDA* with the 4-4-4-3 tables and the mirrored lookup,
  * have the optimal lengths Korf published, and every path replays.
  */
-static void test_korf_published_lengths(void **state)
+/* Korf's instances `pick` with 4-4-4-3 and the mirror at their published
+ * lengths, by ida_solve (threads 1) or the parallel search with every
+ * iteration split. */
+static void korf_published(int threads)
 {
-    (void)state;
     static const int pick[] = {12, 30, 42, 55, 79, 97};
     FILE *f = fopen(TEST_DATA_DIR "/korf100.txt", "r");
     assert_non_null(f);
@@ -557,14 +567,17 @@ static void test_korf_published_lengths(void **state)
     struct ida_heuristic h;
     slide_error err;
     assert_int_equal(pdb_set_goal(&s, &goal, &err), 0);
-    assert_int_equal(ida_heuristic_open_pdb(&h, &s, "", &goal, &err), 0);
+    struct ida_heuristic hs[2]; /* one per thread */
+    for (int t = 0; t < threads; t++)
+        assert_int_equal(ida_heuristic_open_pdb(&hs[t], &s, "", &goal, &err), 0);
+    h = hs[0];
     assert_true(h.move != NULL); /* the incremental form is the one tested */
     for (size_t k = 0; k < sizeof pick / sizeof pick[0]; k++) {
         struct board b;
         struct ida_result r;
         assert_true(lengths[pick[k]] > 0);
         assert_int_equal(board_parse(boards[pick[k]], 4, 4, &b, &err), 0);
-        assert_int_equal(ida_solve(&b, &goal, &h, NULL, &r, &err), 0);
+        assert_int_equal(ida_solve_parallel_from(&b, &goal, hs, threads, 0, NULL, &r, &err), 0);
         if (r.length != lengths[pick[k]])
             fail_msg("Korf #%d: length %d, published %d", pick[k], r.length,
                      lengths[pick[k]]);
@@ -572,9 +585,69 @@ static void test_korf_published_lengths(void **state)
         ida_result_free(&r);
         board_free(&b);
     }
-    ida_heuristic_close(&h);
+    for (int t = 0; t < threads; t++)
+        ida_heuristic_close(&hs[t]);
     board_free(&goal);
     pdb_set_free(&s);
+}
+
+static void test_korf_published_lengths(void **state)
+{
+    (void)state;
+    korf_published(1);
+    korf_published(2);
+}
+
+/*
+ * The parallel search (ida_parallel.h) with the incremental pattern
+ * database heuristic, whose per-depth state the items replay: 3x3 boards
+ * with a14+a58 and the mirror against the plain BFS's distances, and
+ * Korf's instances of test_korf_published_lengths at their published
+ * lengths, on 2 and 3 threads with every iteration split; every path
+ * replayed.
+ */
+static void test_parallel_with_tables(void **state)
+{
+    (void)state;
+    struct naive_set set;
+    uint64_t hist[64];
+    int goal9[9] = {1, 2, 3, 4, 5, 6, 7, 8, 0};
+    naive_bfs(3, 3, goal9, hist, 64, &set);
+    struct pdb_set s;
+    open_set(&s, "a14+a58", 1);
+    struct board goal, b;
+    struct ida_heuristic h[3];
+    struct ida_result r;
+    slide_error err;
+    assert_int_equal(pdb_set_goal(&s, &goal, &err), 0);
+    assert_int_equal(board_alloc(&b, 3, 3, &err), 0);
+    for (int t = 0; t < 3; t++)
+        assert_int_equal(ida_heuristic_open_pdb(&h[t], &s, "", &goal, &err), 0);
+    assert_true(h[0].move != NULL);
+    uint64_t seed = 7;
+    for (int done = 0; done < 200;) {
+        naive_key k = set.keys[test_rng(&seed) % set.cap];
+        if (!k)
+            continue;
+        for (int c = 0; c < 9; c++)
+            b.cells[c] = naive_cell(k, c);
+        for (int threads = 2; threads <= 3; threads++) {
+            assert_int_equal(ida_solve_parallel_from(&b, &goal, h, threads, 0, NULL, &r, &err),
+                             0);
+            if (r.length != naive_lookup(&set, k))
+                fail_msg("%d threads: length %d, BFS %d", threads, r.length,
+                         naive_lookup(&set, k));
+            assert_int_equal(ida_replay(&b, &goal, r.moves, r.length, NULL, &err), 0);
+            ida_result_free(&r);
+        }
+        done++;
+    }
+    for (int t = 0; t < 3; t++)
+        ida_heuristic_close(&h[t]);
+    board_free(&b);
+    board_free(&goal);
+    pdb_set_free(&s);
+    naive_free(&set);
 }
 
 static int setup(void **state)
@@ -597,7 +670,7 @@ int main(void)
         cmocka_unit_test(test_ida_samples_3x4), cmocka_unit_test(test_reflect_refused), cmocka_unit_test(test_ida_wd),
         cmocka_unit_test(test_file_and_verify), cmocka_unit_test(test_node_consistency),
         cmocka_unit_test(test_korf_published_lengths), cmocka_unit_test(test_one_move_boards),
-        cmocka_unit_test(test_old_format),
+        cmocka_unit_test(test_old_format), cmocka_unit_test(test_parallel_with_tables),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -134,6 +134,56 @@ static void test_solve_unsolvable_and_errors(void **state)
     assert_non_null(strstr(out, "direction the BLANK moves"));
 }
 
+/* Field k (0-based) of the last CSV record in text, as a number (-1: empty). */
+static double csv_field(const char *text, int k)
+{
+    const char *p = text + strlen(text);
+    while (p > text && p[-1] == '\n')
+        p--;
+    while (p > text && p[-1] != '\n')
+        p--;
+    for (int i = 0; i < k; i++) {
+        p = strchr(p, ',');
+        assert_non_null(p);
+        p++;
+    }
+    return *p == ',' || *p == '\n' ? -1 : strtod(p, NULL);
+}
+
+/* One board, one search on 1 to 3 threads: the length Korf published for
+ * his instance 2 (tests/data/korf100.txt), the replayed moves (slide
+ * replays them before printing; the length is their count), the nodes of
+ * the complete iterations the same for every thread count (a consistency
+ * check), and --max-nodes N stopping at exactly N expansions. */
+static void test_solve_one_board_threads(void **state)
+{
+    (void)state;
+    const char *board = "'10 5 1 0/15 9 13 14/2 8 4 7/6 12 11 3'";
+    char cmd[256];
+    double complete = -1;
+    for (int t = 1; t <= 3; t++) {
+        snprintf(cmd, sizeof cmd, "solve --threads %d --format csv %s", t, board);
+        assert_int_equal(run(cmd, NULL, out, sizeof out), 0);
+        assert_non_null(strstr(out, ",optimal,55,"));
+        /* columns: 7 expanded, 14 threads, 15 cpu_seconds, 16 expanded_last */
+        double done = csv_field(out, 7) - csv_field(out, 16);
+        if (complete >= 0 && done != complete)
+            fail_msg("%d threads: %.0f nodes in complete iterations, not %.0f", t, done,
+                     complete);
+        complete = done;
+        assert_true(csv_field(out, 14) >= 1 && csv_field(out, 14) <= t);
+        assert_true(csv_field(out, 15) >= 0);
+        snprintf(cmd, sizeof cmd, "solve --threads %d --max-nodes 300000 %s", t, board);
+        assert_int_equal(run(cmd, NULL, out, sizeof out), 1);
+        assert_non_null(strstr(out, "stopped: stopped at the node limit"));
+        assert_non_null(strstr(out, "nodes: 300000 expanded,"));
+    }
+    /* the default: one search on every core, the same answer */
+    snprintf(cmd, sizeof cmd, "solve --count %s", board);
+    assert_int_equal(run(cmd, NULL, out, sizeof out), 0);
+    assert_string_equal(out, "55\n");
+}
+
 /* 4x4 random walks through both commands: the optimum is <= the walk and
  * has its parity. */
 /* --provenance as bfs's: the block first, the CSV records after it
@@ -144,8 +194,9 @@ static void test_solve_provenance(void **state)
     assert_int_equal(run("solve --provenance --format csv '8 6 7/2 5 4/3 0 1'", NULL, out,
                          sizeof out), 0);
     assert_true(strncmp(out, "# slide ", 8) == 0);
+    /* shell-quoted, so that the line can be pasted back (test_summary_cli) */
     assert_non_null(strstr(out, "\n# command: slide solve --provenance --format csv "
-                                "8 6 7/2 5 4/3 0 1\n"));
+                                "'8 6 7/2 5 4/3 0 1'\n"));
     assert_non_null(strstr(out, "\n# date: "));
     const char *header = strstr(out, "\nboard,method,"), *record = strstr(out, "\n8 6 7/2 5 4/3 0 1,ida,lc,optimal,31,");
     assert_non_null(header);
@@ -187,6 +238,7 @@ int main(void)
         cmocka_unit_test(test_solve_csv_against_bfs),
         cmocka_unit_test(test_solve_text),
         cmocka_unit_test(test_solve_unsolvable_and_errors),
+        cmocka_unit_test(test_solve_one_board_threads),
         cmocka_unit_test(test_walks_through_cli),
         cmocka_unit_test(test_solve_provenance),
     };

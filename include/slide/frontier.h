@@ -12,15 +12,24 @@
  *     layer d+1 = neighbours(layer d) \ layer d-1,
  * and no older layer is needed.  A layer is a sorted stream of keys
  * (frontier_key.h, frontier_stream.h).  One step:
- *   1. the blocks of layer d are cut into batches of at most buffer_keys/4
- *      boards; each thread expands its share of a batch into its part of a
- *      buffer, radix-sorts it and drops repeats (frontier_sort.h), and
- *      writes it as a sorted run (in memory, or in a temporary file);
+ *   1. the blocks of layer d are cut into chunks (a thread's share of
+ *      buffer_keys/4 boards, and at most an eighth of the layer per
+ *      thread); the threads take the chunks as they come free (no barrier
+ *      between chunks, so a thread slowed by another job on its core does
+ *      not hold up the others), expand each into their part of the buffer,
+ *      sort it (frontier_sort.h), drop repeats and write it as a sorted run
+ *      (in memory, or in a temporary file);
  *   2. the runs are merged (a heap over their cursors), repeats dropped,
  *      and the keys of layer d-1 subtracted while both streams advance: the
- *      duplicates are detected once per layer, not per board.
- * Memory: the two stored layers, the runs of one step, and 32 bytes per
- * buffered key (the buffer and the sort's scratch).
+ *      duplicates are detected once per layer, not per board.  In memory
+ *      the merge is cut into 16 key ranges at the first
+ *      keys of evenly spaced blocks of layer d; the threads merge the
+ *      ranges as they come free, each into a stream of its own, and the
+ *      streams are joined in order (a block ends where a range ends), so
+ *      the new layer's bytes depend on the layer only.
+ * Memory: the two stored layers, the runs of one step, and twice the key
+ * length per buffered key (the buffer and the sort's scratch: 32 bytes for
+ * rank keys).
  *
  * Invariants of a search between steps: cur is layer `depth`, prev layer
  * depth - 1 (empty at depth 0), hist[0..depth] their counts so far;
@@ -34,7 +43,13 @@
 #include <stdint.h>
 
 #include "slide/frontier_key.h"
+#include "slide/frontier_moved.h"
 #include "slide/frontier_stream.h"
+
+/* How boards are keyed: ranks in 128 bits (frontier_key.h: dense, boards of
+ * up to FKEY_MAX_CELLS cells) or moved keys (frontier_moved.h: any board,
+ * longer keys as the search goes deeper).  AUTO: rank keys when they fit. */
+enum frontier_keys { FRONTIER_KEYS_AUTO, FRONTIER_KEYS_RANK, FRONTIER_KEYS_MOVED };
 
 struct frontier_layer {
     int depth;             /* distance of the layer just found */
@@ -62,7 +77,11 @@ struct frontier_options {
 };
 
 struct frontier_search {
-    struct fkey_space ks;
+    int moved;             /* 1: moved keys (ms), layers of byte keys; 0: rank keys */
+    struct fkey_space ks;  /* rank keys; with moved keys rows, cols, n, m,
+                            * goal_blank, path_graph, and size ((RC)!/2, 0
+                            * beyond FKEY_MAX_CELLS cells: not known) */
+    struct fmoved_space ms; /* moved keys */
     const char *temp_dir;  /* runs and layers in files there; NULL: memory */
     struct fstream prev, cur;
     int depth;
@@ -78,13 +97,26 @@ struct frontier_search {
 };
 
 /*
- * Start a search from goal (a valid board): layer 0 = {goal}.  Steps that do
+ * Start a search from goal (a valid board): layer 0 = {goal}, its boards
+ * keyed as keys says (AUTO: rank keys up to FKEY_MAX_CELLS cells, moved
+ * keys beyond).  Steps that do
  * not fit in memory put their runs and layer in temporary files in temp_dir
- * (NULL: such steps are refused).  Errors: as fkey_init,
+ * (NULL: such steps are refused).  Errors: SLIDE_ERANGE (rank keys asked
+ * for a board of more than FKEY_MAX_CELLS cells), as fmoved_init,
  * fstream_open, SLIDE_ENOMEM.  Free with frontier_free.
  */
+int frontier_init_keys(struct frontier_search *f, const struct board *goal,
+                       enum frontier_keys keys, const char *temp_dir, slide_error *err);
+
+/* frontier_init_keys with FRONTIER_KEYS_AUTO. */
 int frontier_init(struct frontier_search *f, const struct board *goal,
                   const char *temp_dir, slide_error *err);
+
+/*
+ * Bytes of a key of a board within distance depth: 16 for rank keys,
+ * fmoved_key_len for moved keys (0: beyond FMOVED_MAX_PAIRS pairs).
+ */
+size_t frontier_key_bytes(const struct frontier_search *f, int depth);
 
 /*
  * What the next step needs, estimated from the last two layers (growth

@@ -7,7 +7,7 @@
  *   DIR/lock       empty; flock(2)ed by the process that uses DIR
  *   DIR/layer-D    the stream of layer D (frontier_stream.h), binary,
  *                  little-endian: the 8-byte magic "SLFRLAY1", then u32
- *                  version, rows, cols, depth; u64 count, data bytes,
+ *                  version (1: rank keys, 2: moved keys), rows, cols, depth; u64 count, data bytes,
  *                  blocks; the index (per block: first key low and high
  *                  u64, data offset u64, count u32, zero u32); the data;
  *                  u32 CRC-32 of every byte before it.
@@ -17,6 +17,7 @@
  *                    goal G                 (board_format)
  *                    depth D                (the last complete layer)
  *                    elapsed SECONDS
+ *                    keys rank|moved        (version 2; version 1: rank)
  *                    hist h0 ... hD
  *                    state-crc32 XXXXXXXX   (CRC-32 of the lines above)
  * Invariants: state names depth D only once layer-D and layer-(D-1) (D > 0)
@@ -35,7 +36,7 @@
 #include "slide/error.h"
 #include "slide/frontier.h"
 
-#define FCHECKPOINT_VERSION 1
+#define FCHECKPOINT_VERSION 2
 #define FCHECKPOINT_MAGIC "slide-frontier-checkpoint"
 
 /*
@@ -53,14 +54,14 @@ int fcheckpoint_open(const char *dir, int *lock_fd, slide_error *err);
 int fcheckpoint_exists(const char *dir);
 
 /*
- * The board size and goal (board_format text, goal_len bytes with the NUL)
- * of the checkpoint in dir, from DIR/state (CRC checked), so that --resume
- * DIR needs neither.  Errors: SLIDE_EFORMAT (missing, unreadable, not a
+ * The board size, goal (board_format text, goal_len bytes with the NUL)
+ * and key kind (FRONTIER_KEYS_RANK or _MOVED) of the checkpoint in dir,
+ * from DIR/state (CRC checked), so that --resume DIR needs none of them.  Errors: SLIDE_EFORMAT (missing, unreadable, not a
  * regular file, corrupt, another version; the message says which),
  * SLIDE_ENOMEM.
  */
 int fcheckpoint_describe(const char *dir, int *rows, int *cols, char *goal, size_t goal_len,
-                         slide_error *err);
+                         enum frontier_keys *keys, slide_error *err);
 
 /*
  * Save the search f (between steps) with goal into dir (open, locked).

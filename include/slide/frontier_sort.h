@@ -35,4 +35,19 @@ uint64_t *fsort_u64(uint64_t *a, uint64_t *tmp, size_t n, int bits);
 size_t fsort_unique(fkey *a, size_t n);
 size_t fsort_unique_u64(uint64_t *a, size_t n);
 
+/*
+ * Byte keys (frontier_moved.h): sort the n records of len bytes at a into
+ * memcmp order, using tmp (n * len bytes) as scratch; returns a, or NULL
+ * when the ranges still to sort could not be held (out of memory; a and
+ * tmp then hold the records in no useful order).  Most-significant-digit
+ * radix sort, one byte a level, the ranges still to sort on a stack on the
+ * heap (no recursion), insertion sort below 32 records (McIlroy, Bostic and
+ * McIlroy, "Engineering radix sort", Computing Systems 6, 1993).
+ */
+unsigned char *fsort_bytes(unsigned char *a, unsigned char *tmp, size_t n, size_t len);
+
+/* Remove repeats from the sorted records a[0..n) of len bytes; returns the
+ * new count. */
+size_t fsort_unique_bytes(unsigned char *a, size_t n, size_t len);
+
 #endif

@@ -4,7 +4,8 @@
  * in a temporary file: how the frontier search (frontier.h) stores a layer
  * and the sorted runs of its external sort.
  *
- * Representation: keys are cut into blocks of FSTREAM_BLOCK keys.  The
+ * Representation: keys are cut into blocks of FSTREAM_BLOCK keys (fewer at
+ * the end of the stream, and where joined parts end: fstream_concat).  The
  * index holds, per block, its first key, its number of keys and the byte
  * offset of its data; the data of a block is the gaps key[i] - key[i-1]
  * (i >= 1) in LEB128 (7 bits a byte, high bit = more bytes follow), so a
@@ -55,6 +56,8 @@ struct fstream {
     unsigned char *wbuf;    /* file writer's buffer */
     size_t wlen;
     fkey last;              /* last key appended */
+    size_t klen;            /* byte keys (fstream_open_bytes): their length; 0: fkeys */
+    unsigned char *lastb;   /* byte keys: the last key appended (klen bytes) */
     int failed;             /* an append failed: the error is in err */
     slide_error err;
 };
@@ -115,6 +118,8 @@ struct fstream_cursor {
     const struct fstream *s;
     size_t next_block;
     fkey *keys;           /* FSTREAM_BLOCK decoded keys */
+    unsigned char *bkeys; /* byte keys: FSTREAM_BLOCK decoded keys of klen bytes */
+    size_t klen;
     int len, pos;
     int failed;
 };
@@ -130,5 +135,68 @@ int fstream_cursor_open(struct fstream_cursor *c, const struct fstream *s,
 int fstream_cursor_next(struct fstream_cursor *c, fkey *key, slide_error *err);
 
 void fstream_cursor_close(struct fstream_cursor *c);
+
+/*
+ * Put the cursor (just opened) on the first key >= key: returns 1 with
+ * that key in *first (the next fstream_cursor_next gives the one after),
+ * 0 when there is none, -1 on a read error.  Binary search on the blocks'
+ * first keys, then one block decoded.
+ */
+int fstream_cursor_seek(struct fstream_cursor *c, fkey key, fkey *first, slide_error *err);
+
+/*
+ * Append memory stream src (its keys all above dst's; both finished) to
+ * memory stream dst: its data after dst's, its index with the offsets
+ * moved; src is closed.  dst's blocks need not be full (a block ends where
+ * a part ended).  Errors: SLIDE_ENOMEM (dst unchanged, src still closed).
+ */
+int fstream_concat(struct fstream *dst, struct fstream *src, slide_error *err);
+
+/*
+ * Byte keys (frontier_moved.h): the same streams for keys that are byte
+ * strings of one length, ordered by memcmp, whose trailing zero bytes carry
+ * nothing.  A key is stored without its trailing zeros, front-coded: the
+ * LEB128 length of the prefix it shares with the key before it (0 for a
+ * block's first key), the LEB128 length of the rest, the rest.  So a stream
+ * written with keys of klen bytes reads back with any length at least that
+ * of its longest key without its zeros.  An index entry's first holds the
+ * first 16 bytes of the block's first key, big-endian.  Appends must
+ * strictly increase (memcmp).  Errors as the fkey functions.
+ */
+int fstream_open_bytes(struct fstream *s, const char *dir, size_t klen, slide_error *err);
+int fstream_append_bytes(struct fstream *s, const unsigned char *key);
+
+/*
+ * Decode block b into out (FSTREAM_BLOCK keys of klen bytes); returns its
+ * count, or -1 when the data cannot be read, is malformed or holds a key
+ * longer than klen (err says which).  Thread-safe.
+ */
+int fstream_read_block_bytes(const struct fstream *s, size_t b, unsigned char *out,
+                             size_t klen, slide_error *err);
+
+/* A cursor over byte keys of klen bytes; *key points into the cursor's
+ * buffer until the next call.  Errors: SLIDE_ENOMEM. */
+int fstream_cursor_open_bytes(struct fstream_cursor *c, const struct fstream *s,
+                              size_t klen, slide_error *err);
+int fstream_cursor_next_bytes(struct fstream_cursor *c, const unsigned char **key,
+                              slide_error *err);
+
+/* As fstream_cursor_seek for byte keys (key of the cursor's klen bytes):
+ * the blocks' 16-byte prefixes found by binary search, then keys decoded
+ * from the last block whose prefix is below key's. */
+int fstream_cursor_seek_bytes(struct fstream_cursor *c, const unsigned char *key,
+                              const unsigned char **first, slide_error *err);
+
+/*
+ * As fstream_raw_finish for a stream of byte keys (opened with
+ * fstream_open_bytes(klen)): the index checked against the data, then
+ * every key decoded: strictly increasing, and valid(ctx, key, klen) true.
+ * Errors: SLIDE_ENOMEM, SLIDE_EIO, SLIDE_EFORMAT naming what is wrong.
+ */
+int fstream_raw_finish_bytes(struct fstream *s, struct fstream_block *index, size_t nblocks,
+                             uint64_t count,
+                             int (*valid)(const void *ctx, const unsigned char *key,
+                                          size_t klen),
+                             const void *ctx, slide_error *err);
 
 #endif

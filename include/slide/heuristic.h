@@ -51,14 +51,21 @@
  *   pdbr:FILES the same maxed with the mirrored lookup.  Not a row of the
  *              table: heuristic_init loads the files and makes a row named
  *              by the spec, claiming nothing (the sweep measures it).
+ *   plugin:FILE  one's own heuristic in a shared object (heuristic_api.h):
+ *              a row named by the plugin, with the plugin's claims.
+ * A struct slide_heuristic_spec given by a program (heuristic_init_spec)
+ * makes a row the same way.
  */
 #ifndef SLIDE_HEURISTIC_H
 #define SLIDE_HEURISTIC_H
 
+#include <signal.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "slide/board.h"
 #include "slide/error.h"
+#include "slide/heuristic_api.h"
 
 /* Largest relaxed-puzzle table (states) wd builds for one component. */
 #define HEURISTIC_WD_MAX_STATES (1u << 22)
@@ -97,7 +104,11 @@ struct heuristic {
     struct heuristic_lines *lines; /* lc tables for lines <= 6 cells, or NULL */
     struct heuristic_wd *wd;    /* walking-distance tables, or NULL */
     struct pdb_set *pdb;        /* pattern databases (pdb.h), or NULL */
-    struct heuristic_def *own_def; /* the row of a pdb heuristic, or NULL */
+    struct heuristic_def *own_def; /* the row of a pdb, plugin or spec
+                                      heuristic, or NULL */
+    const struct slide_heuristic_spec *spec; /* one's own (heuristic_api.h), or NULL */
+    void *spec_user;            /* its user data (after its init) */
+    void *plugin;               /* the dlopen handle of a plugin, or NULL */
 };
 
 /* The table: *count rows, in the order --help lists them. */
@@ -122,6 +133,33 @@ size_t heuristic_names(char *buf, size_t len);
  */
 int heuristic_init(struct heuristic *h, const char *name,
                    const struct board *goal, slide_error *err);
+
+/*
+ * Bind one's own heuristic (heuristic_api.h) to goal: h->def becomes a row
+ * named spec->name with spec's claims, evaluated by spec->h(cells, rows,
+ * cols, user data).  spec and what user points to must outlive h.  Calls
+ * spec->init (if any) with the goal's cells.  Errors: SLIDE_EINVAL for a
+ * spec of another ABI version, without h, with a name that is empty,
+ * longer than 32 or not of [A-Za-z0-9_.-], claims outside 0..2, or when
+ * init refuses the goal; SLIDE_ENOMEM.  On error h is left freed.  Release
+ * with heuristic_free (which calls spec->fini).
+ */
+int heuristic_init_spec(struct heuristic *h, const struct slide_heuristic_spec *spec,
+                        void *user, const struct board *goal, slide_error *err);
+
+/*
+ * heuristic_init for "plugin:FILE": dlopen FILE (a path without '/' is
+ * relative to the working directory), look up SLIDE_HEURISTIC_SYMBOL and
+ * bind it as heuristic_init_spec does.  Errors: SLIDE_EINVAL for a missing
+ * or unreadable file, a file that is not a shared object, a missing symbol,
+ * another ABI version (the message names the file, the symbol and the
+ * versions), and those of heuristic_init_spec.
+ */
+int heuristic_init_plugin(struct heuristic *h, const char *name,
+                          const struct board *goal, slide_error *err);
+
+/* Call a spec's fini and close a plugin (heuristic_free does). */
+void heuristic_spec_release(struct heuristic *h);
 
 /* Release what heuristic_init allocated (h may be zeroed or freed). */
 void heuristic_free(struct heuristic *h);
@@ -150,6 +188,46 @@ static inline int heuristic_manhattan_delta(const struct heuristic *h, int tile,
     int after = (tr > gr ? tr - gr : gr - tr) + (tc > gc ? tc - gc : gc - tc);
     return after - before;
 }
+
+/*
+ * Walking-distance tables shared between goals and threads (slide serve's
+ * searches and evaluations).  A component's table depends only on its
+ * lines, the cells per line and the line of the goal's blank, not on
+ * where the other tiles' goals are, so one table serves every goal of a
+ * size with the blank in that row (or column).  A store builds each table
+ * at most once, under its lock, and keeps it read-only until it is freed;
+ * a build that is stopped keeps nothing.  Once the store holds max_bytes
+ * of tables it keeps no more: a missing table is then built for the one
+ * heuristic that asks (outside the lock) and freed with it, so the store
+ * holds at most max_bytes plus one table.  (Every table of every size wd
+ * takes, each position of the blank, is about 130 MB.)
+ */
+struct heuristic_wd_store;
+
+/* An empty store that keeps up to max_bytes of tables (see above).
+ * Errors: SLIDE_ENOMEM. */
+int heuristic_wd_store_new(struct heuristic_wd_store **out, size_t max_bytes,
+                           slide_error *err);
+
+/* Free the store (NULL is ignored); every heuristic bound to it must have
+ * been freed. */
+void heuristic_wd_store_free(struct heuristic_wd_store *s);
+
+/* Bytes of the tables the store holds. */
+size_t heuristic_wd_store_bytes(struct heuristic_wd_store *s);
+
+/*
+ * heuristic_init(h, "wd", goal, err) with the tables from store, built
+ * there when missing (while the store's lock is held: a caller that needs
+ * a table another is building waits for that build), or built for h
+ * alone when the store is full.  cancel: NULL, or a
+ * flag read every few thousand states of a build; when it becomes nonzero
+ * the build stops and SLIDE_EINTR is returned.  Other errors as
+ * heuristic_init.  h borrows the tables: free it before the store.
+ */
+int heuristic_init_wd_shared(struct heuristic *h, const struct board *goal,
+                             struct heuristic_wd_store *store,
+                             const volatile sig_atomic_t *cancel, slide_error *err);
 
 /* Sizes of the walking-distance tables of h (0, 0 when h is not wd). */
 void heuristic_wd_states(const struct heuristic *h, uint64_t *vertical,

@@ -57,6 +57,20 @@ struct ida_result {
     int bound;              /* the last threshold; when stopped, the optimum
                                (with an admissible h) is at least this */
     double seconds;         /* wall time */
+    /* Added for the parallel search (ida_parallel.h), filled by both: */
+    uint64_t expanded_last, generated_last; /* of expanded and generated, the
+                               last iteration's; the others' are the same for
+                               every thread count, the last's may not be */
+    double cpu_seconds;     /* CPU time of the search's threads (each
+                               CLOCK_THREAD_CPUTIME_ID), nothing else */
+    int threads;            /* threads that searched */
+    double cpu_critical;    /* the CPU seconds on the critical path: the
+                               serial parts, plus per parallel iteration the
+                               busiest thread's CPU in its items (waits
+                               excluded); about the wall time with a core of
+                               its own per thread, so cpu_seconds of one
+                               thread over this estimates the speedup on a
+                               machine not shared */
 };
 
 /*

@@ -43,18 +43,26 @@ struct pdb_set {
     int all_additive;
     int table_of[PATTERN_MAX_CELLS];     /* tile -> the first table holding
                                             it, -1 for none (and the blank) */
+    uint8_t index_in[PATTERN_MAX_CELLS]; /* tile -> its place in that table's
+                                            pattern */
+    uint64_t weight[PDB_SET_MAX][PATTERN_MAX_TILES]; /* weight[j][i]: what
+                                            digit i of rank_kperm is worth in
+                                            table j's entry */
 };
 
 /*
  * The state of one board for the incremental evaluation (pdb_node_start,
  * pdb_node_move): where every tile is, on the board and on its mirror
- * image, and every table's value for both.  Invariant: sum is the sum of
+ * image, and every table's entry and value for both.  Invariant: e[j] is
+ * table j's entry (rank_kperm of its tiles' cells) for the board, me[j]
+ * for the mirrored board, v[j] and vm[j] their values; sum is the sum of
  * v[], msum that of vm[] (0 without reflection), and h = max(sum, msum).
  */
 struct pdb_node {
     uint8_t where[PATTERN_MAX_CELLS];    /* tile -> cell */
     uint8_t mwhere[PATTERN_MAX_CELLS];   /* tile -> cell, mirrored board */
     uint8_t v[PDB_SET_MAX], vm[PDB_SET_MAX];
+    uint32_t e[PDB_SET_MAX], me[PDB_SET_MAX]; /* (pdb_node_ok: < 2^32 entries) */
     int sum, msum;
     /* The children announced by pdb_node_prefetch since this node was
      * filled: the tile each moves and the entries it will read (not copied
@@ -83,6 +91,17 @@ struct pdb_node {
  */
 int pdb_set_load(struct pdb_set *s, const char *files, int reflect, int threads,
                  slide_error *err);
+
+/*
+ * pdb_set_load for boards of goal's size with that goal (goal may be NULL:
+ * pdb_set_load): each file's header is read first and a table of another
+ * size or goal is refused before any payload is read (the 7-8 tables take
+ * seconds to load).  Errors: those of pdb_set_load; SLIDE_EINVAL naming the
+ * file and its size ("the pattern databases are for 4x4 boards, not 1x16")
+ * or its goal ("were built for another goal, 1 2 3 4/.../13 14 15 0").
+ */
+int pdb_set_load_for(struct pdb_set *s, const char *files, int reflect, int threads,
+                     const struct board *goal, slide_error *err);
 
 /* 1 when h is admissible (see above). */
 static inline int pdb_set_admissible(const struct pdb_set *s)
@@ -119,17 +138,36 @@ int pdb_set_h(const struct pdb_set *s, const int *cells);
  * one per table.  Allocation-free, thread-safe.
  */
 /*
- * Ask the memory for the entries pdb_node_move(s, nd, tile, to, ...) will
- * read, without reading them: a search that calls this for every child
- * before it evaluates the first has the children's cache misses under way
- * at once instead of one after another.  The entries' indexes are kept in
- * *nd (up to four children), so pdb_node_move does not compute them again.
+ * Ask the memory for the entries pdb_node_move(s, nd, cells[from], to, ...)
+ * will read, without reading them: a search that calls this for every
+ * child before it evaluates the first has the children's cache misses
+ * under way at once instead of one after another.  cells[0..n-1] is the
+ * board of *nd, `to` its blank, `from` a cell next to it.  The entries are
+ * computed from the parent's (nd->e, nd->me) by what the move changes
+ * (below) and kept in *nd (up to four children), so pdb_node_move does not
+ * compute them again.
+ *
+ * The change of an entry (incremental ranking, in the spirit of Korf and
+ * Felner 2002, who index their tables so that one move changes one term):
+ * rank_kperm's digit m is cell(m) less the pattern's earlier tiles on
+ * lower cells.  When the tile at place i goes from cell a to cell b, digit
+ * i changes by (b - a) less or plus the earlier tiles on the cells strictly
+ * between a and b, and the digit of each later tile on those cells by one.
+ * A horizontal move has no cell between; a vertical one has cols - 1: the
+ * new entry costs at most cols - 1 reads of the board instead of a ranking
+ * of all k tiles.
  */
-void pdb_node_prefetch(const struct pdb_set *s, struct pdb_node *nd, int tile, int to);
+void pdb_node_prefetch(const struct pdb_set *s, struct pdb_node *nd, const int *cells,
+                       int from, int to);
 
 static inline int pdb_node_ok(const struct pdb_set *s)
 {
-    return s->all_additive && s->disjoint; /* a tile is in one table only */
+    if (!s->all_additive || !s->disjoint) /* a tile in one table only */
+        return 0;
+    for (int j = 0; j < s->count; j++)
+        if (s->tables[j].entries > UINT32_MAX)
+            return 0;
+    return 1;
 }
 int pdb_node_start(const struct pdb_set *s, const int *cells, struct pdb_node *nd);
 int pdb_node_move(const struct pdb_set *s, const struct pdb_node *before, int tile, int to,

@@ -14,15 +14,76 @@
 #include <string.h>
 #include <unistd.h>
 
+/*
+ * The one writer of messages on stderr: prefix, then the formatted text
+ * with every control byte (below 0x20, and 0x7f) written as \xNN - a
+ * board, a line of input or a file name echoed in a message can hold an
+ * escape sequence that would drive the terminal - except a newline that
+ * ends the text, then a newline when nl is set.
+ */
+static void vput(const char *prefix, int nl, const char *fmt, va_list ap)
+{
+    char small[1024], *text = small;
+    va_list copy;
+    va_copy(copy, ap);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
+    if (n < 0)
+        small[0] = '\0';
+    if (n >= (int)sizeof small && (text = malloc((size_t)n + 1)))
+        vsnprintf(text, (size_t)n + 1, fmt, copy);
+    else if (n >= (int)sizeof small)
+        text = small; /* out of memory: the message cut short */
+    va_end(copy);
+    size_t len = strlen(text), plen = strlen(prefix), k = plen;
+    int ends_line = len > 0 && text[len - 1] == '\n';
+    /* the line in one write (stderr is unbuffered): prefix, text, newline */
+    char *out = malloc(plen + 4 * len + 2);
+    if (!out) { /* out of memory: say so rather than print raw bytes */
+        fputs(prefix, stderr);
+        fputs("(out of memory for the message)\n", stderr);
+        if (text != small)
+            free(text);
+        return;
+    }
+    memcpy(out, prefix, plen);
+    for (size_t i = 0; i < len - (size_t)ends_line; i++) {
+        unsigned char c = (unsigned char)text[i];
+        if (c < 0x20 || c == 0x7f)
+            k += (size_t)snprintf(out + k, 5, "\\x%02x", c);
+        else
+            out[k++] = (char)c;
+    }
+    if (ends_line || nl)
+        out[k++] = '\n';
+    fwrite(out, 1, k, stderr);
+    free(out);
+    if (text != small)
+        free(text);
+}
+
 int cli_fail(int code, const char *fmt, ...)
 {
     va_list ap;
-    fputs("slide: ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vput("slide: ", 1, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
     return code;
+}
+
+void cli_note(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vput("slide: ", 1, fmt, ap);
+    va_end(ap);
+}
+
+void cli_eprintf(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vput("", 0, fmt, ap);
+    va_end(ap);
 }
 
 int cli_fail_lib(int rc, const slide_error *err)
@@ -50,20 +111,6 @@ int cli_fail_file(int code, const char *path, const slide_error *err)
     if (names_path(err->msg, path))
         return cli_fail(code, "%s", err->msg);
     return cli_fail(code, "%s: %s", path, err->msg);
-}
-
-int cli_int(const char *option, const char *text, long lo, long hi, long *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(text, &end, 10);
-    if (errno || end == text || *end || v < lo || v > hi) {
-        cli_fail(EXIT_USAGE, "%s expects a whole number from %ld to %ld, not \"%s\"",
-                 option, lo, hi, text);
-        return -1;
-    }
-    *out = v;
-    return 0;
 }
 
 int cli_format(const char *text, enum report_format *out)
@@ -99,74 +146,16 @@ void cli_histogram(enum report_format format, int rows, int cols, const uint64_t
     report_end(&t);
 }
 
-int cli_bytes(const char *option, const char *text, uint64_t *out)
-{
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(text, &end, 10);
-    int shift = 0;
-    if (*end && !end[1])
-        switch (*end) {
-        case 'k': case 'K': shift = 10; end++; break;
-        case 'm': case 'M': shift = 20; end++; break;
-        case 'g': case 'G': shift = 30; end++; break;
-        case 't': case 'T': shift = 40; end++; break;
-        }
-    if (errno || end == text || *end || text[0] == '-' || v == 0 ||
-        v > (~0ULL >> shift)) {
-        cli_fail(EXIT_USAGE,
-                 "%s expects a positive byte count such as 512M or 8G, not \"%s\"",
-                 option, text);
-        return -1;
-    }
-    *out = (uint64_t)v << shift;
-    return 0;
-}
-
 int cli_max_memory(const char *text, uint64_t *out)
 {
     if (cli_bytes("--max-memory", text, out))
         return -1;
     uint64_t avail = store_memory_available(0);
     if (avail && *out > avail)
-        fprintf(stderr, "slide: warning: --max-memory %s is more than the %" PRIu64
+        cli_note("warning: --max-memory %s is more than the %" PRIu64
                 " bytes (%.2f GB) available now (MemAvailable); the limit used is %" PRIu64
                 " bytes\n", text, avail, avail / 1e9, avail);
     return 0;
-}
-
-char *cli_slurp(FILE *in)
-{
-    size_t len = 0, cap = 4096;
-    char *buf = malloc(cap);
-    if (!buf)
-        return NULL;
-    for (;;) {
-        size_t got = fread(buf + len, 1, cap - len - 1, in);
-        len += got;
-        if (got == 0)
-            break;
-        if (len > CLI_INPUT_MAX) {
-            free(buf);
-            errno = EFBIG;
-            return NULL;
-        }
-        if (len + 1 == cap) {
-            char *b = realloc(buf, cap * 2);
-            if (!b) {
-                free(buf);
-                return NULL;
-            }
-            buf = b;
-            cap *= 2;
-        }
-    }
-    if (ferror(in)) {
-        free(buf);
-        return NULL;
-    }
-    buf[len] = '\0';
-    return buf;
 }
 
 int cli_board(const char *cmd, int argc, char **argv, int rows, int cols, struct board *b)
@@ -194,7 +183,7 @@ int cli_goal(const char *text, int rows, int cols, struct board *goal)
     int rc = text ? cli_read_text(text, "the goal", &t) : EXIT_OK;
     if (rc)
         return rc;
-    rc = t ? board_parse(t, rows, cols, goal, &err) : board_goal(goal, rows, cols, &err);
+    rc = t ? board_parse_goal(t, rows, cols, goal, &err) : board_goal(goal, rows, cols, &err);
     free(t);
     if (rc)
         return cli_fail(rc == SLIDE_ENOMEM ? EXIT_FAIL : EXIT_USAGE, "goal: %s",
@@ -224,12 +213,46 @@ int cli_progress_wanted(int flag)
     return isatty(STDERR_FILENO);
 }
 
+/* arg as one shell word into out (at most len bytes with the NUL): as it
+ * is when every character is plain, else in single quotes, each ' written
+ * '\''.  Returns the length it needs.  len >= 1. */
+static size_t shell_word(const char *arg, char *out, size_t len)
+{
+    static const char plain[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                "0123456789_@%+=:,./-";
+    size_t need = 0;
+    char *o = out, *end = out + len - 1;
+    int quote = !*arg || arg[strspn(arg, plain)] != '\0';
+#define PUT(c) do { if (o < end) *o++ = (c); need++; } while (0)
+    if (quote)
+        PUT('\'');
+    for (const char *p = arg; *p; p++) {
+        if (*p == '\'' && quote) {
+            PUT('\''); PUT('\\'); PUT('\''); PUT('\'');
+        } else {
+            PUT(*p);
+        }
+    }
+    if (quote)
+        PUT('\'');
+#undef PUT
+    *o = '\0';
+    return need;
+}
+
 void cli_command_line(const char *name, int argc, char **argv, char *buf,
                       size_t len)
 {
     size_t used = (size_t)snprintf(buf, len, "slide %s", name);
-    for (int i = 1; i < argc && used < len; i++)
-        used += (size_t)snprintf(buf + used, len - used, " %s", argv[i]);
+    for (int i = 1; i < argc && used < len; i++) {
+        char word[4096];
+        size_t need = shell_word(argv[i], word, sizeof word);
+        if (need >= sizeof word || used + 1 + need + 4 >= len) {
+            snprintf(buf + used, len - used, " ...");
+            return;
+        }
+        used += (size_t)snprintf(buf + used, len - used, " %s", word);
+    }
 }
 
 const char *cli_provenance_prefix(int format)

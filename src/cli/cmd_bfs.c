@@ -18,6 +18,7 @@
 #include "slide/atomic_file.h"
 #include "slide/checkpoint.h"
 #include "slide/db.h"
+#include "slide/frontier_key.h"
 #include "slide/provenance.h"
 #include "slide/report.h"
 
@@ -26,7 +27,7 @@ static const char help[] =
     "                 [--format text|csv|md|tex] [--progress] [--max-memory BYTES]\n"
     "                 [--checkpoint DIR] [--checkpoint-every MINUTES] [--resume DIR]\n"
     "                 [--save FILE [--encoding 1|2|8] [--level N]]\n"
-    "                 [--antipodes all|N] [--antipodes-file FILE]\n"
+    "                 [--antipodes all|N] [--antipodes-file FILE] [--summary FILE]\n"
     "       slide bfs --resume DIR [OPTIONS]\n"
     "Examples:\n"
     "  slide bfs 3x3                               # the 8-puzzle: histogram, radius\n"
@@ -104,6 +105,13 @@ static const char help[] =
     "                     FILE is checked before the search and written whole\n"
     "                     (a temporary beside it, renamed), never through a link;\n"
     "                     an existing FILE must be such a list (or empty)\n"
+    "  --summary FILE     the figures a paper quotes, machine-readable: FILE.csv\n"
+    "                     (header summary,board,goal,metric,boards,radius,\n"
+    "                     max_depth,complete,antipodes,mean_distance,version,\n"
+    "                     commit,command and one record) or FILE.json (the same\n"
+    "                     keys, the last three under \"provenance\"; needs a build\n"
+    "                     with Jansson); metric stm (single-tile moves); written\n"
+    "                     whole, checked before the search as --antipodes-file\n"
     "  --save FILE        write the distance database (see slide dist, slide db):\n"
     "                     a gzip file (zcat FILE gives the payload), written to a\n"
     "                     temporary beside FILE and renamed when complete; FILE\n"
@@ -165,6 +173,7 @@ struct bfs_args {
     struct db_save_options db;
     uint64_t antipodes;      /* boards to list (--antipodes; UINT64_MAX: all) */
     const char *antipodes_file; /* --antipodes-file, or NULL */
+    const char *summary;     /* --summary FILE, or NULL */
 };
 
 /*
@@ -200,11 +209,10 @@ struct run_ctx {
 
 static int parse_minutes(const char *text, double *seconds)
 {
-    char *end;
-    double v = strtod(text, &end);
-    if (end == text || *end || !isfinite(v) || v < 0 || v > 1e6)
-        return cli_fail(EXIT_USAGE, "--checkpoint-every expects minutes from 0 to "
-                                    "1000000 (0: every layer), not \"%s\"", text);
+    double v;
+    if (cli_real("--checkpoint-every", text, 0, 1e6, 0,
+                 "minutes from 0 to 1000000 (0: every layer)", &v))
+        return EXIT_USAGE;
     *seconds = v * 60;
     return 0;
 }
@@ -212,15 +220,12 @@ static int parse_minutes(const char *text, double *seconds)
 /* --antipodes: "all" or a count from 0 to 10^9. */
 static int parse_antipodes(const char *text, uint64_t *out)
 {
-    long v;
+    long long v;
     if (strcmp(text, "all") == 0) {
         *out = UINT64_MAX;
         return 0;
     }
-    char *end;
-    errno = 0;
-    v = strtol(text, &end, 10);
-    if (end == text || *end || errno || v < 0 || v > 1000000000L)
+    if (cli_parse_whole(text, 0, 1000000000L, &v))
         return cli_fail(EXIT_USAGE, "--antipodes expects 'all' or a count from 0 to "
                                     "1000000000, not \"%s\"", text);
     *out = (uint64_t)v;
@@ -250,6 +255,7 @@ static const struct cli_option bfs_options[] = {
     {"antipodes", 0, CLI_VALUE, 'A', 0, NULL, NULL},
     {"antipodes-file", 0, CLI_VALUE, 'F', 0, NULL, NULL},
     {"metric", 0, CLI_VALUE, 'M', 0, NULL, NULL},
+    {"summary", 0, CLI_VALUE, 'Y', 0, NULL, NULL},
     {0, 0, 0, 0, 0, NULL, NULL}};
 
 /* One option's value into a; EXIT_OK or EXIT_USAGE (printed). */
@@ -297,6 +303,7 @@ static int take_option(int c, const char *v, void *ctx)
             return cli_fail(EXIT_USAGE, "--antipodes-file needs a file name");
         a->antipodes_file = v;
         return EXIT_OK;
+    case 'Y': a->summary = v; return EXIT_OK;
     }
     return EXIT_USAGE;
 }
@@ -518,7 +525,7 @@ static int save(struct run_ctx *c, const struct store *st, struct bfs_result *r,
         return rc;
     c->save_seconds = t1 - t0;
     if (c->progress)
-        fprintf(stderr, "slide: checkpoint at distance %d%s saved in %s: %.1f MB in "
+        cli_note("checkpoint at distance %d%s saved in %s: %.1f MB in "
                 "%.2f s\n", r->radius, r->complete ? " (complete)" : "", c->dir,
                 (double)st->nwords * 8 / 1e6, t1 - t0);
     return SLIDE_OK;
@@ -577,7 +584,7 @@ static int save_db(const struct bfs_args *a, const struct space *s,
     int rc = db_save(a->save, s, st, r, &o, &bytes, &err);
     if (rc)
         return cli_fail_lib(rc, &err);
-    fprintf(stderr, "slide: saved %s: %" PRIu64 " bytes, %.4f bytes per board\n",
+    cli_note("saved %s: %" PRIu64 " bytes, %.4f bytes per board\n",
             a->save, bytes, (double)bytes / (double)s->size);
     return EXIT_OK;
 }
@@ -604,7 +611,7 @@ static int search(struct run_ctx *c, const struct bfs_args *a, struct store *st,
             return cli_fail(EXIT_FAIL, "stopped after distance %d, but the "
                             "checkpoint was not saved: %s", r->radius, err.msg);
         else
-            fprintf(stderr, "slide: warning: checkpoint not saved (the search goes "
+            cli_note("warning: checkpoint not saved (the search goes "
                     "on): %s\n", err.msg);
         if (stop_signal)
             return cli_fail(128 + stop_signal, "stopped by %s after distance %d; "
@@ -615,7 +622,7 @@ static int search(struct run_ctx *c, const struct bfs_args *a, struct store *st,
     }
     if (rc == SLIDE_OK && c->dir && !done && save(c, st, r, &err)) {
         /* the result is complete and valid: report it, exit 0 */
-        fprintf(stderr, "slide: warning: the search finished but its final checkpoint "
+        cli_note("warning: the search finished but its final checkpoint "
                 "was not saved (the result below is complete): %s\n", err.msg);
     }
     /* a signal during the last layer or the final save: the result is complete */
@@ -683,7 +690,7 @@ static int open_search(const struct bfs_args *a, const struct space *s,
                             metric_long_name((enum metric)m), metric_name((enum metric)m),
                             metric_long_name(a->metric), metric_name(a->metric));
         }
-        fprintf(stderr, "slide: resuming %s at distance %d%s: %" PRIu64 " boards "
+        cli_note("resuming %s at distance %d%s: %" PRIu64 " boards "
                 "reached, %.1f s of search so far\n", a->resume, r->radius,
                 r->complete ? " (complete)" : "", r->reached, r->seconds);
         return EXIT_OK;
@@ -821,13 +828,21 @@ static int run(const struct bfs_args *a, const struct board *goal)
     struct bfs_result r;
     slide_error err;
     int rc = space_init(&s, goal, a->kind, &err);
-    if (rc)
-        return cli_fail_lib(rc, &err);
+    if (rc) {
+        rc = cli_fail_lib(rc, &err);
+        if (board_cells(goal) <= FKEY_MAX_CELLS)
+            cli_fail(0, "hint: slide frontier %dx%d --max-depth D searches this board's "
+                        "layers up to distance D without an index (up to %d cells; "
+                        "docs/frontier.md)", goal->rows, goal->cols, FKEY_MAX_CELLS);
+        return rc;
+    }
     /* a database that cannot be written is refused before the search */
     if (a->antipodes_file && (rc = atomic_file_check(a->antipodes_file, &antipodes_kind, &err)))
         return cli_fail_lib(rc, &err);
     if (a->save && (rc = atomic_file_check(a->save, &db_file_kind, &err)))
         return cli_fail_lib(rc, &err);
+    if (a->summary && (rc = cli_summary_check(a->summary)))
+        return rc;
     struct held h;
     if ((rc = start(a, &s, &st, &r, &h)))
         return rc;
@@ -852,6 +867,10 @@ static int run(const struct bfs_args *a, const struct board *goal)
         rc = write_antipodes(a->antipodes_file, goal, &s, &r, &c.anti);
     if (rc == EXIT_OK)
         rc = report(a, goal, &s, &r, &c.anti);
+    if (rc == EXIT_OK && a->summary) {
+        struct cli_summary sum = {"bfs", goal, r.hist, r.radius, 1, a->command, NULL, 0};
+        rc = cli_summary_write(a->summary, &sum);
+    }
     bfs_result_free(&r);
     release(&h);
     free(c.anti.index);
@@ -877,6 +896,14 @@ static int mpi_build_beside(char *path, size_t len)
 
 /* The binary built without MPI: --mpi points at the MPI build when it is
  * there (the command to run, with the words given), else says how to get it. */
+/* As root, Open MPI's mpirun refuses to start without --allow-run-as-root:
+ * the end of the one line that points at mpirun says so. */
+static const char *root_note(void)
+{
+    return geteuid() == 0 ? " (as root, Open MPI's mpirun also wants --allow-run-as-root: "
+                            "docs/mpi.md)" : "";
+}
+
 int cmd_bfs_mpi(int argc, char **argv)
 {
     char mpi[4200], words[1024] = "";
@@ -884,7 +911,7 @@ int cmd_bfs_mpi(int argc, char **argv)
         return cli_fail(EXIT_USAGE, "--mpi needs the MPI build (build/slide-mpi), and there "
                         "is none beside this slide: make deps (or apt-get install "
                         "libopenmpi-dev openmpi-bin), make, then mpirun -n P build/slide-mpi "
-                        "bfs RxC --mpi");
+                        "bfs RxC --mpi%s", root_note());
     for (int i = 0; i < argc; i++) {
         size_t at = strlen(words);
         int plain = argv[i][0] && !argv[i][strspn(argv[i], "abcdefghijklmnopqrstuvwxyzABCDEFGH"
@@ -892,7 +919,7 @@ int cmd_bfs_mpi(int argc, char **argv)
         snprintf(words + at, sizeof words - at, plain ? " %s" : " '%s'", argv[i]);
     }
     return cli_fail(EXIT_USAGE, "--mpi runs in the MPI build, not in this slide: mpirun -n P "
-                    "%s%s", mpi, words);
+                    "%s%s%s", mpi, words, root_note());
 }
 #endif
 

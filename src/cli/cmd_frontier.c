@@ -20,28 +20,39 @@
 #include "slide/report.h"
 
 static const char help[] =
-    "usage: slide frontier RxC [--max-depth D] [--goal G] [--threads N]\n"
+    "usage: slide frontier RxC [--max-depth D] [--goal G | --blank CELL]\n"
+    "                 [--keys rank|moved] [--threads N]\n"
     "                 [--format text|csv|md|tex] [--progress] [--provenance]\n"
     "                 [--max-memory BYTES] [--buffer KEYS] [--temp-dir DIR]\n"
-    "                 [--max-disk BYTES]\n"
+    "                 [--max-disk BYTES] [--summary FILE]\n"
     "                 [--checkpoint DIR] [--resume DIR]\n"
     "       slide frontier --resume DIR [OPTIONS]\n"
     "Examples:\n"
     "  slide frontier 4x4 --max-depth 25    # the 15-puzzle's first 26 layers\n"
     "  slide frontier 5x5 --max-depth 20 --temp-dir /var/tmp --checkpoint ck\n"
     "Breadth-first search from the goal that keeps only the last two layers\n"
-    "(frontier search with delayed duplicate detection), for any board of up to\n"
-    "34 cells: the number of boards at each distance up to D on boards whose\n"
-    "whole space does not fit in memory (4x4, 3x5, 5x5), and, when the search\n"
-    "ends before D, the radius and the antipodes as `slide bfs` gives them.\n"
-    "A layer is a sorted list of board keys (the compact index of slide bfs,\n"
-    "in 128 bits), delta-coded: about 2-4 bytes per board.  Layer d+1 is the\n"
-    "neighbours of layer d, sorted (radix sort, in batches, one sorted run per\n"
-    "thread and batch), merged, with repeats and the boards of layer d-1\n"
-    "removed.\n"
+    "(frontier search with delayed duplicate detection), for a board of any\n"
+    "size: the number of boards at each distance up to D on boards whose\n"
+    "whole space does not fit in memory (4x4, 3x5, 5x5, 6x6, 10x10, ...), and,\n"
+    "when the search ends before D, the radius and the antipodes as `slide bfs`\n"
+    "gives them.  A layer is a sorted list of board keys, compressed.  Layer d+1\n"
+    "is the neighbours of layer d, sorted (radix sort, in chunks the threads\n"
+    "take as they come free, one sorted run per chunk), merged (in memory: in\n"
+    "16 key ranges at once), with repeats and the boards of layer d-1 removed.\n"
     "  --max-depth D      stop once distance D is known (default: run until no\n"
     "                     new board is found, which only small boards reach)\n"
     "  --goal G           goal board (default 1..n-1 in reading order, blank last)\n"
+    "  --blank CELL       the default goal with its blank swapped onto CELL\n"
+    "                     (0..n-1 in reading order): 0 a corner, C/2-1 mid-side;\n"
+    "                     40x40 --blank 19 stands for the infinite half-plane\n"
+    "                     (OEIS A090378) to distance 19\n"
+    "  --keys K           rank: a board is its compact index of slide bfs in 128\n"
+    "                     bits (boards of up to 34 cells; about 1.3-2.5 bytes a\n"
+    "                     board in a layer); moved: the blank's cell and the\n"
+    "                     cells whose tile is not the goal's, with their tiles\n"
+    "                     (any size; a key of distance d holds at most d tiles:\n"
+    "                     about 10-25 bytes a board).  Default: rank when the\n"
+    "                     board has at most 34 cells, else moved\n"
     "  --threads N        OpenMP threads (default: all cores); results do not\n"
     "                     depend on N\n"
     "  --format F         text (default), csv, md (Markdown) or tex (booktabs)\n"
@@ -54,12 +65,19 @@ static const char help[] =
     "                     assumes each layer grows by the last ratio\n"
     "  --no-progress      never\n"
     "  --provenance       start stdout with the provenance block (as slide bfs)\n"
+    "  --summary FILE     FILE.csv or FILE.json, as slide bfs; with --max-depth\n"
+    "                     short of the radius: complete no, radius and antipodes\n"
+    "                     empty (null), max_depth the last layer searched\n"
     "  --max-memory B     memory the search may hold (K/M/G/T suffixes; default\n"
     "                     MemAvailable).  Before each layer the need is estimated\n"
     "                     from the last two layers: a step that does not fit goes\n"
     "                     to --temp-dir, or is refused (exit 1) without one\n"
-    "  --buffer KEYS      neighbours expanded per batch (default 16M; 32 bytes a\n"
-    "                     key: the buffer and the sort's scratch)\n"
+    "  --buffer KEYS      the most neighbours held at once, all threads' chunks\n"
+    "                     together (default 16M rank keys, or as many moved\n"
+    "                     keys as fit the same 512 MB; a key takes twice its\n"
+    "                     length, 32 bytes for a rank key: the buffer and the\n"
+    "                     sort's scratch); a chunk is also at most an eighth of\n"
+    "                     a layer per thread\n"
     "  --temp-dir DIR     where steps that do not fit in memory put their sorted\n"
     "                     runs and new layers: unlinked temporary files (nothing\n"
     "                     remains after the run); its free space is checked first\n"
@@ -105,14 +123,17 @@ struct frontier_args {
     int rows, cols;
     int max_depth;
     const char *goal_text;
+    int blank;             /* --blank CELL: the standard goal with the blank there; -1 */
+    enum frontier_keys keys;
     int threads;
     enum report_format format;
     int progress;
     int provenance;
     uint64_t max_memory, max_disk, buffer;
     const char *temp_dir, *checkpoint, *resume;
-    char resume_goal[1024]; /* the goal read from --resume DIR's checkpoint */
+    char resume_goal[32768]; /* the goal read from --resume DIR's checkpoint */
     char command[512];
+    const char *summary;    /* --summary FILE, or NULL */
 };
 
 struct run_ctx {
@@ -130,6 +151,8 @@ enum { USE_TEMP_DIR = 1 };
 static const struct cli_option frontier_options[] = {
     {"max-depth", 'd', CLI_VALUE, 'd', 0, NULL, NULL},
     {"goal", 'g', CLI_VALUE, 'g', 0, NULL, NULL},
+    {"blank", 0, CLI_VALUE, 'B', 0, NULL, NULL},
+    {"keys", 0, CLI_VALUE, 'k', 0, NULL, NULL},
     {"threads", 't', CLI_VALUE, 't', 0, NULL, NULL},
     {"format", 'f', CLI_VALUE, 'f', 0, NULL, NULL},
     {"progress", 0, CLI_FLAG, 'p', 0, NULL, NULL},
@@ -141,6 +164,7 @@ static const struct cli_option frontier_options[] = {
     {"max-disk", 0, CLI_VALUE, 'D', USE_TEMP_DIR, "--temp-dir DIR", NULL},
     {"checkpoint", 0, CLI_VALUE, 'c', 0, NULL, NULL},
     {"resume", 0, CLI_VALUE, 'r', 0, NULL, NULL},
+    {"summary", 0, CLI_VALUE, 'Y', 0, NULL, NULL},
     {"help", 'h', CLI_FLAG, 'h', 0, NULL, NULL},
     {0, 0, 0, 0, 0, NULL, NULL}};
 
@@ -156,6 +180,19 @@ static int take_option(int c, const char *v, void *ctx)
         a->max_depth = (int)n;
         return EXIT_OK;
     case 'g': a->goal_text = v; return EXIT_OK;
+    case 'B':
+        if (cli_int("--blank", v, 0, BOARD_MAX_TILE, &n))
+            return EXIT_USAGE;
+        a->blank = (int)n;
+        return EXIT_OK;
+    case 'k':
+        if (!strcmp(v, "rank"))
+            a->keys = FRONTIER_KEYS_RANK;
+        else if (!strcmp(v, "moved"))
+            a->keys = FRONTIER_KEYS_MOVED;
+        else
+            return cli_fail(EXIT_USAGE, "--keys expects rank or moved, not \"%s\"", v);
+        return EXIT_OK;
     case 't': return cli_threads(v, &a->threads) ? EXIT_USAGE : EXIT_OK;
     case 'f': return cli_format(v, &a->format) ? EXIT_USAGE : EXIT_OK;
     case 'p': a->progress = 1; return EXIT_OK;
@@ -172,6 +209,7 @@ static int take_option(int c, const char *v, void *ctx)
     case 'T': a->temp_dir = v; return EXIT_OK;
     case 'c': a->checkpoint = v; return EXIT_OK;
     case 'r': a->resume = v; return EXIT_OK;
+    case 'Y': a->summary = v; return EXIT_OK;
     }
     return EXIT_USAGE;
 }
@@ -184,13 +222,19 @@ static int take_option(int c, const char *v, void *ctx)
 static int from_checkpoint(struct frontier_args *a, int sized)
 {
     int rows, cols;
+    enum frontier_keys keys;
     slide_error err;
     if (!fcheckpoint_exists(a->resume))
         return cli_fail(EXIT_FAIL, "%s holds no frontier checkpoint (no %s/state)",
                         a->resume, a->resume);
     if (fcheckpoint_describe(a->resume, &rows, &cols, a->resume_goal,
-                             sizeof a->resume_goal, &err))
+                             sizeof a->resume_goal, &keys, &err))
         return cli_fail_lib(SLIDE_EFORMAT, &err);
+    if (a->keys != FRONTIER_KEYS_AUTO && a->keys != keys)
+        return cli_fail(EXIT_USAGE, "--resume %s holds a search with %s keys; give no --keys "
+                        "or --keys %s", a->resume, keys == FRONTIER_KEYS_MOVED ? "moved" : "rank",
+                        keys == FRONTIER_KEYS_MOVED ? "moved" : "rank");
+    a->keys = keys;
     if (sized && (rows != a->rows || cols != a->cols))
         return cli_fail(EXIT_USAGE, "--resume %s holds a search of %dx%d, not %dx%d; give "
                         "no size (it comes from the checkpoint) or %dx%d", a->resume, rows,
@@ -210,6 +254,7 @@ static int parse_args(int argc, char **argv, struct frontier_args *a)
     memset(a, 0, sizeof *a);
     a->progress = -1;
     a->max_depth = -1;
+    a->blank = -1;
     cli_parse_init(&p, "frontier", frontier_options, argc, argv);
     int rc = cli_parse_options(&p, help, take_option, a);
     if (rc)
@@ -219,6 +264,8 @@ static int parse_args(int argc, char **argv, struct frontier_args *a)
     if (p.nargs > 1 || (p.nargs == 0 && !a->resume))
         return cli_fail(EXIT_USAGE, "slide frontier takes one board size such as 4x4 "
                                     "(or none with --resume DIR; see --help)");
+    if (a->blank >= 0 && a->goal_text)
+        return cli_fail(EXIT_USAGE, "give --goal or --blank, not both");
     if (a->checkpoint && a->resume)
         return cli_fail(EXIT_USAGE, "--resume DIR goes on saving into DIR; give "
                                     "--checkpoint or --resume, not both");
@@ -316,7 +363,7 @@ static int save(struct run_ctx *c, slide_error *err)
     }
     c->save_failed = 0;
     if (c->progress)
-        fprintf(stderr, "slide: checkpoint at distance %d saved in %s: %.1f MB in %.2f s\n",
+        cli_note("checkpoint at distance %d saved in %s: %.1f MB in %.2f s\n",
                 c->f->depth, c->dir, (double)bytes / 1e6, omp_get_wtime() - t0);
     return SLIDE_OK;
 }
@@ -328,7 +375,7 @@ static int on_layer(const struct frontier_layer *L, void *ctx)
     if (c->progress)
         print_layer(c, L);
     if (c->dir && save(c, &err)) /* the search goes on; the last one says so at the end */
-        fprintf(stderr, "slide: warning: checkpoint of distance %d not saved: %s\n",
+        cli_note("warning: checkpoint of distance %d not saved: %s\n",
                 c->f->depth, err.msg);
     return stop_signal != 0;
 }
@@ -355,7 +402,7 @@ static int start(const struct frontier_args *a, struct run_ctx *c, struct fronti
     if (a->resume) {
         if ((rc = fcheckpoint_load(a->resume, f, c->goal, a->max_memory, &err)))
             return cli_fail_lib(rc, &err);
-        fprintf(stderr, "slide: resuming %s at distance %d%s: %" PRIu64 " boards so far, "
+        cli_note("resuming %s at distance %d%s: %" PRIu64 " boards so far, "
                 "%.1f s of search\n", a->resume, f->depth, f->complete ? " (complete)" : "",
                 f->reached, f->seconds);
     }
@@ -369,18 +416,26 @@ static void print_boards(FILE *out, const char *pre, const struct frontier_searc
 {
     slide_error err;
     struct board b;
-    fkey *keys = malloc(FSTREAM_BLOCK * sizeof *keys);
-    int len = keys && s->nblocks ? fstream_read_block(s, 0, keys, &err) : 0;
+    size_t klen = f->moved ? frontier_key_bytes(f, f->depth) : sizeof(fkey);
+    unsigned char *keys = malloc(FSTREAM_BLOCK * klen);
+    int len = !keys || !s->nblocks ? 0
+              : f->moved       ? fstream_read_block_bytes(s, 0, keys, klen, &err)
+                               : fstream_read_block(s, 0, (fkey *)keys, &err);
     int shown = 0;
-    if (len > 0 && board_alloc(&b, f->ks.rows, f->ks.cols, &err) == SLIDE_OK) {
+    size_t line_len = 16 + 8 * (size_t)f->ks.rows * (size_t)f->ks.cols;
+    char *line = malloc(line_len);
+    if (len > 0 && line && board_alloc(&b, f->ks.rows, f->ks.cols, &err) == SLIDE_OK) {
         for (; shown < len && shown < SHOW_BOARDS; shown++) {
-            char line[1024];
-            fkey_board(&f->ks, keys[shown], &b);
-            board_format(&b, line, sizeof line);
+            if (f->moved)
+                fmoved_board(&f->ms, keys + (size_t)shown * klen, &b);
+            else
+                fkey_board(&f->ks, ((fkey *)keys)[shown], &b);
+            board_format(&b, line, line_len);
             fprintf(out, "%s  %s\n", pre, line);
         }
         board_free(&b);
     }
+    free(line);
     /* A cut list says so, as slide bfs does, so it is not read as complete. */
     if (shown > 0 && s->count > (uint64_t)shown)
         fprintf(out, "%s  ... %" PRIu64 " more\n", pre, s->count - (uint64_t)shown);
@@ -401,11 +456,12 @@ static void print_summary(FILE *out, const char *pre, const struct frontier_sear
         fprintf(out, "%santipodes: %" PRIu64 "\n", pre, last->count);
     } else {
         fprintf(out, "%sboards reached: %" PRIu64 " (of %s)\n", pre, f->reached,
-                fkey_format(f->ks.size, num));
+                f->ks.size ? fkey_format(f->ks.size, num) : "(RC)!/2");
         fprintf(out, "%ssearched to distance %d (the search goes on: radius > %d); "
                 "first boards at distance %d:\n", pre, f->depth, f->depth - 1, f->depth);
     }
     print_boards(out, pre, f, last);
+    /* a layer's figures: its keys' bytes, the index included */
     if (last->count)
         fprintf(out, "%slayer %d: %.3f bytes per board (%" PRIu64 " bytes of keys, "
                 "index included)\n", pre, f->complete ? f->depth - 1 : f->depth,
@@ -420,15 +476,23 @@ static void print_summary(FILE *out, const char *pre, const struct frontier_sear
 static int report(const struct frontier_args *a, const struct board *goal,
                   const struct frontier_search *f, int threads)
 {
-    char gtext[1024];
-    board_format(goal, gtext, sizeof gtext);
+    size_t glen = board_format(goal, NULL, 0) + 1;
+    char *gtext = malloc(glen);
+    if (!gtext)
+        return cli_fail(EXIT_FAIL, "out of memory");
+    board_format(goal, gtext, glen);
     FILE *info = a->format == REPORT_CSV ? stderr : stdout;
     if (a->provenance)
         provenance_write(stdout, cli_provenance_prefix(a->format), a->command, threads,
                          f->seconds);
     const char *pre = a->format == REPORT_TEX ? "% " : a->format == REPORT_MD ? "- " : "";
-    fprintf(info, "%sboard %dx%d, goal %s, frontier search, %d-bit keys\n", pre, a->rows,
-            a->cols, gtext, f->ks.bits);
+    if (f->moved)
+        fprintf(info, "%sboard %dx%d, goal %s, frontier search, moved keys of %zu bytes\n",
+                pre, a->rows, a->cols, gtext, frontier_key_bytes(f, f->depth));
+    else
+        fprintf(info, "%sboard %dx%d, goal %s, frontier search, %d-bit keys\n", pre, a->rows,
+                a->cols, gtext, f->ks.bits);
+    free(gtext);
     if (a->format == REPORT_MD)
         fputc('\n', stdout);
     int last = f->complete ? f->depth - 1 : f->depth;
@@ -437,7 +501,7 @@ static int report(const struct frontier_args *a, const struct board *goal,
         fputc('\n', stdout);
     print_summary(info, pre, f, threads);
     int rc = cli_finish_stdout();
-    if (!rc && f->complete && (fkey)f->reached != f->ks.size)
+    if (!rc && f->complete && f->ks.size && (fkey)f->reached != f->ks.size)
         rc = cli_fail(EXIT_FAIL, "the search reached a different number of boards than "
                                  "the parity theorem predicts");
     return rc;
@@ -448,12 +512,13 @@ static int run(const struct frontier_args *a, const struct board *goal)
     slide_error err;
     struct frontier_search f;
     int lock_fd = -1, rc;
-    if ((rc = frontier_init(&f, goal, a->temp_dir, &err)))
+    if ((rc = frontier_init_keys(&f, goal, a->keys, a->temp_dir, &err)))
         return cli_fail_lib(rc, &err);
     struct run_ctx c = {.a = a, .f = &f, .goal = goal,
                         .progress = cli_progress_wanted(a->progress)};
     int threads = a->threads > 0 ? a->threads : omp_get_max_threads();
-    if ((rc = start(a, &c, &f, &lock_fd))) {
+    if ((a->summary && (rc = cli_summary_check(a->summary))) ||
+        (rc = start(a, &c, &f, &lock_fd))) {
         frontier_free(&f);
         if (lock_fd >= 0)
             close(lock_fd);
@@ -481,10 +546,13 @@ static int run(const struct frontier_args *a, const struct board *goal)
                       c.dir ? "; checkpoint saved in " : "", c.dir ? c.dir : "");
     else if (lib)
         rc = cli_fail_lib(lib, &err);
-    else
-        rc = report(a, goal, &f, threads);
+    else if (!(rc = report(a, goal, &f, threads)) && a->summary) {
+        struct cli_summary sum = {"frontier", goal, f.hist, f.complete ? f.depth - 1 : f.depth,
+                                  f.complete, a->command, NULL, 0};
+        rc = cli_summary_write(a->summary, &sum);
+    }
     if (!rc && c.save_failed)
-        fprintf(stderr, "slide: warning: the search finished but its final checkpoint "
+        cli_note("warning: the search finished but its final checkpoint "
                 "(distance %d) was not saved (the result is complete)\n", f.depth);
     frontier_free(&f);
     if (lock_fd >= 0)
@@ -502,8 +570,16 @@ int cmd_frontier(int argc, char **argv)
     if (rc)
         return rc < 0 ? EXIT_OK : rc;
     struct board goal = {0};
-    if ((rc = cli_goal(a.goal_text, a.rows, a.cols, &goal)))
+    if (a.blank >= a.rows * a.cols)
+        return cli_fail(EXIT_USAGE, "--blank %d: a %dx%d board has cells 0 to %d", a.blank,
+                        a.rows, a.cols, a.rows * a.cols - 1);
+    if ((rc = cli_goal(a.blank >= 0 ? NULL : a.goal_text, a.rows, a.cols, &goal)))
         return rc;
+    if (a.blank >= 0) { /* the standard goal with its blank swapped onto the cell */
+        int n = a.rows * a.cols;
+        goal.cells[n - 1] = goal.cells[a.blank];
+        goal.cells[a.blank] = 0;
+    }
     rc = run(&a, &goal);
     board_free(&goal);
     return rc;

@@ -6,6 +6,7 @@
  */
 #include <inttypes.h>
 #include <limits.h>
+#include <omp.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include "slide/bibfs.h"
 #include "slide/db.h"
 #include "slide/ida.h"
+#include "slide/ida_parallel.h"
 #include "slide/layers.h"
 #include "slide/parity.h"
 #include "slide/pdb.h"
@@ -91,9 +93,19 @@ static const char help[] =
     "                 about the main diagonal and take the larger value (square\n"
     "                 boards whose goal has its blank on the diagonal; other\n"
     "                 goals are refused)\n"
-    "  --threads N    solve N boards at once (BOARD - or @FILE only: refused\n"
-    "                 with one BOARD); answers are printed in input order and\n"
-    "                 do not depend on N\n"
+    "  --threads N    one BOARD (ida): search it with N threads (default: every\n"
+    "                 core OpenMP reports, OMP_NUM_THREADS if set); each\n"
+    "                 threshold's tree is split into work items the threads\n"
+    "                 share.  The length, the path, the thresholds and the\n"
+    "                 nodes of every iteration but the last do not depend on\n"
+    "                 N; the last iteration may count more nodes (items past\n"
+    "                 the solution's, partly searched; 'last iteration' and\n"
+    "                 expanded_last).  Small iterations (after one of under\n"
+    "                 100000 expansions) run on one thread.  With --max-nodes\n"
+    "                 a stopped search has expanded exactly N nodes.\n"
+    "                 BOARD - or @FILE: solve N boards at once, one thread each\n"
+    "                 (default 1); answers are printed in input order and do\n"
+    "                 not depend on N.  Other methods: several boards only\n"
     "  --max-nodes N  (ida) give up on a board after N node expansions\n"
     "  --progress     (ida) one line per IDA* threshold on stderr (default on a\n"
     "  --no-progress  terminal); never\n"
@@ -103,7 +115,9 @@ static const char help[] =
     "  --provenance   start stdout with the provenance block (tool version,\n"
     "                 commit, compiler and flags, CPU, threads, date), lines\n"
     "                 prefixed \"# \" (text, csv, --count, --moves), \"% \" (tex)\n"
-    "                 or \"> \" (md), and end it with the wall and CPU time\n"
+    "                 or \"> \" (md), and end it with the searches' CPU time\n"
+    "                 (summed over boards), the tables' load time (wall and\n"
+    "                 CPU) and the run's wall and CPU time\n"
     "  --keep-going   (with -) report a bad line on standard error as 'line N:\n"
     "                 ...', go on with the others, exit 2 at the end; without\n"
     "                 it every line is checked first (its text, its goal, and\n"
@@ -128,21 +142,34 @@ static const char help[] =
     "  blank moves: UDLR...\n"
     "  tiles moved: t1 t2 ...\n"
     "  nodes: E expanded, N generated, I iterations, h(board) H    ida\n"
+    "  last iteration: E expanded, N generated                     ida\n"
     "  nodes: E expanded, S stored                                 bibfs\n"
-    "  time: S s\n"
+    "  time: S s, CPU C s, T threads\n"
     "--count and --moves print one line per board instead: the number L, or\n"
     "the blank moves (an empty line for a board already at the goal); an\n"
     "unsolvable or stopped board gets its 'unsolvable: ...' or 'stopped: ...'\n"
     "line.  csv, md and tex give one record per board with the columns\n"
     "board,method,heuristic,status,length,blank_moves,tiles_moved,expanded,\n"
-    "generated,iterations,h_start,lower_bound,seconds,stored;\n"
+    "generated,iterations,h_start,lower_bound,seconds,stored,threads,\n"
+    "cpu_seconds,expanded_last,generated_last,cpu_critical;\n"
     "status is optimal, found (a valid solution not proven optimal: layers),\n"
     "unsolvable or stopped; length is empty unless a solution was found;\n"
     "lower_bound is what the search proved (the length when optimal; empty\n"
     "for layers).  The figures a method does not produce are empty: ida gives\n"
     "expanded, generated, iterations and h_start, bibfs expanded and stored\n"
-    "(the boards both sides keep), layers and db none.  seconds is the wall time of\n"
-    "the method alone (not parsing or printing).  The text output streams a\n"
+    "(the boards both sides keep), layers and db none; ida also the last\n"
+    "iteration's share of expanded and generated (expanded_last,\n"
+    "generated_last).  seconds is the wall time of the method alone (not\n"
+    "parsing, printing or loading tables); cpu_seconds its CPU time, measured\n"
+    "inside slide: the sum over the threads of its search (each thread's\n"
+    "CLOCK_THREAD_CPUTIME_ID), so never the tables' load or another board's\n"
+    "search; threads is how many searched (1 for a search whose iterations\n"
+    "were all small); cpu_critical (ida) the CPU seconds on the search's\n"
+    "critical path: the serial parts plus, per threshold, the busiest\n"
+    "thread's (about the wall time with a core per thread, so cpu_seconds on\n"
+    "one thread over it estimates the speedup on a machine not shared).\n"
+    "--provenance adds the tables' load time (wall and CPU)\n"
+    "and the searches' CPU time in all.  The text output streams a\n"
     "solution; csv, md and tex hold each record in memory, so for solutions\n"
     "of billions of moves (layers on big boards) use --count or --moves.\n"
     "Exit status: 0 every board solved, 1 a search stopped or failed, or a\n"
@@ -162,6 +189,7 @@ struct solve_job {
     const struct db *db; /* loaded, covering start and goal; NULL without --db */
     const struct pdb_set *pdb; /* loaded once for --h pdb:..., shared; else NULL */
     const char *pdb_with;      /* the NAME of --h max(NAME,pdb:...), or "" */
+    int threads;               /* threads of one search (ida; 1 with several boards) */
 };
 
 #define SOLVE_NONE (-1) /* a figure the method does not produce */
@@ -175,6 +203,10 @@ struct solve_answer {
     char caveat[96];     /* why a solution is not optimal, for the text output */
     int64_t lower_bound; /* proven lower bound on the optimum */
     int64_t expanded, generated, iterations, h_start, stored;
+    int64_t expanded_last, generated_last; /* ida: of those, the last iteration's */
+    int64_t threads;     /* threads of the search */
+    double cpu_seconds;  /* the search's CPU time (its threads'), < 0 unknown */
+    double cpu_critical; /* of it, on the critical path (ida.h), < 0 unknown */
     const char *heuristic; /* name actually used, or "" */
     char heuristic_name[80]; /* a copy that outlives the heuristic */
 };
@@ -197,18 +229,40 @@ static int letters_of(const unsigned char *moves, int len, char **out, slide_err
     return SLIDE_OK;
 }
 
+/* One heuristic per thread of the search (a heuristic holds scratch space). */
+static int open_heuristics(const struct solve_job *job, struct ida_heuristic *h, int n,
+                           slide_error *err)
+{
+    for (int i = 0; i < n; i++) {
+        int rc = job->pdb ? ida_heuristic_open_pdb(&h[i], job->pdb, job->pdb_with, job->goal,
+                                                   err)
+                          : ida_heuristic_open(&h[i], job->heuristic, job->goal, err);
+        if (rc) {
+            while (i-- > 0)
+                ida_heuristic_close(&h[i]);
+            return rc;
+        }
+    }
+    return SLIDE_OK;
+}
+
 static int solve_ida(const struct solve_job *job, struct solve_answer *ans,
                      slide_error *err)
 {
-    struct ida_heuristic h;
-    int rc = job->pdb ? ida_heuristic_open_pdb(&h, job->pdb, job->pdb_with, job->goal, err)
-                      : ida_heuristic_open(&h, job->heuristic, job->goal, err);
-    if (rc)
+    int threads = job->threads > 1 ? job->threads : 1;
+    struct ida_heuristic *hs = calloc((size_t)threads, sizeof *hs);
+    if (!hs)
+        return slide_fail(err, SLIDE_ENOMEM, "out of memory for %d threads", threads);
+    int rc = open_heuristics(job, hs, threads, err);
+    if (rc) {
+        free(hs);
         return rc;
+    }
+    struct ida_heuristic h = hs[0];
     struct ida_options o = {job->max_nodes, job->cancel,
                             job->progress ? print_threshold : NULL, NULL};
     struct ida_result r;
-    rc = ida_solve(job->start, job->goal, &h, &o, &r, err);
+    rc = ida_solve_parallel(job->start, job->goal, hs, threads, &o, &r, err);
     if (!rc)
         rc = letters_of(r.moves, r.length, &ans->moves, err);
     ans->length = rc ? 0 : (uint64_t)r.length;
@@ -221,10 +275,17 @@ static int solve_ida(const struct solve_job *job, struct solve_answer *ans,
     ans->generated = (int64_t)r.generated;
     ans->iterations = r.iterations;
     ans->h_start = r.h_start;
+    ans->expanded_last = (int64_t)r.expanded_last;
+    ans->generated_last = (int64_t)r.generated_last;
+    ans->threads = r.threads;
+    ans->cpu_seconds = r.cpu_seconds;
+    ans->cpu_critical = r.cpu_critical;
     snprintf(ans->heuristic_name, sizeof ans->heuristic_name, "%s", h.name);
     ans->heuristic = ans->heuristic_name;
     ida_result_free(&r);
-    ida_heuristic_close(&h);
+    for (int i = 0; i < threads; i++)
+        ida_heuristic_close(&hs[i]);
+    free(hs);
     return rc;
 }
 
@@ -329,7 +390,7 @@ static int db_covers(const struct solve_job *job, char *why, size_t len)
  * chosen and hands the other boards to its fallback, with a note.
  */
 enum { TAKES_H = 1, TAKES_MAX_NODES = 2, TAKES_MAX_STATES = 4, TAKES_DB = 8,
-       TAKES_PROGRESS = 16, TAKES_BATCH = 32 };
+       TAKES_PROGRESS = 16, TAKES_BATCH = 32, TAKES_THREADS = 64 };
 
 static const struct solve_method {
     const char *name;
@@ -343,7 +404,8 @@ static const struct solve_method {
     const char *fallback; /* when chosen by its option alone: the method for
                              the boards it does not cover (NULL: none) */
 } methods[] = {
-    {"ida", solve_ida, TAKES_H | TAKES_MAX_NODES | TAKES_PROGRESS, 1, 0, NULL, NULL},
+    {"ida", solve_ida, TAKES_H | TAKES_MAX_NODES | TAKES_PROGRESS | TAKES_THREADS, 1, 0, NULL,
+     NULL},
     {"layers", solve_layers, 0, 0, 0, NULL, NULL},
     {"bibfs", solve_bibfs, TAKES_MAX_STATES, 0, 0, NULL, NULL},
     {"db", solve_db, TAKES_DB, 0, TAKES_DB, db_covers, "ida"},
@@ -374,7 +436,9 @@ struct solve_args {
     int keep_going; /* a bad line is reported and skipped, exit 2 at the end */
     unsigned given; /* the method-specific options given (TAKES_*) */
     int reflect;    /* --reflect */
-    int threads;    /* --threads: boards solved at once */
+    int threads;    /* --threads: boards solved at once (several boards), or the
+                       threads of the one board's search (ida) */
+    int batch;      /* BOARD - or @FILE: several boards */
     char pdb_with[64], pdb_files[4096]; /* --h pdb:FILES or max(WITH,pdb:FILES) */
     int is_pdb;
     int provenance;      /* --provenance */
@@ -431,10 +495,13 @@ static int check_specific(const struct solve_args *a, const struct cli_parse *p)
                             specific[i].name, specific[i].value);
     char now[64];
     snprintf(now, sizeof now, "--method %s", a->method->name);
-    /* --threads solves several boards at once: one BOARD argument is one board */
-    int batch = p->nargs != 1 || !strcmp(p->args[0], "-") || p->args[0][0] == '@';
+    /* --threads solves several boards at once, or searches one board with
+     * several threads (ida) */
+    char one[96];
+    snprintf(one, sizeof one, "one BOARD and %s", now);
+    int threads_used = a->batch || (used & TAKES_THREADS);
     return cli_parse_unused(p, used | TAKES_BATCH, now) ||
-                   cli_parse_unused(p, batch ? ~0u : ~(unsigned)TAKES_BATCH, "one BOARD")
+                   cli_parse_unused(p, threads_used ? ~0u : ~(unsigned)TAKES_BATCH, one)
                ? EXIT_USAGE
                : EXIT_OK;
 }
@@ -470,7 +537,8 @@ static const struct cli_option solve_options[] = {
     {"db", 'd', CLI_VALUE, 'd', TAKES_DB, "--method db", NULL},
     {"keep-going", 0, CLI_FLAG, 'k', 0, NULL, NULL},
     {"reflect", 0, CLI_FLAG, 'r', TAKES_H, "--method ida", NULL},
-    {"threads", 't', CLI_VALUE, 't', TAKES_BATCH, "BOARD - or @FILE (several boards)", NULL},
+    {"threads", 't', CLI_VALUE, 't', TAKES_BATCH,
+     "--method ida, or BOARD - or @FILE (several boards)", NULL},
     {"provenance", 0, CLI_FLAG, 'V', 0, NULL, NULL},
     {0, 0, 0, 0, 0, NULL, NULL}};
 
@@ -535,8 +603,7 @@ static int parse_args(int argc, char **argv, struct solve_args *a, struct cli_pa
     int rc = cli_parse_options(p, help, take_option, a);
     if (rc)
         return rc;
-    if (a->threads == 0)
-        a->threads = 1;
+    a->batch = p->nargs != 1 || !strcmp(p->args[0], "-") || p->args[0][0] == '@';
     a->is_pdb = pdb_spec_split(a->heuristic, a->pdb_with, sizeof a->pdb_with, a->pdb_files,
                                sizeof a->pdb_files);
     if (a->is_pdb == -1)
@@ -551,6 +618,10 @@ static int parse_args(int argc, char **argv, struct solve_args *a, struct cli_pa
                                     "--h pdb:FILES or --h max(NAME,pdb:FILES)");
     if (!a->method)
         method_default(a);
+    /* one board: its IDA* search on every core; boards: one at a time */
+    int searches = (a->method->takes | (a->fallback ? a->fallback->takes : 0)) & TAKES_THREADS;
+    if (a->threads == 0)
+        a->threads = !a->batch && searches ? omp_get_max_threads() : 1;
     return check_specific(a, p);
 }
 
@@ -593,8 +664,10 @@ static int empty_line(const char *p)
 /*
  * The lines of "-" or "@FILE" as read (cli_read_lines): until the first
  * one that is not empty the input may be one board over several lines or
- * a board per line; that line decides (is_board_line).  One board: every
- * line is kept, joined, at most CLI_TEXT_MAX bytes.  A board per line:
+ * a board per line; that line decides (is_board_line).  Blank lines and
+ * # comments are dropped in either case; an input of nothing else is
+ * refused (cli_no_boards).  One board: every other line is kept, joined,
+ * at most CLI_TEXT_MAX bytes.  A board per line:
  * each is kept apart and, unless --keep-going, parsed at once, so that a
  * bad one stops the input there.
  */
@@ -624,9 +697,11 @@ static int gather_line(struct gather *g, const char *line, size_t len, long numb
 static int gather_one(char *line, size_t len, long number, void *ctx)
 {
     struct gather *g = ctx;
+    if (empty_line(line)) /* nothing for the board either (board_parse skips it) */
+        return EXIT_OK;
     if (g->mode == BY_LINE)
-        return empty_line(line) ? EXIT_OK : gather_line(g, line, len, number);
-    if (g->mode == UNDECIDED && !empty_line(line)) {
+        return gather_line(g, line, len, number);
+    if (g->mode == UNDECIDED) {
         if (is_board_line(line, g->a->rows, g->a->cols)) {
             g->mode = BY_LINE; /* the empty lines before it are dropped */
             return gather_line(g, line, len, number);
@@ -643,6 +718,8 @@ static int read_input(const char *arg, const struct solve_args *a, struct board_
                                       strcmp(arg, "-") ? arg + 1 : "standard input",
                                       " (or give one board per line)"}, {0}};
     int rc = cli_read_lines(arg, "the boards", gather_one, &g);
+    if (!rc && g.mode == UNDECIDED)
+        rc = cli_no_boards(arg);
     int n = g.mode == BY_LINE ? (int)g.lines.count : 1;
     l->buf = g.mode == BY_LINE ? g.lines.buf : g.one.text;
     if (g.mode == BY_LINE)
@@ -806,7 +883,11 @@ static int print_text(const struct printed *p, const struct solve_answer *ans,
             return rc;
     }
     print_figures(ans);
-    printf("time: %.3f s\n", p->seconds);
+    if (ans->expanded_last != SOLVE_NONE)
+        printf("last iteration: %" PRId64 " expanded, %" PRId64 " generated\n",
+               ans->expanded_last, ans->generated_last);
+    printf("time: %.3f s, CPU %.3f s, %" PRId64 " thread%s\n", p->seconds, ans->cpu_seconds,
+           ans->threads, ans->threads == 1 ? "" : "s");
     return SLIDE_OK;
 }
 
@@ -828,7 +909,8 @@ static void print_line(const struct printed *p, const struct solve_answer *ans,
 
 static const char *const columns[] = {
     "board", "method", "heuristic", "status", "length", "blank_moves", "tiles_moved",
-    "expanded", "generated", "iterations", "h_start", "lower_bound", "seconds", "stored"};
+    "expanded", "generated", "iterations", "h_start", "lower_bound", "seconds", "stored",
+    "threads", "cpu_seconds", "expanded_last", "generated_last", "cpu_critical"};
 #define NCOLUMNS (int)(sizeof columns / sizeof columns[0])
 
 /* A figure as a cell: empty when the method does not produce it. */
@@ -857,7 +939,7 @@ static int tiles_text(const struct printed *p, const struct solve_answer *ans,
 static int print_record(const struct report_table *t, const struct printed *p,
                         const struct solve_answer *ans, slide_error *err)
 {
-    char len[24] = "", f[6][24], sec[32];
+    char len[24] = "", f[9][24], sec[32], cpu[32], crit[32];
     char *tiles = NULL;
     int solved = !p->why;
     if (solved) {
@@ -869,6 +951,8 @@ static int print_record(const struct report_table *t, const struct printed *p,
         }
     }
     snprintf(sec, sizeof sec, "%.6f", p->seconds);
+    snprintf(cpu, sizeof cpu, "%.6f", ans->cpu_seconds);
+    snprintf(crit, sizeof crit, "%.6f", ans->cpu_critical);
     const char *row[] = {p->board, p->method, ans->heuristic, p->status, len,
                          solved ? ans->moves : "", solved ? tiles : "",
                          figure(ans->expanded, f[0], sizeof f[0]),
@@ -876,7 +960,11 @@ static int print_record(const struct report_table *t, const struct printed *p,
                          figure(ans->iterations, f[2], sizeof f[2]),
                          figure(ans->h_start, f[3], sizeof f[3]),
                          figure(ans->lower_bound, f[4], sizeof f[4]), sec,
-                         figure(ans->stored, f[5], sizeof f[5])};
+                         figure(ans->stored, f[5], sizeof f[5]),
+                         figure(ans->threads, f[6], sizeof f[6]), ans->cpu_seconds < 0 ? "" : cpu,
+                         figure(ans->expanded_last, f[7], sizeof f[7]),
+                         figure(ans->generated_last, f[8], sizeof f[8]),
+                         ans->cpu_critical < 0 ? "" : crit};
     report_row(t, row);
     free(tiles);
     return SLIDE_OK;
@@ -924,6 +1012,20 @@ static double seconds_since(const struct timespec *t0)
     return (double)(t1.tv_sec - t0->tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0->tv_nsec);
 }
 
+/* CPU seconds of the calling thread, or of the process (clock). */
+static double cpu_clock(clockid_t clock)
+{
+    struct timespec t;
+    if (clock_gettime(clock, &t))
+        return 0;
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static double thread_cpu(void)
+{
+    return cpu_clock(CLOCK_THREAD_CPUTIME_ID);
+}
+
 /* A board's search, kept until it is printed (boards may be solved in
  * parallel and are printed in input order). */
 struct solved {
@@ -940,14 +1042,19 @@ static void solve_only(const struct solve_method *method, const struct solve_job
     struct solve_answer ans = {.lower_bound = SOLVE_NONE, .expanded = SOLVE_NONE,
                                .generated = SOLVE_NONE, .iterations = SOLVE_NONE,
                                .h_start = SOLVE_NONE, .stored = SOLVE_NONE,
+                               .expanded_last = SOLVE_NONE, .generated_last = SOLVE_NONE,
+                               .threads = 1, .cpu_seconds = -1, .cpu_critical = -1,
                                .heuristic = ""};
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
+    double cpu0 = thread_cpu();
     s->ans = ans;
     s->rc = check_solvable(job->start, job->goal, &s->err);
     if (!s->rc)
         s->rc = method->solve(job, &s->ans, &s->err);
     s->seconds = seconds_since(&t0);
+    if (s->ans.cpu_seconds < 0) /* a method on this thread alone */
+        s->ans.cpu_seconds = thread_cpu() - cpu0;
 }
 
 /* Print a solved board; returns an exit status. */
@@ -988,6 +1095,8 @@ struct solve_run {
     struct db db;                /* loaded when a->db_path is set */
     struct pdb_set pdb;          /* loaded when --h names pattern databases */
     char note[SLIDE_ERROR_LEN];  /* the last fallback note printed */
+    double load_wall, load_cpu;  /* loading --db and --h pdb: (process CPU) */
+    double search_cpu;           /* the searches' CPU seconds, summed */
 };
 
 /* The method for job: the chosen one if it covers the board; else its
@@ -1005,7 +1114,7 @@ static int method_for(struct solve_run *r, const struct solve_job *job, int line
                       : cli_fail(EXIT_USAGE, "--method %s: %s", (*m)->name, why);
     *m = r->a->fallback;
     if (!quiet && strcmp(why, r->note) != 0) {
-        fprintf(stderr, "slide: %s; solving with --method %s\n", why, (*m)->name);
+        cli_note("%s; solving with --method %s\n", why, (*m)->name);
         snprintf(r->note, sizeof r->note, "%s", why);
     }
     return EXIT_OK;
@@ -1026,6 +1135,21 @@ static void item_free(struct item *it)
     board_free(&it->goal);
 }
 
+/* After tables were refused for goal: when it is Korf's (4x4, blank
+ * first), the line that says where his instances are for slide's goal. */
+static void korf_hint(const struct board *goal)
+{
+    static int said; /* once per process, as cli_board_hint */
+    if (goal->rows != 4 || goal->cols != 4)
+        return;
+    for (int k = 0; k < board_cells(goal); k++)
+        if (goal->cells[k] != k)
+            return;
+    if (!said++)
+        cli_fail(0, "hint: data/korf100.txt holds Korf's 100 instances turned to slide's goal "
+                    "(blank last): slide solve --h pdb:FILES - < data/korf100.txt");
+}
+
 /* Parse one board and choose its method (quiet: without the fallback
  * note, for check_lines); --h pdb:'s tables must fit a board that IDA*
  * solves.  Returns an exit status. */
@@ -1043,15 +1167,24 @@ static int prepare_one(struct solve_run *r, const char *text, int lineno, int qu
     if ((rc = cli_goal(a->goal_text, it->start.rows, it->start.cols, &it->goal)))
         return rc;
     struct solve_job job = {&it->start, &it->goal, a->heuristic, a->max_nodes, a->max_states,
-                            &interrupted, cli_progress_wanted(a->progress) && a->threads == 1,
+                            &interrupted,
+                            cli_progress_wanted(a->progress) && (a->threads == 1 || !a->batch),
                             a->output == OUT_COUNT, a->db_path ? &r->db : NULL,
-                            a->is_pdb == 1 ? &r->pdb : NULL, a->pdb_with};
+                            a->is_pdb == 1 ? &r->pdb : NULL, a->pdb_with,
+                            a->batch ? 1 : a->threads};
     it->job = job;
     if ((rc = method_for(r, &it->job, lineno, quiet, &it->m)))
         return rc;
-    if (job.pdb && (it->m->takes & TAKES_H) && (rc = pdb_set_match(job.pdb, &it->goal, &err)))
-        return lineno ? cli_fail(EXIT_USAGE, "line %d: %s", lineno, err.msg)
-                      : cli_fail_lib(rc, &err);
+    if (job.pdb && (it->m->takes & TAKES_H) && (rc = pdb_set_match(job.pdb, &it->goal, &err))) {
+        rc = lineno ? cli_fail(EXIT_USAGE, "line %d: %s", lineno, err.msg)
+                    : cli_fail_lib(rc, &err);
+        /* a one-line list of the tables' cell count: the --size hint, as
+         * slide solvable gives it */
+        cli_board_hint(&it->start, &it->goal, a->rows == 0, a->goal_text != NULL,
+                       CLI_HINT_OPTIONS);
+        korf_hint(&it->goal);
+        return rc;
+    }
     return EXIT_OK;
 }
 
@@ -1062,6 +1195,7 @@ static int solve_one(struct solve_run *r, const char *text, int lineno)
     int status = prepare_one(r, text, lineno, 0, &it);
     if (status == EXIT_OK) {
         solve_only(it.m, &it.job, &it.s);
+        r->search_cpu += it.s.ans.cpu_seconds;
         status = print_solved(r->a, it.m, &it.job, r->t, &it.s);
     }
     item_free(&it);
@@ -1146,6 +1280,8 @@ static int solve_parallel(struct solve_run *r, const struct board_list *l)
             items[i].done = 1;
             for (; printed < n && items[printed].done; printed++) {
                 struct item *it = &items[printed];
+                if (it->s.ans.cpu_seconds > 0)
+                    r->search_cpu += it->s.ans.cpu_seconds;
                 if (!interrupted || it->s.rc != SLIDE_OK || it->s.ans.length) {
                     if (printed && a->output == OUT_RECORD && a->format == REPORT_TEXT)
                         putchar('\n');
@@ -1160,17 +1296,37 @@ static int solve_parallel(struct solve_run *r, const struct board_list *l)
     return worse(status, prep);
 }
 
+/* The goal of --goal when its text alone gives the size (rows written with
+ * '/', or --size), for checking the tables' headers before their payload;
+ * 0 when it does not (the boards give the size: checked per board). */
+static int goal_for_tables(const struct solve_args *a, struct board *goal)
+{
+    slide_error err;
+    const char *t = a->goal_text;
+    if (!t || (a->rows == 0 && !strpbrk(t, "/\n")))
+        return 0;
+    return board_parse_goal(t, a->rows, a->cols, goal, &err) == SLIDE_OK;
+}
+
 /* Load --h's pattern databases once, with the load time on stderr. */
 static int load_pdbs(const struct solve_args *a, struct pdb_set *set)
 {
     slide_error err;
     struct timespec t0;
+    struct board goal = {0};
     clock_gettime(CLOCK_MONOTONIC, &t0);
+    int known = goal_for_tables(a, &goal);
     /* bad input (the list, --reflect, tables that do not go together) is 2;
      * a bad file is 1 (pdb.h keeps SLIDE_EINVAL for the former) */
-    int rc = pdb_set_load(set, a->pdb_files, a->reflect, 0, &err);
+    int rc = pdb_set_load_for(set, a->pdb_files, a->reflect, 0, known ? &goal : NULL, &err);
+    if (rc) {
+        rc = cli_fail_lib(rc, &err);
+        if (known)
+            korf_hint(&goal);
+    }
+    board_free(&goal);
     if (rc)
-        return cli_fail_lib(rc, &err);
+        return rc;
     if (!pdb_set_admissible(set))
         fprintf(stderr, "slide: note: the pattern databases overlap or mix kinds, so their "
                         "sum may overestimate: lengths are not proven optimal\n");
@@ -1193,8 +1349,11 @@ int cmd_solve(int argc, char **argv)
     if (rc)
         return rc < 0 ? EXIT_OK : rc;
     struct board_list l = {0};
-    struct solve_run r = {&a, NULL, {0}, {0}, ""};
+    struct solve_run r = {&a, NULL, {0}, {0}, "", 0, 0, 0};
     slide_error err;
+    struct timespec tl;
+    clock_gettime(CLOCK_MONOTONIC, &tl);
+    double cl = cpu_clock(CLOCK_PROCESS_CPUTIME_ID); /* nothing else runs yet */
     if (a.db_path && db_load(a.db_path, 0, &r.db, &err)) {
         db_free(&r.db);
         return cli_fail_file(EXIT_FAIL, a.db_path, &err);
@@ -1203,6 +1362,8 @@ int cmd_solve(int argc, char **argv)
         db_free(&r.db);
         return rc;
     }
+    r.load_wall = seconds_since(&tl);
+    r.load_cpu = cpu_clock(CLOCK_PROCESS_CPUTIME_ID) - cl;
     /* --goal - or @FILE is read once, for every board */
     char *goal_buf = NULL;
     if (a.goal_text && (!strcmp(a.goal_text, "-") || a.goal_text[0] == '@') &&
@@ -1230,12 +1391,17 @@ int cmd_solve(int argc, char **argv)
         provenance_write(stdout, prefix, a.command, a.threads, -1);
     if (table)
         report_begin(&t);
-    int status = a.threads > 1 ? solve_parallel(&r, &l)
+    int status = a.batch && a.threads > 1 ? solve_parallel(&r, &l)
                                : solve_serial(&r, &l);
     if (table)
         report_end(&t);
-    if (a.provenance)
+    if (a.provenance) {
+        printf("%ssearch CPU time: %.3f s (the searches' own threads, measured inside "
+               "slide); loading tables: %.3f s wall, %.3f s CPU\n", prefix, r.search_cpu,
+               a.db_path || a.is_pdb == 1 ? r.load_wall : 0.0,
+               a.db_path || a.is_pdb == 1 ? r.load_cpu : 0.0);
         provenance_write_times(stdout, prefix, seconds_since(&t0));
+    }
     board_list_free(&l);
     db_free(&r.db);
     free(goal_buf);

@@ -15,25 +15,69 @@
 
 #include "slide/frontier_sort.h"
 
+#include "frontier_internal.h"
+
 #define DEFAULT_BUFFER_KEYS (1u << 24)
 
-int frontier_init(struct frontier_search *f, const struct board *goal,
-                  const char *temp_dir, slide_error *err)
+/* The rank keys' fields that moved keys use too: dimensions, and the size
+ * of the space when it fits 128 bits. */
+static int moved_space(struct frontier_search *f, const struct board *goal, slide_error *err)
+{
+    int n = board_cells(goal);
+    f->moved = 1;
+    if (n <= FKEY_MAX_CELLS)
+        fkey_init(&f->ks, goal, err); /* cannot fail below the limit */
+    f->ks.rows = goal->rows;
+    f->ks.cols = goal->cols;
+    f->ks.n = n;
+    f->ks.m = n - 1;
+    f->ks.goal_blank = board_blank(goal);
+    f->ks.path_graph = goal->rows == 1 || goal->cols == 1;
+    return fmoved_init(&f->ms, goal, err);
+}
+
+/* Layer 0: the goal's key. */
+static int first_layer(struct frontier_search *f, const struct board *goal, slide_error *err)
+{
+    int rc;
+    if (!f->moved) {
+        if ((rc = fstream_open(&f->prev, NULL, err)) || (rc = fstream_open(&f->cur, NULL, err)))
+            return rc;
+        return fstream_append(&f->cur, fkey_of_board(&f->ks, goal));
+    }
+    size_t len = fmoved_key_len(&f->ms, 0);
+    unsigned char key[16];
+    if ((rc = fstream_open_bytes(&f->prev, NULL, len, err)) ||
+        (rc = fstream_open_bytes(&f->cur, NULL, len, err)))
+        return rc;
+    fmoved_encode(&f->ms, goal, key, len); /* the goal: no pair */
+    return fstream_append_bytes(&f->cur, key);
+}
+
+int frontier_init_keys(struct frontier_search *f, const struct board *goal,
+                       enum frontier_keys keys, const char *temp_dir, slide_error *err)
 {
     int rc;
     memset(f, 0, sizeof *f);
     f->prev.fd = f->cur.fd = -1;
     f->temp_dir = temp_dir;
-    if ((rc = fkey_init(&f->ks, goal, err)))
+    if (keys == FRONTIER_KEYS_MOVED ||
+        (keys == FRONTIER_KEYS_AUTO && board_cells(goal) > FKEY_MAX_CELLS))
+        rc = moved_space(f, goal, err);
+    else
+        rc = fkey_init(&f->ks, goal, err);
+    if (rc) {
+        fmoved_free(&f->ms);
         return rc;
+    }
     f->hist_cap = 64;
     f->hist = calloc((size_t)f->hist_cap, sizeof *f->hist);
-    if (!f->hist)
+    if (!f->hist) {
+        frontier_free(f);
         return slide_fail(err, SLIDE_ENOMEM, "out of memory for the histogram");
-    if ((rc = fstream_open(&f->prev, NULL, err)) ||
-        (rc = fstream_open(&f->cur, NULL, err)) ||
-        (rc = fstream_append(&f->cur, fkey_of_board(&f->ks, goal))) ||
-        (rc = fstream_finish(&f->cur, err)) || (rc = fstream_finish(&f->prev, err))) {
+    }
+    if ((rc = first_layer(f, goal, err)) || (rc = fstream_finish(&f->cur, err)) ||
+        (rc = fstream_finish(&f->prev, err))) {
         frontier_free(f);
         return rc;
     }
@@ -42,19 +86,25 @@ int frontier_init(struct frontier_search *f, const struct board *goal,
     return SLIDE_OK;
 }
 
+int frontier_init(struct frontier_search *f, const struct board *goal,
+                  const char *temp_dir, slide_error *err)
+{
+    return frontier_init_keys(f, goal, FRONTIER_KEYS_AUTO, temp_dir, err);
+}
+
+size_t frontier_key_bytes(const struct frontier_search *f, int depth)
+{
+    return f->moved ? fmoved_key_len(&f->ms, depth) : sizeof(fkey);
+}
+
 void frontier_free(struct frontier_search *f)
 {
     fstream_close(&f->prev);
     fstream_close(&f->cur);
+    fmoved_free(&f->ms);
     free(f->hist);
     f->hist = NULL;
 }
-
-/* The sorted runs of one step. */
-struct runs {
-    struct fstream *run;
-    size_t len, cap;
-};
 
 static void runs_free(struct runs *r)
 {
@@ -63,18 +113,6 @@ static void runs_free(struct runs *r)
     free(r->run);
     memset(r, 0, sizeof *r);
 }
-
-/* Expansion buffers of one step: keys and the radix sort's scratch. */
-struct expand {
-    const struct frontier_search *f;
-    const char *dir;       /* runs in temporary files there; NULL: memory */
-    fkey *a, *tmp;
-    uint64_t *start;       /* keys of cur before each block of the batch */
-    int threads;
-    int rc;
-    slide_error err;
-    uint64_t candidates;
-};
 
 /* Expand blocks [b0, b1) of cur into out (room for 4 keys a board);
  * returns the number of neighbours written, -1 on error. */
@@ -92,15 +130,17 @@ static int64_t expand_blocks(struct expand *x, size_t b0, size_t b1, fkey *out,
     return k;
 }
 
-/* One thread's share of a batch: expand, sort, dedup, write a run. */
-static int thread_share(struct expand *x, size_t b0, size_t b1, size_t batch0,
-                        struct fstream *run, slide_error *err)
+/* One chunk, blocks [b0, b1) of cur: expand into buf, sort (tmp as
+ * scratch), dedup, write a run. */
+static int chunk_run(struct expand *x, size_t b0, size_t b1, unsigned char *buf,
+                     unsigned char *tmp, struct fstream *run, slide_error *err)
 {
-    fkey *keys = malloc(FSTREAM_BLOCK * sizeof *keys);
+    if (x->f->moved)
+        return fbytes_share(x, b0, b1, buf, tmp, run, err);
+    fkey *keys = malloc(FSTREAM_BLOCK * sizeof *keys), *xa = (fkey *)buf;
     if (!keys)
         return slide_fail(err, SLIDE_ENOMEM, "out of memory for a block");
-    uint64_t off = 4 * x->start[b0 - batch0];
-    int64_t n = expand_blocks(x, b0, b1, x->a + off, keys, err);
+    int64_t n = expand_blocks(x, b0, b1, xa, keys, err);
     free(keys);
     if (n < 0)
         return SLIDE_EFORMAT;
@@ -109,15 +149,15 @@ static int thread_share(struct expand *x, size_t b0, size_t b1, size_t batch0,
     if (rc)
         return rc;
     if (x->f->ks.bits <= 64) { /* sort the low halves: half the traffic */
-        uint64_t *a = (uint64_t *)(x->a + off), *t = (uint64_t *)(x->tmp + off);
+        uint64_t *a = (uint64_t *)xa, *t = (uint64_t *)tmp;
         for (int64_t i = 0; i < n; i++) /* in place: a[i] lies below key i */
-            a[i] = (uint64_t)x->a[off + (uint64_t)i];
+            a[i] = (uint64_t)xa[i];
         uint64_t *s = fsort_u64(a, t, (size_t)n, x->f->ks.bits);
         u = fsort_unique_u64(s, (size_t)n);
         for (size_t i = 0; i < u && !fstream_append(run, s[i]); i++)
             ;
     } else {
-        fkey *s = fsort_keys(x->a + off, x->tmp + off, (size_t)n, x->f->ks.bits);
+        fkey *s = fsort_keys(xa, (fkey *)tmp, (size_t)n, x->f->ks.bits);
         u = fsort_unique(s, (size_t)n);
         for (size_t i = 0; i < u && !fstream_append(run, s[i]); i++)
             ;
@@ -144,37 +184,44 @@ static int grow_runs(struct runs *r, size_t more, slide_error *err)
     return SLIDE_OK;
 }
 
-/* Batch of blocks [b0, b1): one run per thread that got blocks. */
-static int expand_batch(struct expand *x, size_t b0, size_t b1, struct runs *r,
-                        slide_error *err)
+/*
+ * The chunks of the step, taken by the threads as they come free (no
+ * barrier between them: a thread slowed by another job on its core takes
+ * fewer): chunk c writes run c, so the runs do not depend on which thread
+ * took which, and the merged layer (a set) not on the thread count.
+ */
+static int expand_chunks(struct expand *x, const size_t *bound, size_t nchunks,
+                         size_t region, struct runs *r, slide_error *err)
 {
-    int T = x->threads;
-    int rc = grow_runs(r, (size_t)T, err);
+    int rc = grow_runs(r, nchunks, err);
     if (rc)
         return rc;
-    x->start[0] = 0;
-    for (size_t b = b0; b < b1; b++)
-        x->start[b - b0 + 1] = x->start[b - b0] + x->f->cur.block[b].count;
-    x->rc = SLIDE_OK;
     size_t first = r->len;
-#pragma omp parallel num_threads(T)
+    x->rc = SLIDE_OK;
+#pragma omp parallel num_threads(x->threads)
     {
-        int t = omp_get_thread_num();
-        size_t lo = b0 + (b1 - b0) * (size_t)t / (size_t)T;
-        size_t hi = b0 + (b1 - b0) * (size_t)(t + 1) / (size_t)T;
+        size_t t = (size_t)omp_get_thread_num();
+        unsigned char *buf = x->a + t * region, *tmp = x->tmp + t * region;
         slide_error e;
-        if (lo < hi) {
-            int trc = thread_share(x, lo, hi, b0, &r->run[first + (size_t)t], &e);
+#pragma omp for schedule(dynamic, 1)
+        for (size_t c = 0; c < nchunks; c++) {
+            int failed;
+#pragma omp atomic read
+            failed = x->rc;
+            if (failed)
+                continue;
+            int trc = chunk_run(x, bound[c], bound[c + 1], buf, tmp, &r->run[first + c], &e);
             if (trc) {
 #pragma omp critical(frontier_error)
                 if (!x->rc) {
-                    x->rc = trc;
                     x->err = e;
+#pragma omp atomic write
+                    x->rc = trc;
                 }
             }
         }
     }
-    r->len = first + (size_t)T;
+    r->len = first + nchunks;
     if (x->rc && err)
         *err = x->err;
     return x->rc;
@@ -218,7 +265,8 @@ static int heap_advance(struct heap *h, slide_error *err)
     return 0;
 }
 
-static int heap_open(struct heap *h, const struct runs *r, slide_error *err)
+/* The runs' cursors from their first key >= lo on. */
+static int heap_open(struct heap *h, const struct runs *r, fkey lo, slide_error *err)
 {
     memset(h, 0, sizeof *h);
     h->cur = calloc(r->len + 1, sizeof *h->cur);
@@ -230,7 +278,7 @@ static int heap_open(struct heap *h, const struct runs *r, slide_error *err)
         int rc = fstream_cursor_open(&h->cur[i], &r->run[i], err);
         if (rc)
             return rc;
-        int got = fstream_cursor_next(&h->cur[i], &h->key[i], err);
+        int got = fstream_cursor_seek(&h->cur[i], lo, &h->key[i], err);
         if (got < 0)
             return SLIDE_EFORMAT;
         if (got)
@@ -251,19 +299,22 @@ static void heap_close(struct heap *h, size_t n)
     free(h->idx);
 }
 
-/* Merge the runs, drop repeats and the keys of layer d-1, into out. */
-static int merge_runs(const struct frontier_search *f, const struct runs *r,
-                      struct fstream *out, slide_error *err)
+/* Merge the runs' keys in [lo, hi) (hi = 0: no bound), drop repeats and
+ * the keys of layer d-1, into out. */
+static int merge_runs(const struct frontier_search *f, const struct runs *r, fkey lo,
+                      fkey hi, struct fstream *out, slide_error *err)
 {
     struct heap h;
     struct fstream_cursor pc;
     fkey p = 0, last = 0;
     int have_last = 0, rc, pgot = 0;
-    if ((rc = heap_open(&h, r, err)) || (rc = fstream_cursor_open(&pc, &f->prev, err)))
+    if ((rc = heap_open(&h, r, lo, err)) || (rc = fstream_cursor_open(&pc, &f->prev, err)))
         goto done;
-    pgot = fstream_cursor_next(&pc, &p, err);
+    pgot = fstream_cursor_seek(&pc, lo, &p, err);
     while (h.len && pgot >= 0) {
         fkey k = h.key[h.idx[0]];
+        if (hi && k >= hi)
+            break;
         if (heap_advance(&h, err)) {
             rc = SLIDE_EFORMAT;
             break;
@@ -291,18 +342,105 @@ done:
     return rc;
 }
 
-/* Boards of layer d expanded per batch (a block is the unit of a batch). */
-static uint64_t batch_keys(const struct frontier_options *o)
+static int step_threads(const struct frontier_options *o)
 {
-    uint64_t buffer = o->buffer_keys >= 64 ? o->buffer_keys : DEFAULT_BUFFER_KEYS;
+    return o->threads > 0 ? o->threads : omp_get_max_threads();
+}
+
+/* Parts of a merge in memory: key ranges cut at the first keys of evenly
+ * spaced blocks of layer d (so the parts, and the layer's bytes, depend on
+ * the layer only, not on the thread count). */
+#define MERGE_PARTS 16
+
+/*
+ * Merge the runs into out (opened): in memory and with a layer d of at
+ * least 4 blocks a part, the parts are merged by the threads as they come
+ * free, each into a stream of its own, joined in order; otherwise in one
+ * pass.  Moved keys: the same in frontier_bytes.c.
+ */
+static int merge_all(const struct frontier_search *f, const struct frontier_options *o,
+                     const struct runs *r, const char *dir, struct fstream *out,
+                     slide_error *err)
+{
+    size_t nb = f->cur.nblocks;
+    if (f->moved)
+        return fbytes_merge(f, r, dir, step_threads(o), out, err);
+    if (dir || nb < 4 * MERGE_PARTS)
+        return merge_runs(f, r, 0, 0, out, err);
+    fkey cut[MERGE_PARTS + 1];
+    struct fstream part[MERGE_PARTS];
+    int rc = SLIDE_OK, n = MERGE_PARTS;
+    cut[0] = 0;
+    for (int i = 1; i < n; i++)
+        cut[i] = f->cur.block[(size_t)i * nb / (size_t)n].first;
+    cut[n] = 0; /* no bound */
+    for (int i = 0; i < n; i++)
+        fstream_open(&part[i], NULL, err); /* memory: cannot fail */
+    slide_error perr = {{0}};
+#pragma omp parallel for schedule(dynamic, 1) num_threads(step_threads(o))
+    for (int i = 0; i < n; i++) {
+        slide_error e;
+        int failed;
+#pragma omp atomic read
+        failed = rc;
+        if (failed)
+            continue;
+        int prc = merge_runs(f, r, cut[i], cut[i + 1], &part[i], &e);
+        if (prc) {
+#pragma omp critical(frontier_merge_error)
+            if (!rc) {
+                perr = e;
+#pragma omp atomic write
+                rc = prc;
+            }
+        }
+    }
+    if (rc && err)
+        *err = perr;
+    for (int i = 0; i < n; i++)
+        if (rc || (rc = fstream_concat(out, &part[i], err)))
+            fstream_close(&part[i]);
+    return rc;
+}
+
+/* Bytes of a key in the expansion buffer of the next step. */
+static size_t step_key_bytes(const struct frontier_search *f)
+{
+    return frontier_key_bytes(f, f->depth + 1);
+}
+
+/* Boards of layer d whose neighbours the whole expansion buffer holds (all
+ * threads' chunks together).  The default buffer takes the same bytes with
+ * either key kind. */
+static uint64_t batch_keys(const struct frontier_search *f, const struct frontier_options *o)
+{
+    uint64_t buffer = o->buffer_keys >= 64 ? o->buffer_keys
+                                           : DEFAULT_BUFFER_KEYS * sizeof(fkey) /
+                                                 (step_key_bytes(f) ? step_key_bytes(f) : 1);
     uint64_t keys = buffer / MOVE_COUNT;
     return keys < FSTREAM_BLOCK ? FSTREAM_BLOCK : keys;
 }
 
-/* Keys the expansion buffer holds: a batch's neighbours, or all of them. */
+/*
+ * Boards of a chunk: a thread's share of the buffer, and small enough that
+ * a layer makes 8 chunks a thread (so a slow thread holds up the step by
+ * at most about a sixteenth), but not below 4 blocks.
+ */
+static uint64_t chunk_keys(const struct frontier_search *f, const struct frontier_options *o)
+{
+    uint64_t T = (uint64_t)step_threads(o), share = batch_keys(f, o) / T;
+    uint64_t balance = f->cur.count / (8 * T);
+    if (balance < 4 * FSTREAM_BLOCK)
+        balance = 4 * FSTREAM_BLOCK;
+    uint64_t keys = share < balance ? share : balance;
+    return keys < FSTREAM_BLOCK ? FSTREAM_BLOCK : keys;
+}
+
+/* Keys the expansion buffer holds: each thread's chunk's neighbours, or all
+ * of the layer's. */
 static uint64_t buffer_cap(const struct frontier_search *f, const struct frontier_options *o)
 {
-    uint64_t cap = batch_keys(o) * MOVE_COUNT;
+    uint64_t cap = (uint64_t)step_threads(o) * chunk_keys(f, o) * MOVE_COUNT;
     return cap > f->cur.count * MOVE_COUNT ? f->cur.count * MOVE_COUNT : cap;
 }
 
@@ -313,11 +451,13 @@ void frontier_estimate(const struct frontier_search *f, const struct frontier_op
     double growth = prev > 0 && cur > prev ? cur / prev : 1.0;
     if (f->depth < 4)
         growth = 4; /* the first layers say little about the growth */
-    /* gaps of the runs are about 4 times those of the layer: 2 more bits */
-    double bpk = cur > 0 ? (double)f->cur.bytes / cur + 1.0 : (double)FSTREAM_GAP_MAX;
+    /* gaps of the runs are about 4 times those of the layer: 2 more bits;
+     * moved keys share shorter prefixes in the runs than in the layer */
+    double layer_bpk = cur > 0 ? (double)f->cur.bytes / cur : (double)FSTREAM_GAP_MAX;
+    double bpk = f->moved ? 1.5 * layer_bpk + 2.0 : layer_bpk + 1.0;
     double index = (double)sizeof(struct fstream_block) / FSTREAM_BLOCK;
     *fixed = fstream_memory(&f->prev) + fstream_memory(&f->cur) +
-             2 * buffer_cap(f, o) * sizeof(fkey);
+             2 * buffer_cap(f, o) * step_key_bytes(f);
     *step = (uint64_t)(cur * MOVE_COUNT * (bpk + 0.25 + index) + cur * growth * (bpk + index)) +
             (1u << 20);
 }
@@ -330,7 +470,7 @@ static int choose_storage(const struct frontier_search *f, const struct frontier
     frontier_estimate(f, o, &fixed, &step);
     uint64_t avail = store_memory_available(0);
     uint64_t limit = o->max_memory ? o->max_memory : UINT64_MAX;
-    int fits = fixed + step <= limit && (!avail || step + 2 * buffer_cap(f, o) * 16 <= avail);
+    int fits = fixed + step <= limit && (!avail || step + 2 * buffer_cap(f, o) * step_key_bytes(f) <= avail);
     *dir = NULL;
     if (fits)
         return SLIDE_OK;
@@ -365,28 +505,34 @@ static int expand_all(const struct frontier_search *f, const struct frontier_opt
                       const char *dir, struct runs *r, uint64_t *candidates,
                       slide_error *err)
 {
-    uint64_t per_batch = batch_keys(o);
-    struct expand x = {.f = f, .dir = dir};
-    x.threads = o->threads > 0 ? o->threads : omp_get_max_threads();
-    size_t nb = f->cur.nblocks, cap = (size_t)buffer_cap(f, o);
-    x.a = malloc(cap * sizeof *x.a);
-    x.tmp = malloc(cap * sizeof *x.tmp);
-    x.start = malloc((nb + 1) * sizeof *x.start);
+    uint64_t per_chunk = chunk_keys(f, o);
+    struct expand x = {.f = f, .dir = dir, .klen = step_key_bytes(f)};
+    x.threads = step_threads(o);
+    size_t nb = f->cur.nblocks, nchunks = 0;
+    uint64_t most = f->cur.count < per_chunk ? f->cur.count : per_chunk;
+    size_t region = (size_t)(most * MOVE_COUNT) * x.klen;
+    size_t *bound = malloc((nb + 1) * sizeof *bound);
+    x.a = malloc((size_t)x.threads * region + 1);
+    x.tmp = malloc((size_t)x.threads * region + 1);
     int rc = SLIDE_OK;
-    if (!x.a || !x.tmp || !x.start)
+    if (!x.a || !x.tmp || !bound)
         rc = slide_fail(err, SLIDE_ENOMEM, "out of memory for an expansion buffer of "
-                        "%zu keys (%zu bytes; lower --buffer)", cap, 2 * cap * sizeof *x.a);
-    for (size_t b0 = 0; !rc && b0 < nb;) {
+                        "%zu bytes (lower --buffer)", 2 * (size_t)x.threads * region);
+    for (size_t b0 = 0; !rc && b0 < nb;) { /* chunks of whole blocks */
         size_t b1 = b0;
         uint64_t keys = 0;
-        while (b1 < nb && (b1 == b0 || keys + f->cur.block[b1].count <= per_batch))
+        while (b1 < nb && (b1 == b0 || keys + f->cur.block[b1].count <= per_chunk))
             keys += f->cur.block[b1++].count;
-        rc = expand_batch(&x, b0, b1, r, err);
+        bound[nchunks++] = b0;
         b0 = b1;
+    }
+    if (!rc) {
+        bound[nchunks] = nb;
+        rc = expand_chunks(&x, bound, nchunks, region, r, err);
     }
     free(x.a);
     free(x.tmp);
-    free(x.start);
+    free(bound);
     *candidates = x.candidates;
     return rc;
 }
@@ -401,12 +547,17 @@ int frontier_step(struct frontier_search *f, const struct frontier_options *o,
     struct fstream next;
     uint64_t candidates = 0;
     const char *dir;
+    size_t klen = step_key_bytes(f);
+    if (!klen)
+        return slide_fail(err, SLIDE_ERANGE, "distance %d: moved keys hold at most %d "
+                          "tiles that differ from the goal", f->depth + 1, FMOVED_MAX_PAIRS);
     int rc = choose_storage(f, o, &dir, err);
     if (rc)
         return rc;
     rc = expand_all(f, o, dir, &r, &candidates, err);
-    if (!rc && !(rc = fstream_open(&next, dir, err))) {
-        rc = merge_runs(f, &r, &next, err);
+    if (!rc && !(rc = f->moved ? fstream_open_bytes(&next, dir, klen, err)
+                               : fstream_open(&next, dir, err))) {
+        rc = merge_all(f, o, &r, dir, &next, err);
         if (rc)
             fstream_close(&next);
     }

@@ -8,6 +8,7 @@
 #include "slide/frontier_sort.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #define RADIX (1u << FSORT_DIGIT_BITS)
 /* Below this many keys the counting passes cost more than they save. */
@@ -65,3 +66,102 @@ RADIX_SORT(fsort_keys, fkey)
 RADIX_SORT(fsort_u64, uint64_t)
 UNIQUE(fsort_unique, fkey)
 UNIQUE(fsort_unique_u64, uint64_t)
+
+/* ---- byte keys ---------------------------------------------------------- */
+
+#define SMALL_BYTES 32
+
+static void insertion_bytes(unsigned char *a, size_t n, size_t len, size_t d,
+                            unsigned char *x)
+{
+    for (size_t i = 1; i < n; i++) {
+        size_t j = i;
+        if (memcmp(a + (j - 1) * len + d, a + i * len + d, len - d) <= 0)
+            continue;
+        memcpy(x, a + i * len, len);
+        for (; j > 0 && memcmp(a + (j - 1) * len + d, x + d, len - d) > 0; j--)
+            memcpy(a + j * len, a + (j - 1) * len, len);
+        memcpy(a + j * len, x, len);
+    }
+}
+
+/* A range still to sort: n records at src (equal in bytes [0, d)), to end
+ * in dst when to_dst, else in src; the other buffer's range is scratch. */
+struct msd_task {
+    unsigned char *src, *dst;
+    size_t n, d;
+    int to_dst;
+};
+
+/* One task: sort a small range, or scatter it by byte d into its other
+ * buffer and push its buckets (each level moves every record once; the
+ * buckets go on from where the scatter put them).  Returns the tasks'
+ * new count, or (size_t)-1 when the stack cannot grow. */
+static size_t msd_step(struct msd_task t, size_t len, struct msd_task **stack, size_t top,
+                       size_t *cap)
+{
+    size_t count[256], pos[256];
+    while (t.n >= SMALL_BYTES && t.d < len) {
+        memset(count, 0, sizeof count);
+        for (size_t i = 0; i < t.n; i++)
+            count[t.src[i * len + t.d]]++;
+        if (count[t.src[t.d]] == t.n) { /* every record has the same byte here */
+            t.d++;
+            continue;
+        }
+        size_t sum = 0;
+        for (int v = 0; v < 256; v++) {
+            pos[v] = sum;
+            sum += count[v];
+        }
+        for (size_t i = 0; i < t.n; i++)
+            memcpy(t.dst + pos[t.src[i * len + t.d]]++ * len, t.src + i * len, len);
+        for (size_t v = 0, at = 0; v < 256; at += count[v++]) {
+            unsigned char *b = t.dst + at * len, *o = t.src + at * len;
+            if (count[v] == 1 && !t.to_dst)
+                memcpy(o, b, len);
+            if (count[v] < 2)
+                continue;
+            if (top == *cap) {
+                size_t c = *cap ? 2 * *cap : 256;
+                struct msd_task *p = realloc(*stack, c * sizeof *p);
+                if (!p)
+                    return (size_t)-1;
+                *stack = p;
+                *cap = c;
+            }
+            (*stack)[top++] = (struct msd_task){b, o, count[v], t.d + 1, !t.to_dst};
+        }
+        return top;
+    }
+    if (t.d < len && t.n > 1)
+        insertion_bytes(t.src, t.n, len, t.d, t.dst);
+    if (t.to_dst)
+        memcpy(t.dst, t.src, t.n * len);
+    return top;
+}
+
+unsigned char *fsort_bytes(unsigned char *a, unsigned char *tmp, size_t n, size_t len)
+{
+    struct msd_task *stack = NULL;
+    size_t top = 0, cap = 0;
+    top = msd_step((struct msd_task){a, tmp, n, 0, 0}, len, &stack, top, &cap);
+    while (top && top != (size_t)-1) {
+        struct msd_task t = stack[--top];
+        top = msd_step(t, len, &stack, top, &cap);
+    }
+    free(stack);
+    return top == (size_t)-1 ? NULL : a;
+}
+
+size_t fsort_unique_bytes(unsigned char *a, size_t n, size_t len)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (k == 0 || memcmp(a + i * len, a + (k - 1) * len, len)) {
+            if (k != i)
+                memcpy(a + k * len, a + i * len, len);
+            k++;
+        }
+    return k;
+}

@@ -21,14 +21,18 @@
 #include <zlib.h>
 
 #define LAYER_MAGIC "SLFRLAY1"
-#define LAYER_VERSION 1u
+/* 1: rank keys (delta-coded fkeys), 2: moved keys (front-coded bytes) */
+#define LAYER_VERSION(f) ((f)->moved ? 2u : 1u)
 #define HEADER_BYTES 48
 #define INDEX_ENTRY_BYTES 32
 #define CHUNK (4u << 20)
 #define STATE_MAX (64u << 10)
+/* The longest goal text a state holds (a 40x40 goal takes 6.5 KB). */
+#define GOAL_MAX 32768
 /* An upper bound of the state file's size (write_state): the fixed lines,
- * a goal of up to 1024 bytes, a count of up to 20 digits per distance. */
-#define STATE_BYTES(depth) (256u + 1024u + 21u * ((uint64_t)(depth) + 1))
+ * the goal's text (goal_len bytes), a count of up to 20 digits per distance. */
+#define STATE_BYTES(depth, goal_len) \
+    (256u + (uint64_t)(goal_len) + 21u * ((uint64_t)(depth) + 1))
 
 int fcheckpoint_open(const char *dir, int *lock_fd, slide_error *err)
 {
@@ -58,7 +62,7 @@ int fcheckpoint_open(const char *dir, int *lock_fd, slide_error *err)
     }
     /* what a killed run was writing: under the lock no live run owns it */
     static const char *const names[] = {"layer-*", "state", NULL};
-    atomic_file_remove_stale(dir, names, NULL, NULL);
+    atomic_file_remove_stale(dir, names, NULL);
     *lock_fd = fd;
     return SLIDE_OK;
 }
@@ -158,7 +162,7 @@ static int write_layer(const char *dir, const struct frontier_search *f,
         return slide_fail(err, SLIDE_ENOMEM, "out of memory for a checkpoint buffer");
     snprintf(name, sizeof name, "layer-%d", depth);
     memcpy(h, LAYER_MAGIC, 8);
-    put32(h + 8, LAYER_VERSION);
+    put32(h + 8, LAYER_VERSION(f));
     put32(h + 12, (uint32_t)f->ks.rows);
     put32(h + 16, (uint32_t)f->ks.cols);
     put32(h + 20, (uint32_t)depth);
@@ -191,13 +195,24 @@ static int write_layer(const char *dir, const struct frontier_search *f,
 static int write_state(const char *dir, const struct frontier_search *f,
                        const struct board *goal, slide_error *err)
 {
-    char *text = malloc(STATE_MAX), gtext[1024];
-    if (!text)
+    char *text = malloc(STATE_MAX), *gtext = malloc(GOAL_MAX);
+    if (!text || !gtext) {
+        free(text);
+        free(gtext);
         return slide_fail(err, SLIDE_ENOMEM, "out of memory for a checkpoint state");
-    board_format(goal, gtext, sizeof gtext);
+    }
+    if (board_format(goal, gtext, GOAL_MAX) >= GOAL_MAX) {
+        free(text);
+        free(gtext);
+        return slide_fail(err, SLIDE_EINVAL, "the goal of a %dx%d board is too long for a "
+                          "checkpoint (at most %d bytes of text)", goal->rows, goal->cols,
+                          GOAL_MAX - 1);
+    }
     size_t n = (size_t)snprintf(text, STATE_MAX, "%s %d\nboard %dx%d\ngoal %s\ndepth %d\n"
-                                "elapsed %.3f\nhist", FCHECKPOINT_MAGIC, FCHECKPOINT_VERSION,
-                                f->ks.rows, f->ks.cols, gtext, f->depth, f->seconds);
+                                "elapsed %.3f\nkeys %s\nhist", FCHECKPOINT_MAGIC,
+                                FCHECKPOINT_VERSION, f->ks.rows, f->ks.cols, gtext, f->depth,
+                                f->seconds, f->moved ? "moved" : "rank");
+    free(gtext);
     for (int d = 0; d <= f->depth && n < STATE_MAX - 64; d++)
         n += (size_t)snprintf(text + n, STATE_MAX - n, " %" PRIu64, f->hist[d]);
     n += (size_t)snprintf(text + n, STATE_MAX - n, "\n");
@@ -262,7 +277,7 @@ int fcheckpoint_save(const char *dir, const struct frontier_search *f,
          * and a block for the directory: a one-board layer asks 12 KiB on
          * a file system of 4 KiB blocks, not a megabyte */
         uint64_t blk = v.f_frsize ? v.f_frsize : 4096, need = blk;
-        need += (STATE_BYTES(f->depth) + blk - 1) / blk * blk;
+        need += (STATE_BYTES(f->depth, board_format(goal, NULL, 0)) + blk - 1) / blk * blk;
         for (int d = from; d <= f->depth; d++) {
             const struct fstream *s = d == f->depth ? &f->cur : &f->prev;
             uint64_t size = HEADER_BYTES + (uint64_t)s->nblocks * INDEX_ENTRY_BYTES +
@@ -299,7 +314,8 @@ static int read_full(int fd, void *buf, size_t len)
 
 struct state {
     int rows, cols, depth;
-    char goal[1024];
+    int moved;             /* keys moved (version 2); version 1: rank keys */
+    char goal[GOAL_MAX];
     double elapsed;
     uint64_t *hist;
 };
@@ -330,13 +346,24 @@ static int parse_state(const char *path, char *text, struct state *st, slide_err
     int version, used;
     char *p = text;
     memset(st, 0, sizeof *st);
-    if (sscanf(p, FCHECKPOINT_MAGIC " %d\nboard %dx%d\ngoal %1023[^\n]\ndepth %d\n"
-               "elapsed %lf\nhist%n", &version, &st->rows, &st->cols, st->goal,
+    char keys[16] = "rank";
+    if (sscanf(p, FCHECKPOINT_MAGIC " %d\nboard %dx%d\ngoal %32767[^\n]\ndepth %d\n"
+               "elapsed %lf\n%n", &version, &st->rows, &st->cols, st->goal,
                &st->depth, &st->elapsed, &used) != 6 || st->depth < 0 || st->depth > 100000)
         return slide_fail(err, SLIDE_EFORMAT, "%s: not a frontier checkpoint state", path);
-    if (version != FCHECKPOINT_VERSION)
+    if (version != 1 && version != FCHECKPOINT_VERSION)
         return slide_fail(err, SLIDE_EFORMAT, "%s has format version %d; this slide "
-                          "reads version %d", path, version, FCHECKPOINT_VERSION);
+                          "reads versions 1 and %d", path, version, FCHECKPOINT_VERSION);
+    p += used;
+    used = 0;
+    if (version >= 2 && (sscanf(p, "keys %15s\n%n", keys, &used) != 1 || used == 0 ||
+                         (strcmp(keys, "rank") && strcmp(keys, "moved"))))
+        return slide_fail(err, SLIDE_EFORMAT, "%s: no keys line (rank or moved)", path);
+    st->moved = !strcmp(keys, "moved");
+    p += used;
+    if (strncmp(p, "hist", 4))
+        return slide_fail(err, SLIDE_EFORMAT, "%s: not a frontier checkpoint state", path);
+    used = 4;
     st->hist = calloc((size_t)st->depth + 1, sizeof *st->hist);
     if (!st->hist)
         return slide_fail(err, SLIDE_ENOMEM, "out of memory for a histogram");
@@ -351,6 +378,11 @@ static int parse_state(const char *path, char *text, struct state *st, slide_err
     return SLIDE_OK;
 }
 
+static int valid_moved(const void *ctx, const unsigned char *key, size_t klen)
+{
+    return fmoved_valid(ctx, key, klen);
+}
+
 /* Read one layer file into s (opened by the caller). */
 static int read_layer_body(int fd, const char *path, const struct frontier_search *f,
                            int depth, uint64_t count, struct fstream *s, slide_error *err)
@@ -358,13 +390,13 @@ static int read_layer_body(int fd, const char *path, const struct frontier_searc
     unsigned char h[HEADER_BYTES], tail[4];
     struct stat st;
     if (read_full(fd, h, sizeof h) || memcmp(h, LAYER_MAGIC, 8) ||
-        get32(h + 8) != LAYER_VERSION)
-        return slide_fail(err, SLIDE_EFORMAT, "%s is not a frontier layer of version %u",
-                          path, LAYER_VERSION);
+        get32(h + 8) != LAYER_VERSION(f))
+        return slide_fail(err, SLIDE_EFORMAT, "%s is not a frontier layer of version %u "
+                          "(%s keys)", path, LAYER_VERSION(f), f->moved ? "moved" : "rank");
     uint64_t n = get64(h + 24), bytes = get64(h + 32), nb = get64(h + 40);
     if (get32(h + 12) != (uint32_t)f->ks.rows || get32(h + 16) != (uint32_t)f->ks.cols ||
         get32(h + 20) != (uint32_t)depth || n != count ||
-        nb != (n + FSTREAM_BLOCK - 1) / FSTREAM_BLOCK || fstat(fd, &st) ||
+        nb < (n + FSTREAM_BLOCK - 1) / FSTREAM_BLOCK || nb > n || fstat(fd, &st) ||
         (uint64_t)st.st_size != HEADER_BYTES + nb * INDEX_ENTRY_BYTES + bytes + 4)
         return slide_fail(err, SLIDE_EFORMAT, "%s does not hold distance %d of a %dx%d "
                           "board with %" PRIu64 " boards, or is truncated", path, depth,
@@ -399,6 +431,8 @@ static int read_layer_body(int fd, const char *path, const struct frontier_searc
         free(index);
         return rc;
     }
+    if (f->moved)
+        return fstream_raw_finish_bytes(s, index, (size_t)nb, n, valid_moved, &f->ms, err);
     return fstream_raw_finish(s, index, (size_t)nb, n, f->ks.size, err);
 }
 
@@ -408,7 +442,12 @@ static int read_layer(const char *dir, const struct frontier_search *f, int dept
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/layer-%d", dir, depth);
-    int rc = fstream_open(s, temp_dir, err);
+    size_t klen = frontier_key_bytes(f, depth);
+    if (f->moved && !klen)
+        return slide_fail(err, SLIDE_EFORMAT, "%s: distance %d is beyond what moved keys "
+                          "hold", path, depth);
+    int rc = f->moved ? fstream_open_bytes(s, temp_dir, klen, err)
+                      : fstream_open(s, temp_dir, err);
     if (rc)
         return rc;
     int fd = file_open_regular(path, 0, err);
@@ -451,33 +490,51 @@ static int load_state(const char *dir, char *path, size_t len, struct state *st,
 }
 
 int fcheckpoint_describe(const char *dir, int *rows, int *cols, char *goal, size_t goal_len,
-                         slide_error *err)
+                         enum frontier_keys *keys, slide_error *err)
 {
     char path[4096];
-    struct state st;
-    int rc = load_state(dir, path, sizeof path, &st, err);
+    struct state *st = malloc(sizeof *st);
+    if (!st)
+        return slide_fail(err, SLIDE_ENOMEM, "out of memory for a checkpoint state");
+    int rc = load_state(dir, path, sizeof path, st, err);
     if (!rc) {
-        *rows = st.rows;
-        *cols = st.cols;
-        snprintf(goal, goal_len, "%s", st.goal);
+        *rows = st->rows;
+        *cols = st->cols;
+        *keys = st->moved ? FRONTIER_KEYS_MOVED : FRONTIER_KEYS_RANK;
+        snprintf(goal, goal_len, "%s", st->goal);
     }
-    free(st.hist);
+    free(st->hist);
+    free(st);
     return rc;
 }
 
 int fcheckpoint_load(const char *dir, struct frontier_search *f, const struct board *goal,
                      uint64_t max_memory, slide_error *err)
 {
-    char path[4096], gtext[1024];
+    char path[4096], *gtext = malloc(GOAL_MAX);
+    struct state *stp = malloc(sizeof *stp);
+    if (!gtext || !stp) {
+        free(gtext);
+        free(stp);
+        return slide_fail(err, SLIDE_ENOMEM, "out of memory for a checkpoint state");
+    }
     struct state st;
-    int rc = load_state(dir, path, sizeof path, &st, err);
-    if (rc)
+    int rc = load_state(dir, path, sizeof path, stp, err);
+    if (rc) {
+        free(gtext);
+        free(stp);
         return rc;
-    board_format(goal, gtext, sizeof gtext);
-    if (!rc && (st.rows != goal->rows || st.cols != goal->cols || strcmp(st.goal, gtext)))
-        rc = slide_fail(err, SLIDE_EFORMAT, "%s holds a search of %dx%d with goal %s, not "
-                        "%dx%d with goal %s", path, st.rows, st.cols, st.goal, goal->rows,
-                        goal->cols, gtext);
+    }
+    st = *stp; /* the goal text stays in *stp */
+    board_format(goal, gtext, GOAL_MAX);
+    if (!rc && (st.rows != goal->rows || st.cols != goal->cols || strcmp(stp->goal, gtext)))
+        rc = slide_fail(err, SLIDE_EFORMAT, "%s holds a search of %dx%d with goal %.200s, "
+                        "not %dx%d with goal %.200s", path, st.rows, st.cols, stp->goal,
+                        goal->rows, goal->cols, gtext);
+    if (!rc && st.moved != f->moved)
+        rc = slide_fail(err, SLIDE_EFORMAT, "%s holds a search with %s keys, not %s keys",
+                        path, st.moved ? "moved" : "rank", f->moved ? "moved" : "rank");
+    free(gtext);
     uint64_t bytes = layer_file_bytes(dir, st.depth) +
                      (st.depth ? layer_file_bytes(dir, st.depth - 1) : 0);
     const char *tdir = max_memory && bytes > max_memory ? f->temp_dir : NULL;
@@ -496,5 +553,6 @@ int fcheckpoint_load(const char *dir, struct frontier_search *f, const struct bo
     fstream_close(&prev);
     fstream_close(&cur);
     free(st.hist);
+    free(stp);
     return rc;
 }

@@ -20,10 +20,42 @@ static int same_goal(const struct pattern *a, const struct pattern *b)
            memcmp(a->goal_cells, b->goal_cells, sizeof a->goal_cells) == 0;
 }
 
-static int load_one(struct pdb_set *s, const char *name, int threads, slide_error *err)
+/* SLIDE_OK when the header of the table in name says it answers for goal
+ * (read before the payload: a mismatch costs no load); else SLIDE_EINVAL
+ * as pdb_set_match says it, or the header's own error. */
+static int header_matches(const char *name, const struct board *goal, slide_error *err)
+{
+    struct db db;
+    slide_error why;
+    int rc = db_open_pdb(name, &db, &why);
+    if (rc) {
+        db_free(&db);
+        return slide_fail(err, rc == SLIDE_EINVAL || rc == SLIDE_ERANGE ? SLIDE_EFORMAT : rc,
+                          "%s: %s", name, why.msg);
+    }
+    if (db.rows != goal->rows || db.cols != goal->cols)
+        rc = slide_fail(err, SLIDE_EINVAL, "%s: the pattern databases are for %dx%d boards, "
+                        "not %dx%d", name, db.rows, db.cols, goal->rows, goal->cols);
+    else if (!board_equal(&db.goal, goal)) {
+        char theirs[256];
+        board_format(&db.goal, theirs, sizeof theirs);
+        rc = slide_fail(err, SLIDE_EINVAL, "%s: the pattern databases were built for another "
+                        "goal, %s (checked before loading)", name, theirs);
+    }
+    db_free(&db);
+    return rc;
+}
+
+static int load_one(struct pdb_set *s, const char *name, int threads,
+                    const struct board *goal, slide_error *err)
 {
     slide_error why;
     struct pdb_table *t = &s->tables[s->count];
+    if (goal) {
+        int grc = header_matches(name, goal, err);
+        if (grc)
+            return grc;
+    }
     int rc = pdb_load(name, threads, t, &why);
     if (rc) /* a bad file, never bad input: SLIDE_EINVAL is kept for the latter */
         return slide_fail(err, rc == SLIDE_EINVAL || rc == SLIDE_ERANGE ? SLIDE_EFORMAT : rc,
@@ -60,7 +92,8 @@ static int table_number(const char *file, size_t *stem)
  * files for one K (x.1.pdb, x.01.pdb), where readdir's order would choose.
  * Such a directory is refused as a bad file is (SLIDE_EFORMAT).
  */
-static int load_dir(struct pdb_set *s, const char *dir, int threads, slide_error *err)
+static int load_dir(struct pdb_set *s, const char *dir, int threads,
+                    const struct board *goal, slide_error *err)
 {
     char names[PDB_SET_MAX + 1][256] = {{0}}, stem[256] = "", path[4096 + 256 + 2];
     DIR *d = opendir(dir);
@@ -99,18 +132,19 @@ static int load_dir(struct pdb_set *s, const char *dir, int threads, slide_error
             return slide_fail(err, SLIDE_EINVAL, "at most %d pattern databases in one sum",
                               PDB_SET_MAX);
         snprintf(path, sizeof path, "%s/%s", dir, names[k]);
-        rc = load_one(s, path, threads, err);
+        rc = load_one(s, path, threads, goal, err);
     }
     return rc;
 }
 
 /* A name of the list: a table file, or a --partition directory. */
-static int load_name(struct pdb_set *s, const char *name, int threads, slide_error *err)
+static int load_name(struct pdb_set *s, const char *name, int threads,
+                     const struct board *goal, slide_error *err)
 {
     struct stat sb;
     if (stat(name, &sb) == 0 && S_ISDIR(sb.st_mode))
-        return load_dir(s, name, threads, err);
-    return load_one(s, name, threads, err);
+        return load_dir(s, name, threads, goal, err);
+    return load_one(s, name, threads, goal, err);
 }
 
 /* Disjointness and kinds of the loaded tables. */
@@ -121,9 +155,18 @@ static void classify(struct pdb_set *s)
     s->all_additive = 1;
     for (int t = 0; t < PATTERN_MAX_CELLS; t++)
         s->table_of[t] = -1;
-    for (int j = s->count - 1; j >= 0; j--)
-        for (int i = 0; i < s->tables[j].pat.k; i++)
-            s->table_of[s->tables[j].pat.tiles[i]] = j;
+    for (int j = s->count - 1; j >= 0; j--) {
+        const struct pattern *pat = &s->tables[j].pat;
+        for (int i = 0; i < pat->k; i++) {
+            s->table_of[pat->tiles[i]] = j;
+            s->index_in[pat->tiles[i]] = (uint8_t)i;
+        }
+        uint64_t w = 1; /* rank_kperm: r = r * (n - i) + digit i */
+        for (int i = pat->k - 1; i >= 0; i--) {
+            s->weight[j][i] = w;
+            w *= (uint64_t)(pat->n - i);
+        }
+    }
     for (int j = 0; j < s->count; j++) {
         const struct pattern *pat = &s->tables[j].pat;
         s->all_additive &= s->tables[j].kind == PDB_ADDITIVE;
@@ -156,6 +199,12 @@ static int init_mirror(struct pdb_set *s, slide_error *err)
 int pdb_set_load(struct pdb_set *s, const char *files, int reflect, int threads,
                  slide_error *err)
 {
+    return pdb_set_load_for(s, files, reflect, threads, NULL, err);
+}
+
+int pdb_set_load_for(struct pdb_set *s, const char *files, int reflect, int threads,
+                     const struct board *goal, slide_error *err)
+{
     char name[4096];
     memset(s, 0, sizeof *s);
     const char *p = files;
@@ -178,7 +227,7 @@ int pdb_set_load(struct pdb_set *s, const char *files, int reflect, int threads,
         if (!rc) {
             memcpy(name, p, len);
             name[len] = '\0';
-            rc = load_name(s, name, threads, err);
+            rc = load_name(s, name, threads, goal, err);
         }
         p += len + (plus != NULL);
     }
@@ -254,48 +303,61 @@ int pdb_set_h(const struct pdb_set *s, const int *cells)
     return h;
 }
 
-/* Value of additive table j for a board given as where[tile] = cell. */
-static inline uint8_t table_value(const struct pdb_set *s, int j, const uint8_t *where)
+/* Entry of additive table j for a board given as where[tile] = cell. */
+static inline uint64_t table_entry(const struct pdb_set *s, int j, const uint8_t *where)
 {
-    const struct pdb_table *t = &s->tables[j];
-    const struct pattern *pat = &t->pat;
+    const struct pattern *pat = &s->tables[j].pat;
     uint8_t pos[PATTERN_MAX_TILES];
     for (int i = 0; i < pat->k; i++)
         pos[i] = where[pat->tiles[i]];
-    return t->value[rank_kperm(pos, pat->k, pat->n)];
+    return rank_kperm(pos, pat->k, pat->n);
 }
 
 /*
- * The entry of additive table j when tile `tile` (in it) moves to `to`:
- * rank_kperm of the table's cells, fused with reading them (the hot loop of
- * IDA* with pattern databases).
+ * Table j's entry after tile `tile` (in it) slides from cell a to the
+ * adjacent cell b, from the entry e before (pdb.h, pdb_node_prefetch): the
+ * tiles on the cells strictly between a and b are read from the board,
+ * cell c holding tile map[cells[cell_of[c]]] (cell_of and map NULL: the
+ * board itself; the mirror otherwise).
  */
-static inline uint64_t entry_after(const struct pdb_set *s, int j, const uint8_t *where,
-                                   int tile, int to)
+static inline uint64_t entry_moved(const struct pdb_set *s, int j, uint64_t e, int tile,
+                                   int a, int b, const int *cells, const int *cell_of,
+                                   const int *map)
 {
-    const struct pattern *pat = &s->tables[j].pat;
-    uint32_t seen = 0;
-    uint64_t r = 0;
-    for (int i = 0; i < pat->k; i++) {
-        unsigned v = pat->tiles[i] == tile ? (unsigned)to : where[pat->tiles[i]];
-        r = r * (uint64_t)(pat->n - i) +
-            (v - (unsigned)__builtin_popcount(seen & ((1u << v) - 1u)));
-        seen |= 1u << v;
+    const uint64_t *w = s->weight[j];
+    int i = s->index_in[tile], lo = a < b ? a : b, hi = a < b ? b : a;
+    int64_t d = hi - lo, later = 0; /* digit i's change, in |b - a| less earlier tiles */
+    for (int c = lo + 1; c < hi; c++) {
+        int u = cells[cell_of ? cell_of[c] : c];
+        u = map ? map[u] : u;
+        if (u && s->table_of[u] == j) {
+            if (s->index_in[u] < i)
+                d--;
+            else
+                later += (int64_t)w[s->index_in[u]];
+        }
     }
-    return r;
+    int64_t change = d * (int64_t)w[i] + later;
+    return (uint64_t)((int64_t)e + (b > a ? change : -change));
 }
 
-void pdb_node_prefetch(const struct pdb_set *s, struct pdb_node *nd, int tile, int to)
+void pdb_node_prefetch(const struct pdb_set *s, struct pdb_node *nd, const int *cells,
+                       int from, int to)
 {
     uint64_t e = 0, me = 0;
+    int tile = cells[from];
     int j = s->table_of[tile];
-    if (j >= 0)
-        __builtin_prefetch(s->tables[j].value + (e = entry_after(s, j, nd->where, tile, to)));
+    if (j >= 0) {
+        e = entry_moved(s, j, nd->e[j], tile, from, to, cells, NULL, NULL);
+        __builtin_prefetch(s->tables[j].value + e);
+    }
     if (s->reflect) {
         int mt = s->mirror_tile[tile];
-        if ((j = s->table_of[mt]) >= 0)
-            __builtin_prefetch(s->tables[j].value +
-                               (me = entry_after(s, j, nd->mwhere, mt, s->mirror_cell[to])));
+        if ((j = s->table_of[mt]) >= 0) {
+            me = entry_moved(s, j, nd->me[j], mt, s->mirror_cell[from], s->mirror_cell[to],
+                             cells, s->mirror_cell, s->mirror_tile);
+            __builtin_prefetch(s->tables[j].value + me);
+        }
     }
     if (nd->nnext < 4) { /* kept for pdb_node_move, which then need not rank again */
         nd->next_tile[nd->nnext] = (uint8_t)tile;
@@ -309,13 +371,17 @@ int pdb_node_start(const struct pdb_set *s, const int *cells, struct pdb_node *n
     memset(nd, 0, sizeof *nd);
     for (int k = 0; k < s->n; k++)
         nd->where[cells[k]] = (uint8_t)k;
-    for (int j = 0; j < s->count; j++)
-        nd->sum += nd->v[j] = table_value(s, j, nd->where);
+    for (int j = 0; j < s->count; j++) {
+        nd->e[j] = (uint32_t)table_entry(s, j, nd->where);
+        nd->sum += nd->v[j] = s->tables[j].value[nd->e[j]];
+    }
     if (s->reflect) {
         for (int t = 0; t < s->n; t++)
             nd->mwhere[s->mirror_tile[t]] = (uint8_t)s->mirror_cell[nd->where[t]];
-        for (int j = 0; j < s->count; j++)
-            nd->msum += nd->vm[j] = table_value(s, j, nd->mwhere);
+        for (int j = 0; j < s->count; j++) {
+            nd->me[j] = (uint32_t)table_entry(s, j, nd->mwhere);
+            nd->msum += nd->vm[j] = s->tables[j].value[nd->me[j]];
+        }
     }
     return nd->msum > nd->sum ? nd->msum : nd->sum;
 }
@@ -331,8 +397,9 @@ int pdb_node_move(const struct pdb_set *s, const struct pdb_node *before, int ti
     after->where[tile] = (uint8_t)to;
     int j = s->table_of[tile];
     if (j >= 0) {
-        uint8_t v = c < before->nnext ? s->tables[j].value[before->next_entry[c]]
-                                      : table_value(s, j, after->where);
+        after->e[j] = (uint32_t)(c < before->nnext ? before->next_entry[c]
+                                                   : table_entry(s, j, after->where));
+        uint8_t v = s->tables[j].value[after->e[j]];
         after->sum += (int)v - (int)after->v[j];
         after->v[j] = v;
     }
@@ -340,8 +407,9 @@ int pdb_node_move(const struct pdb_set *s, const struct pdb_node *before, int ti
         int mt = s->mirror_tile[tile];
         after->mwhere[mt] = (uint8_t)s->mirror_cell[to];
         if ((j = s->table_of[mt]) >= 0) {
-            uint8_t v = c < before->nnext ? s->tables[j].value[before->next_mentry[c]]
-                                          : table_value(s, j, after->mwhere);
+            after->me[j] = (uint32_t)(c < before->nnext ? before->next_mentry[c]
+                                                        : table_entry(s, j, after->mwhere));
+            uint8_t v = s->tables[j].value[after->me[j]];
             after->msum += (int)v - (int)after->vm[j];
             after->vm[j] = v;
         }

@@ -11,8 +11,12 @@
 
 #include "slide/parity.h"
 
+#include "ida_search.h"
+
 #define NO_MOVE 4            /* came-by value of the root: NO_MOVE ^ 1 is no move */
 #define CANCEL_EVERY 0xffffu /* poll the cancel flag when expanded & this == 0 */
+#define POLL_EVERY 0xfffu    /* the same with hooks.poll (a parallel search's
+                                abandoned items stop sooner) */
 
 /* One level of the depth-first path. */
 struct frame {
@@ -35,6 +39,14 @@ struct ida_search {
     int depth_cap;          /* frames and states allocated, >= bound + 2 */
     int bound, next_bound;
     uint64_t expanded, generated;
+    uint64_t limit;         /* expansions allowed before check_stop refills or
+                               stops: o->max_nodes, or no limit */
+    struct ida_hooks hooks; /* ida_search.h: splitting and stopping */
+    uint64_t poll_mask;     /* CANCEL_EVERY, or POLL_EVERY with hooks.poll */
+    unsigned char *path;    /* scratch for hooks.emit: depth_cap moves */
+    int depth;              /* depth reached when iterate returned */
+    uint64_t iter_expanded, iter_generated; /* the counts when the last
+                               iteration began */
     struct timespec t0;
 };
 
@@ -52,6 +64,7 @@ static void search_free(struct ida_search *s)
     free(s->home);
     free(s->stack);
     free(s->state);
+    free(s->path);
 }
 
 static int search_init(struct ida_search *s, const struct board *start,
@@ -73,6 +86,8 @@ static int search_init(struct ida_search *s, const struct board *start,
     s->blank = board_blank(start);
     for (int k = 0; k < n; k++)
         s->misplaced += start->cells[k] && s->home[start->cells[k]] != k;
+    s->limit = s->o->max_nodes ? s->o->max_nodes : UINT64_MAX;
+    s->poll_mask = CANCEL_EVERY;
     return SLIDE_OK;
 }
 
@@ -93,6 +108,10 @@ static int reserve_path(struct ida_search *s, int bound, slide_error *err)
     if (!p)
         return slide_fail(err, SLIDE_ENOMEM, "out of memory for a path of %d moves", bound);
     s->stack = p;
+    unsigned char *path = realloc(s->path, (size_t)cap);
+    if (!path)
+        return slide_fail(err, SLIDE_ENOMEM, "out of memory for a path of %d moves", bound);
+    s->path = path;
     if (s->h->state_size) {
         unsigned char *q = realloc(s->state, (size_t)cap * s->h->state_size);
         if (!q)
@@ -157,50 +176,73 @@ static void prefetch_children(struct ida_search *s, const struct frame *f, int g
             s->h->prefetch(s->h->ctx, &s->b, to[m], s->blank, state_at(s, g));
 }
 
-/* Called once per expansion: the node limit and the cancel flag. */
-static int check_stop(const struct ida_search *s, slide_error *err)
+/* Called once per expansion: the node limit and the cancel flag (and the
+ * hooks of a parallel search). */
+static int check_stop(struct ida_search *s, slide_error *err)
 {
     const struct ida_options *o = s->o;
-    if (o->max_nodes && s->expanded >= o->max_nodes)
+    if (s->expanded >= s->limit &&
+        (!s->hooks.refill || s->hooks.refill(s->hooks.ctx, s->expanded, &s->limit)))
         return slide_fail(err, SLIDE_EINTR,
                           "stopped at the node limit of %llu expansions, in the "
                           "iteration with threshold %d: the optimum is at least %d",
                           (unsigned long long)o->max_nodes, s->bound, s->bound);
-    if (o->cancel && (s->expanded & CANCEL_EVERY) == 0 && *o->cancel)
+    if ((s->expanded & s->poll_mask) == 0 &&
+        ((o->cancel && *o->cancel) || (s->hooks.poll && s->hooks.poll(s->hooks.ctx))))
         return slide_fail(err, SLIDE_EINTR,
                           "interrupted in the iteration with threshold %d: the "
                           "optimum is at least %d", s->bound, s->bound);
     return SLIDE_OK;
 }
 
-/*
- * One depth-first search to s->bound from the start.  Sets *found to the
- * solution's length (its moves are stack[1..length].came) or leaves it -1
- * when no goal lies within the threshold (the board is then back at the
- * start).  Returns SLIDE_OK, or SLIDE_EINTR when stopped (check_stop).
- */
-static int iterate(struct ida_search *s, int h_start, int *found, slide_error *err)
+/* A node at the leaf depth of a split goes to hooks.emit with its path. */
+static int emit_leaf(struct ida_search *s, int g)
 {
-    int g = 0, rc;
-    s->stack[0] = (struct frame){h_start, 0, NO_MOVE};
-    if (s->h->start)
-        s->h->start(s->h->ctx, &s->b, state_at(s, 0));
-    for (;;) {
+    for (int i = 0; i < g; i++)
+        s->path[i] = s->stack[i + 1].came;
+    return s->hooks.emit(s->hooks.ctx, s->path, g);
+}
+
+/*
+ * One depth-first search to s->bound from the node at depth `root` of the
+ * path in s->stack (0: the start, whose frame is set up here).  Sets
+ * *found to the solution's length (its moves are stack[1..length].came) or
+ * leaves it -1 when no goal lies within the threshold (the board is then
+ * back at the root).  Returns SLIDE_OK, SLIDE_EINTR when stopped
+ * (check_stop), or hooks.emit's error; s->depth is the depth it returns at.
+ */
+static int iterate(struct ida_search *s, int root, int h_start, int *found, slide_error *err)
+{
+    int g = root, rc;
+    if (root == 0) {
+        s->stack[0] = (struct frame){h_start, 0, NO_MOVE};
+        if (s->h->start)
+            s->h->start(s->h->ctx, &s->b, state_at(s, 0));
+    }
+    s->depth = root;
+    for (;; s->depth = g) {
         struct frame *f = &s->stack[g];
         if (f->next == 0) { /* first visit: within the threshold */
-            if (s->misplaced == 0) {
+            if (s->hooks.emit && g > root &&
+                (g >= s->hooks.leaf || s->bound - g - f->h <= s->hooks.slack)) {
+                /* a work item of a split */
+                if ((rc = emit_leaf(s, g)))
+                    return rc;
+                f->next = MOVE_COUNT;
+            } else if (s->misplaced == 0) {
                 *found = g;
                 return SLIDE_OK;
-            }
-            if ((rc = check_stop(s, err))) /* before counting: N expansions at most */
+            } else if ((rc = check_stop(s, err))) { /* before counting: N at most */
                 return rc;
-            s->expanded++;
-            if (s->h->prefetch)
-                prefetch_children(s, f, g);
+            } else {
+                s->expanded++;
+                if (s->h->prefetch)
+                    prefetch_children(s, f, g);
+            }
         }
         int m = next_move(s, f);
         if (m < 0) {
-            if (g == 0)
+            if (g == root)
                 return SLIDE_OK;
             undo(s, f->came);
             g--;
@@ -263,7 +305,9 @@ static int deepen(struct ida_search *s, struct ida_result *r, slide_error *err)
             s->o->on_iteration(s->bound, s->expanded, elapsed(&s->t0), s->o->ctx);
         s->next_bound = INT_MAX;
         r->iterations++;
-        if ((rc = iterate(s, r->h_start, &found, err)))
+        s->iter_expanded = s->expanded;
+        s->iter_generated = s->generated;
+        if ((rc = iterate(s, 0, r->h_start, &found, err)))
             return rc;
         if (found >= 0)
             return take_path(s, found, r, err);
@@ -280,8 +324,10 @@ int ida_solve(const struct board *start, const struct board *goal,
 {
     static const struct ida_options none = {0, NULL, NULL, NULL};
     struct ida_search s = {0};
+    double cpu0 = ida_thread_cpu();
     memset(r, 0, sizeof *r);
     r->length = -1;
+    r->threads = 1;
     clock_gettime(CLOCK_MONOTONIC, &s.t0);
     int rc = check_boards(start, goal, err);
     if (rc)
@@ -299,8 +345,11 @@ int ida_solve(const struct board *start, const struct board *goal,
     }
     r->expanded = s.expanded;
     r->generated = s.generated;
+    r->expanded_last = s.expanded - s.iter_expanded;
+    r->generated_last = s.generated - s.iter_generated;
     r->bound = s.bound;
     r->seconds = elapsed(&s.t0);
+    r->cpu_seconds = r->cpu_critical = ida_thread_cpu() - cpu0;
     search_free(&s);
     return rc;
 }
@@ -340,4 +389,110 @@ int ida_replay(const struct board *start, const struct board *goal,
     }
     board_free(&b);
     return rc;
+}
+
+/* ---- the subtree search of ida_search.h (for ida_parallel.c) ------------ */
+
+double ida_thread_cpu(void)
+{
+    struct timespec t;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t))
+        return 0;
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+int ida_search_new(struct ida_search **out, const struct board *start,
+                   const struct board *goal, struct ida_heuristic *h,
+                   const struct ida_options *o, slide_error *err)
+{
+    struct ida_search *s = calloc(1, sizeof *s);
+    if (!s)
+        return slide_fail(err, SLIDE_ENOMEM, "out of memory for a search");
+    s->h = h;
+    s->o = o;
+    clock_gettime(CLOCK_MONOTONIC, &s->t0);
+    int rc = search_init(s, start, goal, err);
+    if (rc) {
+        ida_search_delete(s);
+        return rc;
+    }
+    *out = s;
+    return SLIDE_OK;
+}
+
+void ida_search_delete(struct ida_search *s)
+{
+    if (s) {
+        search_free(s);
+        free(s);
+    }
+}
+
+void ida_search_hooks(struct ida_search *s, const struct ida_hooks *k)
+{
+    s->hooks = *k;
+    s->poll_mask = k->poll ? POLL_EVERY : CANCEL_EVERY;
+}
+
+int ida_search_h_start(const struct ida_search *s)
+{
+    return s->h->eval(s->h->ctx, &s->b);
+}
+
+int ida_search_subtree(struct ida_search *s, const unsigned char *prefix, int len,
+                       int bound, int *found, int *next_bound, slide_error *err)
+{
+    int rc = reserve_path(s, bound > len ? bound : len, err);
+    *found = -1;
+    if (rc)
+        return rc;
+    s->bound = bound;
+    s->next_bound = *next_bound;
+    s->stack[0] = (struct frame){s->h->eval(s->h->ctx, &s->b), MOVE_COUNT, NO_MOVE};
+    if (s->h->start)
+        s->stack[0].h = s->h->start(s->h->ctx, &s->b, state_at(s, 0));
+    for (int g = 0; g < len; g++) { /* the prefix, not counted */
+        int h = apply(s, prefix[g], g, s->stack[g].h);
+        s->stack[g + 1] = (struct frame){h, MOVE_COUNT, prefix[g]};
+    }
+    s->stack[len].next = 0;
+    rc = iterate(s, len, s->stack[0].h, found, err);
+    if (*found >= 0) { /* keep the path for ida_search_path, then go back */
+        for (int i = 0; i < *found; i++)
+            s->path[i] = s->stack[i + 1].came;
+        s->depth = *found;
+    }
+    for (int g = s->depth; g > 0; g--)
+        undo(s, s->stack[g].came);
+    *next_bound = s->next_bound;
+    return rc;
+}
+
+void ida_search_path(const struct ida_search *s, int len, unsigned char *out)
+{
+    memcpy(out, s->path, (size_t)len);
+}
+
+void ida_search_counts(const struct ida_search *s, uint64_t *expanded, uint64_t *generated)
+{
+    *expanded = s->expanded;
+    *generated = s->generated;
+}
+
+void ida_search_set_counts(struct ida_search *s, uint64_t expanded, uint64_t generated)
+{
+    s->expanded = expanded;
+    s->generated = generated;
+}
+
+uint64_t ida_search_give_back(struct ida_search *s)
+{
+    uint64_t left = s->limit > s->expanded ? s->limit - s->expanded : 0;
+    s->limit = s->expanded;
+    return left;
+}
+
+int ida_search_check(const struct board *start, const struct board *goal, slide_error *err)
+{
+    return check_boards(start, goal, err);
 }

@@ -410,11 +410,14 @@ const tests = {
     // 4x4: no database, no tables; h live all the same
     await choose(page, 4, 4);
     await page.click('#board .tile[data-tile="12"]');
-    await page.waitForFunction(() => document.getElementById('live-h').dataset.wd !== undefined);
+    // the goal's h (all 0) stands until the moved board's answer comes
+    await page.waitForFunction(() => document.getElementById('live-h').dataset.manhattan === '1');
     const h4 = await page.$eval('#live-h', (e) => ({ ...e.dataset }));
     check(h4.manhattan === '1' && h4.wd === '1' && h4.pdb === undefined, `4x4 live h ${JSON.stringify(h4)}`);
     pdb = await text(page, '#pdb-note');
     check(pdb.includes('None is built for this size and goal'), `4x4 pdb note: ${pdb}`);
+    // IDA* with lc is still exact: the note must not read as if nothing were
+    check(pdb.includes('IDA* uses lc here (still optimal, slower)'), `4x4 pdb note: ${pdb}`);
     check(await page.$eval('#method option[value="db"]', (e) => e.hidden && e.disabled), 'db offered on 4x4');
     check(!(await page.$eval('#distance', (e) => e.textContent)).includes('database'), 'a database claimed on 4x4');
   },

@@ -1,0 +1,240 @@
+/*
+ * frontier_bytes.c - the steps of a frontier search with moved keys
+ * (frontier_moved.h): byte keys of x->klen bytes, expanded into records,
+ * sorted by fsort_bytes, written as front-coded runs (frontier_stream.h)
+ * and merged by a heap of cursors in memcmp order (frontier_internal.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "slide/frontier_sort.h"
+
+#include "frontier_internal.h"
+
+int fbytes_share(struct expand *x, size_t b0, size_t b1, unsigned char *buf,
+                 unsigned char *tmp, struct fstream *run, slide_error *err)
+{
+    const struct frontier_search *f = x->f;
+    size_t len = x->klen;
+    unsigned char *keys = malloc((size_t)FSTREAM_BLOCK * len);
+    if (!keys)
+        return slide_fail(err, SLIDE_ENOMEM, "out of memory for a block");
+    unsigned char *out = buf;
+    size_t n = 0;
+    int rc = SLIDE_OK;
+    for (size_t b = b0; !rc && b < b1; b++) {
+        int count = fstream_read_block_bytes(&f->cur, b, keys, len, err);
+        if (count < 0)
+            rc = SLIDE_EFORMAT;
+        for (int i = 0; !rc && i < count; i++) {
+            int k = fmoved_neighbours(&f->ms, keys + (size_t)i * len, len, out + n * len);
+            if (k < 0)
+                rc = slide_fail(err, SLIDE_ERANGE, "a board of distance %d has more tiles "
+                                "out of place than its key holds", f->depth + 1);
+            n += (size_t)(k > 0 ? k : 0);
+        }
+    }
+    free(keys);
+    if (rc || (rc = fstream_open_bytes(run, x->dir, len, err)))
+        return rc;
+    unsigned char *s = fsort_bytes(out, tmp, n, len);
+    if (!s)
+        return slide_fail(err, SLIDE_ENOMEM, "out of memory for the sort of a chunk");
+    size_t u = fsort_unique_bytes(s, n, len);
+    for (size_t i = 0; i < u && !fstream_append_bytes(run, s + i * len); i++)
+        ;
+#pragma omp atomic
+    x->candidates += u;
+    return fstream_finish(run, err); /* the first failed append, if any */
+}
+
+/* A binary min-heap of the runs' cursors, keyed by their current key. */
+struct bheap {
+    struct fstream_cursor *cur;
+    const unsigned char **key;
+    size_t *idx, len, klen;
+};
+
+static int less(const struct bheap *h, size_t a, size_t b)
+{
+    return memcmp(h->key[h->idx[a]], h->key[h->idx[b]], h->klen) < 0;
+}
+
+static void sift_down(struct bheap *h, size_t i)
+{
+    for (;;) {
+        size_t l = 2 * i + 1, m = i;
+        if (l < h->len && less(h, l, m))
+            m = l;
+        if (l + 1 < h->len && less(h, l + 1, m))
+            m = l + 1;
+        if (m == i)
+            return;
+        size_t t = h->idx[i];
+        h->idx[i] = h->idx[m];
+        h->idx[m] = t;
+        i = m;
+    }
+}
+
+/* The runs' cursors from their first key >= lo (NULL: from the start). */
+static int heap_open(struct bheap *h, const struct runs *r, size_t klen,
+                     const unsigned char *lo, slide_error *err)
+{
+    memset(h, 0, sizeof *h);
+    h->klen = klen;
+    h->cur = calloc(r->len + 1, sizeof *h->cur);
+    h->key = calloc(r->len + 1, sizeof *h->key);
+    h->idx = calloc(r->len + 1, sizeof *h->idx);
+    if (!h->cur || !h->key || !h->idx)
+        return slide_fail(err, SLIDE_ENOMEM, "out of memory for the merge");
+    for (size_t i = 0; i < r->len; i++) {
+        int rc = fstream_cursor_open_bytes(&h->cur[i], &r->run[i], klen, err);
+        if (rc)
+            return rc;
+        int got = lo ? fstream_cursor_seek_bytes(&h->cur[i], lo, &h->key[i], err)
+                     : fstream_cursor_next_bytes(&h->cur[i], &h->key[i], err);
+        if (got < 0)
+            return SLIDE_EFORMAT;
+        if (got)
+            h->idx[h->len++] = i;
+    }
+    for (size_t i = h->len / 2; i-- > 0;)
+        sift_down(h, i);
+    return SLIDE_OK;
+}
+
+static void heap_close(struct bheap *h, size_t n)
+{
+    if (h->cur)
+        for (size_t i = 0; i < n; i++)
+            fstream_cursor_close(&h->cur[i]);
+    free(h->cur);
+    free(h->key);
+    free(h->idx);
+}
+
+/* Copy the smallest key into k and advance its cursor; -1 on a read error. */
+static int heap_pop(struct bheap *h, unsigned char *k, slide_error *err)
+{
+    size_t top = h->idx[0];
+    memcpy(k, h->key[top], h->klen);
+    int got = fstream_cursor_next_bytes(&h->cur[top], &h->key[top], err);
+    if (got < 0)
+        return -1;
+    if (!got)
+        h->idx[0] = h->idx[--h->len];
+    if (h->len)
+        sift_down(h, 0);
+    return 0;
+}
+
+/* Merge the runs' keys in [lo, hi) (NULL: no bound), drop repeats and the
+ * keys of layer d-1, into out. */
+static int merge_range(const struct frontier_search *f, const struct runs *r,
+                       const unsigned char *lo, const unsigned char *hi, struct fstream *out,
+                       slide_error *err)
+{
+    size_t len = out->klen;
+    struct bheap h = {0};
+    struct fstream_cursor pc = {0};
+    const unsigned char *p = NULL;
+    unsigned char *k = calloc(2, len), *last = k + len;
+    int have_last = 0, rc, pgot = 0;
+    if (!k) {
+        rc = slide_fail(err, SLIDE_ENOMEM, "out of memory for the merge");
+        goto done;
+    }
+    if ((rc = heap_open(&h, r, len, lo, err)) ||
+        (rc = fstream_cursor_open_bytes(&pc, &f->prev, len, err)))
+        goto done;
+    pgot = lo ? fstream_cursor_seek_bytes(&pc, lo, &p, err)
+              : fstream_cursor_next_bytes(&pc, &p, err);
+    while (h.len && pgot >= 0) {
+        if (hi && memcmp(h.key[h.idx[0]], hi, len) >= 0)
+            break;
+        if (heap_pop(&h, k, err)) {
+            rc = SLIDE_EFORMAT;
+            break;
+        }
+        if (have_last && !memcmp(k, last, len))
+            continue;
+        memcpy(last, k, len);
+        have_last = 1;
+        while (pgot > 0 && memcmp(p, k, len) < 0)
+            pgot = fstream_cursor_next_bytes(&pc, &p, err);
+        if (pgot > 0 && !memcmp(p, k, len))
+            continue;
+        if ((rc = fstream_append_bytes(out, k)))
+            break;
+    }
+    if (!rc && pgot < 0)
+        rc = SLIDE_EFORMAT;
+    if (!rc)
+        rc = fstream_finish(out, err);
+    else if (rc != SLIDE_EFORMAT)
+        fstream_finish(out, err);
+done:
+    fstream_cursor_close(&pc);
+    heap_close(&h, r->len);
+    free(k);
+    return rc;
+}
+
+/* Parts of a merge in memory, as for rank keys (frontier.c). */
+#define MERGE_PARTS 16
+
+int fbytes_merge(const struct frontier_search *f, const struct runs *r, const char *dir,
+                 int threads, struct fstream *out, slide_error *err)
+{
+    size_t nb = f->cur.nblocks, len = out->klen;
+    if (dir || nb < 4 * MERGE_PARTS)
+        return merge_range(f, r, NULL, NULL, out, err);
+    /* the cuts: the first keys of evenly spaced blocks of layer d */
+    unsigned char *cut = malloc((MERGE_PARTS + 1) * len), *block = malloc(FSTREAM_BLOCK * len);
+    struct fstream part[MERGE_PARTS];
+    int rc = SLIDE_OK, n = MERGE_PARTS;
+    if (!cut || !block)
+        rc = slide_fail(err, SLIDE_ENOMEM, "out of memory for the merge");
+    for (int i = 1; !rc && i < n; i++)
+        if (fstream_read_block_bytes(&f->cur, (size_t)i * nb / (size_t)n, block, len, err) < 0)
+            rc = SLIDE_EFORMAT;
+        else
+            memcpy(cut + (size_t)i * len, block, len);
+    free(block);
+    for (int i = 0; !rc && i < n; i++)
+        if ((rc = fstream_open_bytes(&part[i], NULL, len, err)))
+            while (i-- > 0)
+                fstream_close(&part[i]);
+    if (rc) {
+        free(cut);
+        return rc;
+    }
+    slide_error perr = {{0}};
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+    for (int i = 0; i < n; i++) {
+        slide_error e;
+        int failed;
+#pragma omp atomic read
+        failed = rc;
+        if (failed)
+            continue;
+        int prc = merge_range(f, r, i ? cut + (size_t)i * len : NULL,
+                              i + 1 < n ? cut + (size_t)(i + 1) * len : NULL, &part[i], &e);
+        if (prc) {
+#pragma omp critical(frontier_bytes_merge_error)
+            if (!rc) {
+                perr = e;
+#pragma omp atomic write
+                rc = prc;
+            }
+        }
+    }
+    free(cut);
+    if (rc && err)
+        *err = perr;
+    for (int i = 0; i < n; i++)
+        if (rc || (rc = fstream_concat(out, &part[i], err)))
+            fstream_close(&part[i]);
+    return rc;
+}
