@@ -22,6 +22,13 @@
 #   make screenshots  docs/slide-serve.png and docs/slide-serve-phone.png
 #                   (headless chromium; refuses a dirty tree unless ALLOW_DIRTY=1)
 #   make install    PREFIX=/usr/local DESTDIR= ; make clean
+#   make python     the Python package (python/: `import slide`, numpy arrays)
+#                   built in place into build/python, with the interpreter
+#                   whose `import numpy` works (/usr/bin/python3 first;
+#                   PYTHON=... to choose); make python-install copies it into
+#                   that interpreter's site-packages (PYTHON_SITE=...)
+#   make python-docs  docs/python-*.png from docs/python-example.py
+#   make bench-python  the Python API's rates (rank, database, PDB) with load
 #   make deps       install (as root) or name every package: the build's,
 #                   the full tool's (libmicrohttpd, Jansson, Open MPI), the
 #                   tests' (cmocka, chromium, node), gnuplot
@@ -115,7 +122,8 @@ TEST_BIN := $(filter-out $(MPI_TESTS:%=$(BUILD)/tests/%),$(TEST_BIN))
 MPI_OFF  := $(if $(filter 0,$(HAVE_MPI)),make HAVE_MPI=0,no mpicc: libopenmpi-dev openmpi-bin are missing (make deps))
 endif
 
-.PHONY: all run test asan bench bench-solvers bench-pdb bench-pdb-build bench-mpi results check-results results-2x7 results-24 install clean deps screenshots
+PHONY_PY := python python-install python-docs bench-python
+.PHONY: $(PHONY_PY) all run test asan bench bench-solvers bench-pdb bench-pdb-build bench-mpi results check-results results-2x7 results-24 install clean deps screenshots
 .DELETE_ON_ERROR:
 
 all: $(BUILD)/slide $(BUILD)/libslide.a $(MPI_BIN)
@@ -240,6 +248,49 @@ install: all
 	$(if $(MPI_BIN),install -m 755 $(MPI_BIN) $(DESTDIR)$(PREFIX)/bin/slide-mpi)
 	install -m 644 $(BUILD)/libslide.a $(DESTDIR)$(PREFIX)/lib/libslide.a
 	install -m 644 include/slide/*.h $(DESTDIR)$(PREFIX)/include/slide/
+
+# The Python package (python/, docs/python.md): the extension python/slide/_slide.c
+# over the library compiled again with -fPIC (the serve layer left out), built
+# by setuptools with the interpreter scripts/python-find.sh names (the first
+# of PYTHON, /usr/bin/python3, python3 on PATH whose numpy and Python.h are
+# there; it says in one line what to install otherwise).
+PIC_SRC := $(filter-out src/serve/%,$(LIB_SRC))
+PIC_OBJ := $(PIC_SRC:src/%.c=$(BUILD)/pic/%.o)
+$(BUILD)/pic/%.o: src/%.c $(wildcard include/slide/*.h) $(wildcard src/*/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(filter-out -DSLIDE_HAVE_SERVE,$(ALL_CFLAGS)) -fPIC -c -o $@ $<
+$(BUILD)/pic/core/provenance.o: src/core/provenance.c include/slide/provenance.h .git-commit
+	@mkdir -p $(@D)
+	$(CC) $(filter-out -DSLIDE_HAVE_SERVE,$(ALL_CFLAGS)) -fPIC -DSLIDE_VERSION='"$(VERSION)"' \
+	  -DSLIDE_COMMIT='"$(GIT_COMMIT)"' -DSLIDE_CFLAGS_USED='"$(strip $(CFLAGS) $(SAN_FLAGS))"' -c -o $@ $<
+$(BUILD)/pic/libslide_pic.a: $(PIC_OBJ)
+	$(AR) rcs $@ $^
+
+PYTHON_FOUND = $(shell PYTHON='$(PYTHON)' sh scripts/python-find.sh)
+PY_SRC := python/setup.py $(wildcard python/slide/*.py python/slide/*.c)
+python: $(BUILD)/python/.built
+$(BUILD)/python/.built: $(BUILD)/pic/libslide_pic.a $(PY_SRC) $(wildcard include/slide/*.h)
+	@py='$(PYTHON_FOUND)'; [ -n "$$py" ] || exit 1; \
+	cd python && SLIDE_LIB=$(abspath $(BUILD))/pic/libslide_pic.a SLIDE_INCLUDE=$(abspath include) \
+	  SLIDE_VERSION=$(VERSION) "$$py" setup.py -q build_ext --build-lib $(abspath $(BUILD))/python \
+	  --build-temp $(abspath $(BUILD))/python-tmp --force && \
+	cp slide/*.py $(abspath $(BUILD))/python/slide/ && touch $(abspath $@) && \
+	echo "slide: the Python package is in $(BUILD)/python (PYTHONPATH=$(abspath $(BUILD))/python $$py)"
+
+PYTHON_SITE ?=
+python-install: python
+	@py='$(PYTHON_FOUND)'; site='$(PYTHON_SITE)'; \
+	[ -n "$$site" ] || site=$$("$$py" -c 'import site; print(site.getsitepackages()[0])'); \
+	install -d "$(DESTDIR)$$site/slide" && \
+	install -m 644 $(BUILD)/python/slide/*.py $(BUILD)/python/slide/*.so "$(DESTDIR)$$site/slide/" && \
+	echo "slide: installed the Python package into $(DESTDIR)$$site/slide for $$py"
+
+python-docs: python
+	PYTHONPATH=$(abspath $(BUILD))/python SLIDE=$(abspath $(BUILD))/slide \
+	  '$(PYTHON_FOUND)' docs/python-example.py --out docs
+
+bench-python: python
+	PYTHON='$(PYTHON_FOUND)' PYTHONPATH=$(abspath $(BUILD))/python sh scripts/bench-python.sh
 
 clean:
 	rm -rf build build-asan .git-commit
