@@ -27,11 +27,14 @@
 #                   whose `import numpy` works (/usr/bin/python3 first;
 #                   PYTHON=... to choose); make python-install copies it into
 #                   that interpreter's site-packages (PYTHON_SITE=...)
+#   make python-test  the Python package's tests alone (make test runs them)
 #   make python-docs  docs/python-*.png from docs/python-example.py
 #   make bench-python  the Python API's rates (rank, database, PDB) with load
 #   make deps       install (as root) or name every package: the build's,
 #                   the full tool's (libmicrohttpd, Jansson, Open MPI), the
-#                   tests' (cmocka, chromium, node), gnuplot
+#                   tests' (cmocka, chromium, node), gnuplot, and the Python
+#                   package's (python3-dev, -numpy, -setuptools, -pytest,
+#                   -matplotlib)
 #
 # Every make first runs scripts/deps.sh: as root with apt-get it installs
 # what the full tool needs and is missing (on a bare image the compiler
@@ -122,7 +125,7 @@ TEST_BIN := $(filter-out $(MPI_TESTS:%=$(BUILD)/tests/%),$(TEST_BIN))
 MPI_OFF  := $(if $(filter 0,$(HAVE_MPI)),make HAVE_MPI=0,no mpicc: libopenmpi-dev openmpi-bin are missing (make deps))
 endif
 
-PHONY_PY := python python-install python-docs bench-python
+PHONY_PY := python python-install python-docs bench-python python-test python-if-found
 .PHONY: $(PHONY_PY) all run test asan bench bench-solvers bench-pdb bench-pdb-build bench-mpi results check-results results-2x7 results-24 install clean deps screenshots
 .DELETE_ON_ERROR:
 
@@ -195,9 +198,10 @@ run: all
 
 # every suite, then one closing line, the last: "N passed, N failed" over
 # all of them, with the suites skipped and why (scripts/make-test.sh)
-test: all $(TEST_BIN)
+test: all $(TEST_BIN) python-if-found
 	@sh scripts/check-layers.sh --self-test && sh scripts/check-layers.sh
 	@SLIDE=$(abspath $(BUILD))/slide SLIDE_MPI_BIN=$(abspath $(BUILD))/slide-mpi \
+	  SLIDE_PY=$(abspath $(BUILD))/python SAN_FLAGS='$(SAN_FLAGS)' \
 	  HAVE_SERVE=$(HAVE_SERVE) SKIP_SERVE='$(if $(SERVE_OFF),$(SERVE_TESTS))' \
 	  SKIP_SERVE_WHY='$(SERVE_OFF)' SKIP_MPI='$(if $(MPI_OFF),$(MPI_TESTS))' \
 	  SKIP_MPI_WHY='$(MPI_OFF)' sh scripts/make-test.sh $(TEST_BIN)
@@ -276,6 +280,16 @@ $(BUILD)/python/.built: $(BUILD)/pic/libslide_pic.a $(PY_SRC) $(wildcard include
 	  --build-temp $(abspath $(BUILD))/python-tmp --force && \
 	cp slide/*.py $(abspath $(BUILD))/python/slide/ && touch $(abspath $@) && \
 	echo "slide: the Python package is in $(BUILD)/python (PYTHONPATH=$(abspath $(BUILD))/python $$py)"
+
+# make test builds the package when there is an interpreter for it (not
+# under the sanitizers) and otherwise says why in its closing lines.
+python-if-found:
+	@if [ -z '$(SAN_FLAGS)' ] && PYTHON='$(PYTHON)' sh scripts/python-find.sh --quiet >/dev/null; then \
+	  $(MAKE) --no-print-directory python; fi
+
+# the Python tests alone (SLIDE_SLOW=1 also runs the 3x4 search)
+python-test: python
+	SLIDE=$(abspath $(BUILD))/slide SLIDE_PY=$(abspath $(BUILD))/python sh scripts/python-tests.sh
 
 PYTHON_SITE ?=
 python-install: python

@@ -9,20 +9,25 @@
 #      cannot run here, then "cmocka: N passed, N failed")
 #   2. the browser tests (scripts/browser-tests.sh: "browser: N passed, N
 #      failed" or "browser tests skipped: why")
+#   3. the Python package's tests (scripts/python-tests.sh: "python: N
+#      passed, N failed" or "python tests skipped: why")
 # Environment (the Makefile sets it): SLIDE, SLIDE_MPI_BIN, HAVE_SERVE, and
 # for the suites this build leaves out, SKIP_SERVE / SKIP_MPI (the test
-# binaries) with SKIP_SERVE_WHY / SKIP_MPI_WHY.  RUN_TESTS and BROWSER_TESTS
-# name the two runners (default the scripts beside this one; a test of this
-# script replaces them).  Exit status 0 when nothing failed.
+# binaries) with SKIP_SERVE_WHY / SKIP_MPI_WHY.  RUN_TESTS, BROWSER_TESTS
+# and PYTHON_TESTS name the three runners (default the scripts beside this
+# one; a test of this script replaces them; PYTHON_TESTS set but empty
+# leaves the Python suite out altogether).  Exit status 0 when nothing
+# failed.
 set -u
 here=$(dirname "$0")
 run_tests=${RUN_TESTS:-$here/run-tests.sh}
 browser_tests=${BROWSER_TESTS:-$here/browser-tests.sh}
+python_tests=${PYTHON_TESTS-$here/python-tests.sh}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 passed=0
 failed=0
-parts=""      # "cmocka 296, browser 10"
+parts=""      # "cmocka 296, browser 10, python 60"
 skipped=""    # suite names, ", " between
 skip() { # suite why
     echo "skipped: $1: $2" >> "$tmp/skipped"
@@ -68,6 +73,23 @@ elif [ -n "$line" ]; then
     add_part browser "$p" "$f"
 else # no summary: the suite broke before it could count
     add_part browser 0 1
+fi
+
+# 3. the Python package
+if [ -n "$python_tests" ]; then
+    { sh "$python_tests"; echo $? > "$tmp/rc3"; } | tee "$tmp/python"
+    line=$(grep '^python: [0-9]* passed, [0-9]* failed' "$tmp/python" | tail -n 1)
+    why=$(sed -n 's/^python tests skipped: //p' "$tmp/python" | tail -n 1)
+    if [ -n "$why" ]; then
+        skip "python tests" "$why"
+    elif [ -n "$line" ]; then
+        p=$(echo "$line" | sed 's/^python: \([0-9]*\) passed, \([0-9]*\) failed.*/\1/')
+        f=$(echo "$line" | sed 's/^python: \([0-9]*\) passed, \([0-9]*\) failed.*/\2/')
+        [ "$(cat "$tmp/rc3")" != 0 ] && [ "$f" = 0 ] && f=1
+        add_part python "$p" "$f"
+    else # no summary: the suite broke before it could count
+        add_part python 0 1
+    fi
 fi
 
 [ -f "$tmp/skipped" ] && cat "$tmp/skipped"

@@ -1,7 +1,7 @@
 /*
  * test_make_test.c - the closing line of `make test` (scripts/make-test.sh
- * over scripts/run-tests.sh and the browser suite): it is the last line
- * printed, after the browser suite; its counts are the sums of the suites'
+ * over scripts/run-tests.sh, the browser suite and the Python suite): it
+ * is the last line printed, after the browser and Python suites; its counts are the sums of the suites'
  * (written in the test, from the stand-in suites' own figures); every
  * skipped suite is named there and on a "skipped:" line with its reason; a
  * failing or broken suite makes it say so and exit non-zero.
@@ -39,12 +39,22 @@ static void browser(const char *text, int status)
     scripttest_write(path, script, 0);
 }
 
+/* The Python stand-in: prints text, exits with status. */
+static void python(const char *text, int status)
+{
+    char path[256], script[1024];
+    snprintf(path, sizeof path, "%s/python.sh", DIR);
+    snprintf(script, sizeof script, "printf '%%s\\n' '%s'\nexit %d\n", text, status);
+    scripttest_write(path, script, 0);
+}
+
 /* make-test.sh over the real run-tests.sh, the stand-in binaries named in
- * bins and browser.sh; env: extra variables. */
+ * bins and browser.sh; env: extra variables (the Python suite is left out
+ * unless env names PYTHON_TESTS). */
 static int run(const char *env, const char *bins, char **out)
 {
     /* make test's own SKIP_* variables are not this test's */
-    return scripttest_sh(out, "cd '%s' && SKIP_SERVE= SKIP_MPI= %s BROWSER_TESTS='%s/browser.sh' sh "
+    return scripttest_sh(out, "cd '%s' && SKIP_SERVE= SKIP_MPI= PYTHON_TESTS= %s BROWSER_TESTS='%s/browser.sh' sh "
                          SCRIPTTEST_ROOT "/scripts/make-test.sh %s", DIR, env, DIR, bins);
 }
 
@@ -118,6 +128,51 @@ static void test_broken_browser_suite_fails(void **state)
     free(out);
 }
 
+static void test_python_suite_counted(void **state)
+{
+    (void)state;
+    cmocka_bin("test_a", 3, 0, "", 0);
+    browser("browser: 10 passed, 0 failed (screenshots in x)", 0);
+    python("....\npython: 41 passed, 0 failed", 0);
+    char *out, last[512], env[512];
+    snprintf(env, sizeof env, "PYTHON_TESTS='%s/python.sh'", DIR);
+    assert_int_equal(run(env, "./test_a", &out), 0);
+    scripttest_last_line(out, last, sizeof last);
+    assert_string_equal(last, "54 passed, 0 failed (cmocka 3, browser 10, python 41); "
+                              "nothing skipped");
+    assert_true(strstr(out, "python: 41 passed") < strstr(out, "54 passed"));
+    free(out);
+}
+
+static void test_python_suite_skipped_or_failing(void **state)
+{
+    (void)state;
+    cmocka_bin("test_a", 3, 0, "", 0);
+    browser("browser: 10 passed, 0 failed (screenshots in x)", 0);
+    python("python tests skipped: no python3 with numpy (make deps)", 0);
+    char *out, last[512], env[512];
+    snprintf(env, sizeof env, "PYTHON_TESTS='%s/python.sh'", DIR);
+    assert_int_equal(run(env, "./test_a", &out), 0);
+    scripttest_last_line(out, last, sizeof last);
+    assert_string_equal(last, "13 passed, 0 failed (cmocka 3, browser 10); 1 suite skipped: "
+                              "python tests");
+    assert_non_null(strstr(out, "skipped: python tests: no python3 with numpy (make deps)\n"));
+    free(out);
+    /* failures are counted; a suite that exits non-zero with none fails once */
+    python("F.\npython: 1 passed, 1 failed", 1);
+    assert_int_not_equal(run(env, "./test_a", &out), 0);
+    scripttest_last_line(out, last, sizeof last);
+    assert_string_equal(last, "14 passed, 1 failed (cmocka 3, browser 10, python 1); "
+                              "nothing skipped");
+    free(out);
+    python("ImportError: no module named slide", 1);
+    assert_int_not_equal(run(env, "./test_a", &out), 0);
+    scripttest_last_line(out, last, sizeof last);
+    assert_string_equal(last, "13 passed, 1 failed (cmocka 3, browser 10, python 0); "
+                              "nothing skipped");
+    free(out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -125,6 +180,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_skipped_suites_named, scripttest_setup, scripttest_teardown),
         cmocka_unit_test_setup_teardown(test_failures_counted, scripttest_setup, scripttest_teardown),
         cmocka_unit_test_setup_teardown(test_broken_browser_suite_fails, scripttest_setup, scripttest_teardown),
+        cmocka_unit_test_setup_teardown(test_python_suite_counted, scripttest_setup, scripttest_teardown),
+        cmocka_unit_test_setup_teardown(test_python_suite_skipped_or_failing, scripttest_setup, scripttest_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

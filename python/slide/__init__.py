@@ -148,7 +148,10 @@ def _goal(goal, rows, cols):
     """slide's text of the goal, or None for the standard goal."""
     if goal is None:
         return None
-    text, grows, gcols = _one_board(goal, (rows, cols))
+    try:
+        text, grows, gcols = _one_board(goal, (rows, cols))
+    except BadInput as e:
+        raise type(e)("goal: %s" % e) from None
     if (grows, gcols) != (rows, cols):
         raise BadInput("the goal is %dx%d, the boards %dx%d" % (grows, gcols, rows, cols))
     return text
