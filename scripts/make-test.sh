@@ -60,37 +60,29 @@ while IFS='|' read -r name why; do
     skip "$name" "$why"
 done < "$tmp/inner"
 
+# A suite that prints "NAME: N passed, N failed" or "NAME tests skipped:
+# why" (the browser and Python runners), streamed as it runs.
+run_suite() { # name runner
+    { sh "$2"; echo $? > "$tmp/rc-$1"; } | tee "$tmp/$1"
+    line=$(grep "^$1: [0-9]* passed, [0-9]* failed" "$tmp/$1" | tail -n 1)
+    why=$(sed -n "s/^$1 tests skipped: //p" "$tmp/$1" | tail -n 1)
+    if [ -n "$why" ]; then
+        skip "$1 tests" "$why"
+    elif [ -n "$line" ]; then
+        p=$(echo "$line" | sed "s/^$1: \([0-9]*\) passed, \([0-9]*\) failed.*/\1/")
+        f=$(echo "$line" | sed "s/^$1: \([0-9]*\) passed, \([0-9]*\) failed.*/\2/")
+        [ "$(cat "$tmp/rc-$1")" != 0 ] && [ "$f" = 0 ] && f=1
+        add_part "$1" "$p" "$f"
+    else # no summary: the suite broke before it could count
+        add_part "$1" 0 1
+    fi
+}
+
 # 2. the browser tests
-{ sh "$browser_tests"; echo $? > "$tmp/rc2"; } | tee "$tmp/browser"
-line=$(grep '^browser: [0-9]* passed, [0-9]* failed' "$tmp/browser" | tail -n 1)
-why=$(sed -n 's/^browser tests skipped: //p' "$tmp/browser" | tail -n 1)
-if [ -n "$why" ]; then
-    skip "browser tests" "$why"
-elif [ -n "$line" ]; then
-    p=$(echo "$line" | sed 's/^browser: \([0-9]*\) passed, \([0-9]*\) failed.*/\1/')
-    f=$(echo "$line" | sed 's/^browser: \([0-9]*\) passed, \([0-9]*\) failed.*/\2/')
-    [ "$(cat "$tmp/rc2")" != 0 ] && [ "$f" = 0 ] && f=1
-    add_part browser "$p" "$f"
-else # no summary: the suite broke before it could count
-    add_part browser 0 1
-fi
+run_suite browser "$browser_tests"
 
 # 3. the Python package
-if [ -n "$python_tests" ]; then
-    { sh "$python_tests"; echo $? > "$tmp/rc3"; } | tee "$tmp/python"
-    line=$(grep '^python: [0-9]* passed, [0-9]* failed' "$tmp/python" | tail -n 1)
-    why=$(sed -n 's/^python tests skipped: //p' "$tmp/python" | tail -n 1)
-    if [ -n "$why" ]; then
-        skip "python tests" "$why"
-    elif [ -n "$line" ]; then
-        p=$(echo "$line" | sed 's/^python: \([0-9]*\) passed, \([0-9]*\) failed.*/\1/')
-        f=$(echo "$line" | sed 's/^python: \([0-9]*\) passed, \([0-9]*\) failed.*/\2/')
-        [ "$(cat "$tmp/rc3")" != 0 ] && [ "$f" = 0 ] && f=1
-        add_part python "$p" "$f"
-    else # no summary: the suite broke before it could count
-        add_part python 0 1
-    fi
-fi
+[ -n "$python_tests" ] && run_suite python "$python_tests"
 
 [ -f "$tmp/skipped" ] && cat "$tmp/skipped"
 n=$(grep -c . "$tmp/skipped" 2>/dev/null || echo 0)

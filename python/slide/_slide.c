@@ -227,6 +227,62 @@ static void put_row(PyArrayObject *a, npy_intp i, const int *cells, int n)
     }
 }
 
+/*
+ * What a vectorised function does with one valid board (cells, rows x
+ * cols): write its result for row i into out and return SLIDE_OK, or
+ * return a slide status when the board has none.  explain then says why
+ * (status and message) for the exception.
+ */
+typedef int (*row_fn)(const void *ctx, const int *cells, int rows, int cols, void *out,
+                      npy_intp i);
+typedef int (*explain_fn)(const void *ctx, const int *cells, int rows, int cols,
+                          slide_error *err);
+
+/* fn over every board of obj (an N x rows*cols integer array), in parallel
+ * with the GIL released, into a new 1-d array of out_type; on a bad board
+ * the exception for the first one (raise_row, explain). */
+static PyObject *map_rows(PyObject *obj, int rows, int cols, int threads, int out_type,
+                          row_fn fn, explain_fn explain, const void *ctx)
+{
+    int n = rows * cols;
+    struct boards v;
+    if (n > PY_MAX_CELLS)
+        return PyErr_Format(BadInput, "boards of more than %d cells are not taken as arrays",
+                            PY_MAX_CELLS);
+    if (boards_take(obj, n, &v))
+        return NULL;
+    npy_intp dims[1] = {v.N};
+    PyArrayObject *out = (PyArrayObject *)PyArray_ZEROS(1, dims, out_type, 0);
+    if (!out) {
+        boards_release(&v);
+        return NULL;
+    }
+    void *o = PyArray_DATA(out);
+    int64_t bad = INT64_MAX;
+    Py_BEGIN_ALLOW_THREADS
+#pragma omp parallel for schedule(dynamic, 1024) num_threads(threads_of(threads))
+    for (npy_intp i = 0; i < v.N; i++) {
+        int cells[PY_MAX_CELLS];
+        boards_row(&v, i, cells);
+        if (!cells_ok(cells, n) || fn(ctx, cells, rows, cols, o, i) != SLIDE_OK)
+            note_bad(&bad, i);
+    }
+    Py_END_ALLOW_THREADS
+    if (bad != INT64_MAX) {
+        int cells[PY_MAX_CELLS];
+        slide_error err = {{0}};
+        boards_row(&v, (npy_intp)bad, cells);
+        int rc = cells_ok(cells, n) ? explain(ctx, cells, rows, cols, &err) : SLIDE_EINVAL;
+        if (rc == SLIDE_OK)
+            rc = slide_fail(&err, SLIDE_EINVAL, "the board has no result");
+        raise_row(&v, bad, rows, cols, rc, err.msg);
+        Py_DECREF(out);
+        out = NULL;
+    }
+    boards_release(&v);
+    return (PyObject *)out;
+}
+
 /* ---- goals and spaces ---------------------------------------------------- */
 
 /* The goal: goal_text (board syntax) or, when NULL, the standard goal. */
@@ -268,6 +324,30 @@ static int space_make(const char *goal_text, int rows, int cols, int kind, struc
 
 /* ---- rank, unrank, solvable ---------------------------------------------- */
 
+/* The index of a board in the space ctx (the compact space has none for a
+ * board of the other parity). */
+static int rank_row(const void *ctx, const int *cells, int rows, int cols, void *out,
+                    npy_intp i)
+{
+    const struct space *s = ctx;
+    uint8_t t[SPACE_MAX_CELLS];
+    struct board b = {rows, cols, (int *)cells};
+    int z = space_split(s, &b, t);
+    if (s->kind == SPACE_COMPACT && !space_reachable_tz(s, t, z))
+        return SLIDE_EUNSOLVABLE;
+    ((uint64_t *)out)[i] = space_index_tz(s, t, z);
+    return SLIDE_OK;
+}
+
+static int rank_explain(const void *ctx, const int *cells, int rows, int cols,
+                        slide_error *err)
+{
+    (void)ctx, (void)cells, (void)rows, (void)cols;
+    return slide_fail(err, SLIDE_EUNSOLVABLE, "the board cannot reach the goal, so the "
+                      "compact space (the solvable boards) has no rank for it; space='full' "
+                      "ranks every arrangement");
+}
+
 static PyObject *py_rank(PyObject *self, PyObject *args)
 {
     (void)self;
@@ -277,45 +357,9 @@ static PyObject *py_rank(PyObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "Oiizii", &obj, &rows, &cols, &goal_text, &kind, &threads))
         return NULL;
     struct space s;
-    struct boards v;
-    if (space_make(goal_text, rows, cols, kind, &s) || boards_take(obj, s.n, &v))
+    if (space_make(goal_text, rows, cols, kind, &s))
         return NULL;
-    npy_intp dims[1] = {v.N};
-    PyArrayObject *out = (PyArrayObject *)PyArray_ZEROS(1, dims, NPY_UINT64, 0);
-    if (!out) {
-        boards_release(&v);
-        return NULL;
-    }
-    uint64_t *o = (uint64_t *)PyArray_DATA(out);
-    int64_t bad = INT64_MAX;
-    Py_BEGIN_ALLOW_THREADS
-#pragma omp parallel for schedule(static, 4096) num_threads(threads_of(threads))
-    for (npy_intp i = 0; i < v.N; i++) {
-        int cells[PY_MAX_CELLS];
-        uint8_t t[SPACE_MAX_CELLS];
-        boards_row(&v, i, cells);
-        struct board b = {rows, cols, cells};
-        if (!cells_ok(cells, s.n)) {
-            note_bad(&bad, i);
-            continue;
-        }
-        int z = space_split(&s, &b, t);
-        if (s.kind == SPACE_COMPACT && !space_reachable_tz(&s, t, z)) {
-            note_bad(&bad, i);
-            continue;
-        }
-        o[i] = space_index_tz(&s, t, z);
-    }
-    Py_END_ALLOW_THREADS
-    if (bad != INT64_MAX) {
-        raise_row(&v, bad, rows, cols, SLIDE_EUNSOLVABLE,
-                  "the board cannot reach the goal, so the compact space (the solvable "
-                  "boards) has no rank for it; space='full' ranks every arrangement");
-        Py_DECREF(out);
-        out = NULL;
-    }
-    boards_release(&v);
-    return (PyObject *)out;
+    return map_rows(obj, rows, cols, threads, NPY_UINT64, rank_row, rank_explain, &s);
 }
 
 static PyObject *py_unrank(PyObject *self, PyObject *args)
@@ -383,6 +427,25 @@ static PyObject *py_space_size(PyObject *self, PyObject *args)
     return PyLong_FromUnsignedLongLong(s.size);
 }
 
+static int solvable_row(const void *ctx, const int *cells, int rows, int cols, void *out,
+                        npy_intp i)
+{
+    struct board b = {rows, cols, (int *)cells};
+    struct parity_report pr;
+    int rc = parity_check(&b, (const struct board *)ctx, &pr, NULL);
+    if (!rc)
+        ((npy_bool *)out)[i] = pr.solvable ? NPY_TRUE : NPY_FALSE;
+    return rc;
+}
+
+static int solvable_explain(const void *ctx, const int *cells, int rows, int cols,
+                            slide_error *err)
+{
+    struct board b = {rows, cols, (int *)cells};
+    struct parity_report pr;
+    return parity_check(&b, (const struct board *)ctx, &pr, err);
+}
+
 static PyObject *py_solvable(PyObject *self, PyObject *args)
 {
     (void)self;
@@ -392,52 +455,12 @@ static PyObject *py_solvable(PyObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "Oiizi", &obj, &rows, &cols, &goal_text, &threads))
         return NULL;
     struct board goal = {0};
-    struct boards v;
-    if (rows * cols > PY_MAX_CELLS)
-        return PyErr_Format(BadInput, "boards of more than %d cells are not taken as arrays",
-                            PY_MAX_CELLS);
     if (goal_make(goal_text, rows, cols, &goal))
         return NULL;
-    if (boards_take(obj, rows * cols, &v)) {
-        board_free(&goal);
-        return NULL;
-    }
-    npy_intp dims[1] = {v.N};
-    PyArrayObject *out = (PyArrayObject *)PyArray_ZEROS(1, dims, NPY_BOOL, 0);
-    if (!out) {
-        board_free(&goal);
-        boards_release(&v);
-        return NULL;
-    }
-    npy_bool *o = (npy_bool *)PyArray_DATA(out);
-    int64_t bad = INT64_MAX, failed = INT64_MAX;
-    Py_BEGIN_ALLOW_THREADS
-#pragma omp parallel for schedule(static, 1024) num_threads(threads_of(threads))
-    for (npy_intp i = 0; i < v.N; i++) {
-        int cells[PY_MAX_CELLS];
-        struct board b = {rows, cols, cells};
-        struct parity_report pr;
-        boards_row(&v, i, cells);
-        if (!cells_ok(cells, rows * cols)) {
-            note_bad(&bad, i);
-            continue;
-        }
-        if (parity_check(&b, &goal, &pr, NULL) != SLIDE_OK) {
-            note_bad(&failed, i);
-            continue;
-        }
-        o[i] = pr.solvable ? NPY_TRUE : NPY_FALSE;
-    }
-    Py_END_ALLOW_THREADS
+    PyObject *res = map_rows(obj, rows, cols, threads, NPY_BOOL, solvable_row,
+                             solvable_explain, &goal);
     board_free(&goal);
-    if (bad != INT64_MAX || failed != INT64_MAX) {
-        raise_row(&v, bad < failed ? bad : failed, rows, cols, SLIDE_ENOMEM,
-                  "out of memory for the parity check");
-        Py_DECREF(out);
-        out = NULL;
-    }
-    boards_release(&v);
-    return (PyObject *)out;
+    return res;
 }
 
 /* ---- bfs ----------------------------------------------------------------- */
@@ -578,51 +601,38 @@ static void Heuristic_dealloc(HeuristicObject *self)
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-/* h of every board of obj by eval(ctx, cells); a value >= none (when none
- * > 0) means the board has no value. */
+/* h of a board by fn(ctx, cells); a value >= none (when none > 0) means the
+ * board has no value. */
 typedef int (*h_fn)(const void *ctx, const int *cells);
+struct h_call {
+    h_fn fn;
+    const void *ctx;
+    int none;
+};
+
+static int h_row(const void *ctx, const int *cells, int rows, int cols, void *out, npy_intp i)
+{
+    (void)rows, (void)cols;
+    const struct h_call *c = ctx;
+    int h = c->fn(c->ctx, cells);
+    if (c->none > 0 && h >= c->none)
+        return SLIDE_EUNSOLVABLE;
+    ((int32_t *)out)[i] = h;
+    return SLIDE_OK;
+}
+
+static int h_explain(const void *ctx, const int *cells, int rows, int cols, slide_error *err)
+{
+    (void)ctx, (void)cells, (void)rows, (void)cols;
+    return slide_fail(err, SLIDE_EUNSOLVABLE, "the pattern databases hold no value for this "
+                      "board (it cannot reach the goal)");
+}
 
 static PyObject *h_many(PyObject *obj, int rows, int cols, int threads, h_fn fn,
                         const void *ctx, int none)
 {
-    struct boards v;
-    if (boards_take(obj, rows * cols, &v))
-        return NULL;
-    npy_intp dims[1] = {v.N};
-    PyArrayObject *out = (PyArrayObject *)PyArray_ZEROS(1, dims, NPY_INT32, 0);
-    if (!out) {
-        boards_release(&v);
-        return NULL;
-    }
-    int32_t *o = (int32_t *)PyArray_DATA(out);
-    int64_t bad = INT64_MAX;
-    int n = rows * cols;
-    Py_BEGIN_ALLOW_THREADS
-#pragma omp parallel for schedule(static, 1024) num_threads(threads_of(threads))
-    for (npy_intp i = 0; i < v.N; i++) {
-        int cells[PY_MAX_CELLS];
-        boards_row(&v, i, cells);
-        if (!cells_ok(cells, n)) {
-            note_bad(&bad, i);
-            continue;
-        }
-        int h = fn(ctx, cells);
-        if (none > 0 && h >= none) {
-            note_bad(&bad, i);
-            continue;
-        }
-        o[i] = h;
-    }
-    Py_END_ALLOW_THREADS
-    if (bad != INT64_MAX) {
-        raise_row(&v, bad, rows, cols, SLIDE_EUNSOLVABLE,
-                  "the pattern databases hold no value for this board (it cannot reach "
-                  "the goal)");
-        Py_DECREF(out);
-        out = NULL;
-    }
-    boards_release(&v);
-    return (PyObject *)out;
+    struct h_call c = {fn, ctx, none};
+    return map_rows(obj, rows, cols, threads, NPY_INT32, h_row, h_explain, &c);
 }
 
 static int heuristic_fn_py(const void *ctx, const int *cells)
@@ -821,6 +831,38 @@ static void Db_dealloc(DbObject *self)
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
+/* The distance of a board: a byte-per-board payload is read directly (the
+ * first step of db_distance), other encodings walk to the goal. */
+static int db_row(const void *ctx, const int *cells, int rows, int cols, void *out,
+                  npy_intp i)
+{
+    const struct db *db = ctx;
+    struct board b = {rows, cols, (int *)cells};
+    int d;
+    if (db->encoding == DB_ENC_BYTE) {
+        uint8_t t[SPACE_MAX_CELLS];
+        int z = space_split(&db->space, &b, t);
+        if (!space_reachable_tz(&db->space, t, z))
+            return SLIDE_EUNSOLVABLE;
+        unsigned x = db->payload[space_index_tz(&db->space, t, z)];
+        if ((int)x > db->radius)
+            return SLIDE_EFORMAT;
+        ((uint8_t *)out)[i] = (uint8_t)x;
+        return SLIDE_OK;
+    }
+    int rc = db_distance(db, &b, &d, NULL);
+    if (!rc)
+        ((uint8_t *)out)[i] = (uint8_t)d;
+    return rc;
+}
+
+static int db_explain(const void *ctx, const int *cells, int rows, int cols, slide_error *err)
+{
+    struct board b = {rows, cols, (int *)cells};
+    int d;
+    return db_distance((const struct db *)ctx, &b, &d, err);
+}
+
 static PyObject *Db_distance(DbObject *self, PyObject *args)
 {
     PyObject *obj;
@@ -829,63 +871,8 @@ static PyObject *Db_distance(DbObject *self, PyObject *args)
         return NULL;
     if (!self->ready)
         return PyErr_Format(Error, "the database is not loaded");
-    const struct db *db = &self->db;
-    int rows = db->rows, cols = db->cols;
-    struct boards v;
-    if (boards_take(obj, rows * cols, &v))
-        return NULL;
-    npy_intp dims[1] = {v.N};
-    PyArrayObject *out = (PyArrayObject *)PyArray_ZEROS(1, dims, NPY_UINT8, 0);
-    if (!out) {
-        boards_release(&v);
-        return NULL;
-    }
-    uint8_t *o = (uint8_t *)PyArray_DATA(out);
-    int64_t bad = INT64_MAX;
-    int byte = db->encoding == DB_ENC_BYTE;
-    Py_BEGIN_ALLOW_THREADS
-#pragma omp parallel for schedule(dynamic, 1024) num_threads(threads_of(threads))
-    for (npy_intp i = 0; i < v.N; i++) {
-        int cells[SPACE_MAX_CELLS];
-        int d;
-        struct board b = {rows, cols, cells};
-        boards_row(&v, i, cells);
-        if (!cells_ok(cells, rows * cols)) {
-            note_bad(&bad, i);
-            continue;
-        }
-        if (byte) { /* the distance itself: db_distance's first step, inlined */
-            uint8_t t[SPACE_MAX_CELLS];
-            int z = space_split(&db->space, &b, t);
-            if (space_reachable_tz(&db->space, t, z)) {
-                unsigned x = db->payload[space_index_tz(&db->space, t, z)];
-                if ((int)x <= db->radius) {
-                    o[i] = (uint8_t)x;
-                    continue;
-                }
-            }
-            note_bad(&bad, i); /* db_distance below says why */
-            continue;
-        }
-        if (db_distance(db, &b, &d, NULL) != SLIDE_OK) {
-            note_bad(&bad, i);
-            continue;
-        }
-        o[i] = (uint8_t)d;
-    }
-    Py_END_ALLOW_THREADS
-    if (bad != INT64_MAX) {
-        int cells[SPACE_MAX_CELLS], d;
-        struct board b = {rows, cols, cells};
-        slide_error err = {{0}};
-        boards_row(&v, (npy_intp)bad, cells);
-        int rc = cells_ok(cells, rows * cols) ? db_distance(db, &b, &d, &err) : SLIDE_EINVAL;
-        raise_row(&v, bad, rows, cols, rc ? rc : SLIDE_EINVAL, err.msg);
-        Py_DECREF(out);
-        out = NULL;
-    }
-    boards_release(&v);
-    return (PyObject *)out;
+    return map_rows(obj, self->db.rows, self->db.cols, threads, NPY_UINT8, db_row, db_explain,
+                    &self->db);
 }
 
 /* An optimal path of one board (text of its cells): "UDLR..." */
