@@ -77,8 +77,15 @@ ifeq ($(HAVE_SERVE),1)
 SERVE_CFLAGS := -DSLIDE_HAVE_SERVE $(shell pkg-config --cflags libmicrohttpd jansson)
 SERVE_LIBS   := $(shell pkg-config --libs libmicrohttpd jansson) -lpthread
 endif
+# --summary FILE.json needs Jansson (with or without slide serve); without
+# it --summary writes CSV only and says so.
+HAVE_JANSSON ?= $(shell pkg-config --exists jansson 2>/dev/null && echo 1 || echo 0)
+ifeq ($(HAVE_JANSSON),1)
+JANSSON_CFLAGS := -DSLIDE_HAVE_JANSSON $(shell pkg-config --cflags jansson)
+JANSSON_LIBS   := $(shell pkg-config --libs jansson)
+endif
 ALL_CFLAGS  := $(BASE_CFLAGS) $(ZLIB_CFLAGS) $(SERVE_CFLAGS) $(CFLAGS) $(SAN_FLAGS)
-LDLIBS      := $(SERVE_LIBS) $(ZLIB_LIBS) -lm
+LDLIBS      := $(SERVE_LIBS) $(JANSSON_LIBS) $(ZLIB_LIBS) -lm -ldl
 # The commit in provenance blocks; "-dirty" when the code (src, include, the
 # Makefile) or what makes results/ (scripts, tests/data) differs from it -
 # regenerated results or edited docs do not count.
@@ -129,7 +136,7 @@ PHONY_PY := python python-install python-docs bench-python python-test python-if
 .PHONY: $(PHONY_PY) all run test asan bench bench-solvers bench-pdb bench-pdb-build bench-mpi results check-results results-2x7 results-24 install clean deps screenshots
 .DELETE_ON_ERROR:
 
-all: $(BUILD)/slide $(BUILD)/libslide.a $(MPI_BIN)
+all: $(BUILD)/slide $(BUILD)/libslide.a $(BUILD)/libslide.so $(BUILD)/slide.pc $(MPI_BIN)
 
 deps:
 	@CC='$(CC)' DEPS_STAMP=$(BUILD)/deps-failed sh scripts/deps.sh all
@@ -151,6 +158,8 @@ $(BUILD)/obj/gen/serve_assets.o: $(BUILD)/gen/serve_assets.c src/serve/assets.h
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Isrc/serve -c -o $@ $<
 
+$(BUILD)/obj/cli/cli_summary.o: ALL_CFLAGS += $(JANSSON_CFLAGS)
+
 # cmd_serve.o is compiled again when the server is switched on or off.
 $(BUILD)/obj/cli/cmd_serve.o: $(BUILD)/have-serve
 $(BUILD)/have-serve: FORCE
@@ -171,6 +180,28 @@ $(BUILD)/slide-mpi: $(filter-out $(BUILD)/obj/cli/cmd_bfs.o,$(CLI_OBJ)) $(MPI_OB
 
 $(BUILD)/libslide.a: $(LIB_OBJ)
 	$(AR) rcs $@ $^
+
+# The shared library: the same sources compiled again with -fPIC (the
+# objects of libslide.a are not position-independent), soname libslide.so.0.
+PIC_OBJ := $(LIB_OBJ:$(BUILD)/obj/%=$(BUILD)/pic/%)
+$(BUILD)/pic/%.o: $(BUILD)/obj/%.o
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -fPIC $(if $(filter gen/%,$*),-Isrc/serve) \
+	  $(if $(filter core/provenance,$*),-DSLIDE_VERSION='"$(VERSION)"' -DSLIDE_COMMIT='"$(GIT_COMMIT)"' \
+	  -DSLIDE_CFLAGS_USED='"$(strip $(CFLAGS) $(SAN_FLAGS))"') \
+	  -c -o $@ $(if $(filter gen/%,$*),$(BUILD)/$*.c,src/$*.c)
+
+$(BUILD)/libslide.so: $(PIC_OBJ)
+	$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,libslide.so.0 -o $@ $^ $(LDLIBS)
+
+# pkg-config's description of the installed library (make install writes it
+# with the PREFIX given there).
+$(BUILD)/slide.pc: Makefile
+	@mkdir -p $(@D)
+	printf '%s\n' 'prefix=$(PREFIX)' 'includedir=$${prefix}/include' 'libdir=$${prefix}/lib' '' \
+	  'Name: slide' 'Description: exhaustive state-space enumeration of sliding-tile puzzles' \
+	  'Version: $(VERSION)' 'Cflags: -I$${includedir}' 'Libs: -L$${libdir} -lslide' \
+	  'Libs.private: -fopenmp $(SERVE_LIBS) $(ZLIB_LIBS) -lm -ldl' > $@
 
 $(BUILD)/slide: $(CLI_OBJ) $(BUILD)/libslide.a
 	$(CC) $(ALL_CFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libslide.a $(LDLIBS)
@@ -251,24 +282,21 @@ install: all
 	install -m 755 $(BUILD)/slide $(DESTDIR)$(PREFIX)/bin/slide
 	$(if $(MPI_BIN),install -m 755 $(MPI_BIN) $(DESTDIR)$(PREFIX)/bin/slide-mpi)
 	install -m 644 $(BUILD)/libslide.a $(DESTDIR)$(PREFIX)/lib/libslide.a
+	install -m 755 $(BUILD)/libslide.so $(DESTDIR)$(PREFIX)/lib/libslide.so.0
+	ln -sf libslide.so.0 $(DESTDIR)$(PREFIX)/lib/libslide.so
+	install -m 644 include/slide.h $(DESTDIR)$(PREFIX)/include/slide.h
 	install -m 644 include/slide/*.h $(DESTDIR)$(PREFIX)/include/slide/
+	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	sed 's|^prefix=.*|prefix=$(PREFIX)|' $(BUILD)/slide.pc > $(DESTDIR)$(PREFIX)/lib/pkgconfig/slide.pc
 
 # The Python package (python/, docs/python.md): the extension python/slide/_slide.c
-# over the library compiled again with -fPIC (the serve layer left out), built
-# by setuptools with the interpreter scripts/python-find.sh names (the first
-# of PYTHON, /usr/bin/python3, python3 on PATH whose numpy and Python.h are
-# there; it says in one line what to install otherwise).
-PIC_SRC := $(filter-out src/serve/%,$(LIB_SRC))
-PIC_OBJ := $(PIC_SRC:src/%.c=$(BUILD)/pic/%.o)
-$(BUILD)/pic/%.o: src/%.c $(wildcard include/slide/*.h) $(wildcard src/*/*.h)
-	@mkdir -p $(@D)
-	$(CC) $(filter-out -DSLIDE_HAVE_SERVE,$(ALL_CFLAGS)) -fPIC -c -o $@ $<
-$(BUILD)/pic/core/provenance.o: src/core/provenance.c include/slide/provenance.h .git-commit
-	@mkdir -p $(@D)
-	$(CC) $(filter-out -DSLIDE_HAVE_SERVE,$(ALL_CFLAGS)) -fPIC -DSLIDE_VERSION='"$(VERSION)"' \
-	  -DSLIDE_COMMIT='"$(GIT_COMMIT)"' -DSLIDE_CFLAGS_USED='"$(strip $(CFLAGS) $(SAN_FLAGS))"' -c -o $@ $<
+# linked against the objects of libslide.so (-fPIC, above) as a static archive,
+# so that the extension needs no libslide.so at run time; built by setuptools
+# with the interpreter scripts/python-find.sh names ($PYTHON, else the first
+# of /usr/bin/python3 and python3 on PATH whose numpy and Python.h are there;
+# it says in one line what to install otherwise).
 $(BUILD)/pic/libslide_pic.a: $(PIC_OBJ)
-	$(AR) rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^
 
 PYTHON_FOUND = $(shell PYTHON='$(PYTHON)' sh scripts/python-find.sh)
 PY_SRC := python/setup.py $(wildcard python/slide/*.py python/slide/*.c)
@@ -276,7 +304,7 @@ python: $(BUILD)/python/.built
 $(BUILD)/python/.built: $(BUILD)/pic/libslide_pic.a $(PY_SRC) $(wildcard include/slide/*.h)
 	@py='$(PYTHON_FOUND)'; [ -n "$$py" ] || exit 1; \
 	cd python && SLIDE_LIB=$(abspath $(BUILD))/pic/libslide_pic.a SLIDE_INCLUDE=$(abspath include) \
-	  SLIDE_VERSION=$(VERSION) "$$py" setup.py -q build_ext --build-lib $(abspath $(BUILD))/python \
+	  SLIDE_LIBS='$(LDLIBS)' SLIDE_VERSION=$(VERSION) "$$py" setup.py -q build_ext --build-lib $(abspath $(BUILD))/python \
 	  --build-temp $(abspath $(BUILD))/python-tmp --force && \
 	cp slide/*.py $(abspath $(BUILD))/python/slide/ && touch $(abspath $@) && \
 	echo "slide: the Python package is in $(BUILD)/python (PYTHONPATH=$(abspath $(BUILD))/python $$py)"

@@ -1,11 +1,10 @@
 """Build the slide Python package: the C extension slide._slide over the
-slide library compiled with -fPIC (build/pic/libslide_pic.a).
+slide library compiled with -fPIC (build/pic/libslide_pic.a, the objects of
+libslide.so as a static archive).
 
 Run through the Makefile (`make python`, `make python-install`), which
-passes SLIDE_LIB (the static library), SLIDE_INCLUDE (include/) and
-SLIDE_VERSION; by hand, from python/:
-    SLIDE_LIB=../build/pic/libslide_pic.a SLIDE_INCLUDE=../include \\
-        /usr/bin/python3 setup.py build_ext --inplace
+passes SLIDE_LIB (the archive), SLIDE_INCLUDE (include/), SLIDE_LIBS (what
+the library links with) and SLIDE_VERSION.
 """
 import os
 
@@ -26,8 +25,9 @@ ext = Extension(
                         "-Wall", "-Wextra", "-Wno-missing-field-initializers",
                         "-Wno-cast-function-type"],
     extra_objects=[lib],
-    extra_link_args=["-fopenmp"],
-    libraries=["z", "m"],
+    # what the library links with (the Makefile's LDLIBS: zlib, and
+    # libmicrohttpd and Jansson when slide serve is built)
+    extra_link_args=["-fopenmp"] + os.environ.get("SLIDE_LIBS", "-lz -lm").split(),
 )
 
 setup(

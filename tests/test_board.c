@@ -167,13 +167,50 @@ static void test_big_board(void **state)
     assert_int_equal(board_alloc(&b, 1001, 3, &err), SLIDE_EINVAL);
 }
 
+/* The goal words shared by the command line and the page. */
+static void test_goal_words(void **state)
+{
+    (void)state;
+    struct board g = {0};
+    slide_error err;
+    const char *first[] = {"first", "blank-first", " first\n"};
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(board_parse_goal(first[i], 3, 4, &g, &err), SLIDE_OK);
+        assert_int_equal(g.rows, 3);
+        assert_int_equal(g.cols, 4);
+        for (int k = 0; k < 12; k++) /* the blank first, then 1..11 */
+            assert_int_equal(g.cells[k], k);
+        board_free(&g);
+    }
+    const char *last[] = {"last", "standard"};
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(board_parse_goal(last[i], 2, 3, &g, &err), SLIDE_OK);
+        int want[] = {1, 2, 3, 4, 5, 0};
+        for (int k = 0; k < 6; k++)
+            assert_int_equal(g.cells[k], want[k]);
+        board_free(&g);
+    }
+    /* a board text is parsed as a board */
+    assert_int_equal(board_parse_goal("0 1/2 3", 0, 0, &g, &err), SLIDE_OK);
+    assert_int_equal(g.rows, 2);
+    assert_int_equal(g.cells[0], 0);
+    board_free(&g);
+    /* a word needs a size; a near-word is not one */
+    assert_int_equal(board_parse_goal("first", 0, 0, &g, &err), SLIDE_EINVAL);
+    assert_non_null(strstr(err.msg, "needs the board's size"));
+    assert_int_equal(board_parse_goal("firsts", 3, 3, &g, &err), SLIDE_EINVAL);
+    assert_int_equal(board_goal_word("Last"), -1);
+    assert_int_equal(board_goal_word("last"), 0);
+    assert_int_equal(board_goal_word("blank-first"), 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse_syntaxes), cmocka_unit_test(test_parse_errors),
         cmocka_unit_test(test_parse_errors_more), cmocka_unit_test(test_dims),
         cmocka_unit_test(test_format_roundtrip), cmocka_unit_test(test_moves),
-        cmocka_unit_test(test_big_board),
+        cmocka_unit_test(test_big_board), cmocka_unit_test(test_goal_words),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -262,6 +262,82 @@ static void test_heuristic_sweep(void **state)
     free(out);
 }
 
+/*
+ * --goal is checked against each table's header before its payload is read:
+ * a table whose payload is corrupt (loading it fails) but whose header is
+ * intact is refused for another goal with that message, not with the
+ * corruption; for its own goal the same file fails on the corruption, so
+ * the first refusal cannot have come after a load.  The goal words of the
+ * page (first, last) work on the command line.
+ */
+static void test_goal_checked_before_payload(void **state)
+{
+    (void)state;
+    char *out, *err, path[128];
+    assert_int_equal(clitest_runf(&out, &err, "pdb build 3x3 --pattern 1-4 -o %s/c.pdb", dir), 0);
+    free(out);
+    free(err);
+    snprintf(path, sizeof path, "%s/c.pdb", dir);
+    size_t len;
+    unsigned char *bytes = (unsigned char *)test_read_file(path, &len);
+    assert_true(len > 64);
+    for (size_t i = len - 40; i < len - 8; i++) /* the last block's compressed bytes */
+        bytes[i] ^= 0x55;
+    test_write_file(path, bytes, len);
+    free(bytes);
+    /* its own goal: the corruption is found (exit 1, a bad file) */
+    assert_int_equal(clitest_runf(&out, &err, "solve --h pdb:%s '1 2 3/4 5 6/7 0 8'", path), 1);
+    assert_null(strstr(err, "another goal"));
+    free(out);
+    free(err);
+    const char *goals[] = {"'0 1 2/3 4 5/6 7 8'", "first --size 3x3", "blank-first --size 3x3"};
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(clitest_runf(&out, &err, "solve --h pdb:%s --goal %s '1 0 2/3 4 5/6 7 8'",
+                                      path, goals[i]), 2);
+        if (!strstr(err, "another goal, 1 2 3/4 5 6/7 8 0 (checked before loading)"))
+            fail_msg("--goal %s: %s", goals[i], err);
+        assert_null(strstr(err, "loaded"));
+        assert_null(strstr(err, "korf100")); /* Korf's instances are 4x4 */
+        free(out);
+        free(err);
+    }
+    /* the page's words without tables: 'first' is 0 1 2/3 4 5/6 7 8 */
+    assert_int_equal(clitest_runf(&out, &err, "solve --goal first --count '1 0 2/3 4 5/6 7 8'"), 0);
+    assert_string_equal(out, "1\n");
+    free(out);
+    free(err);
+    assert_int_equal(clitest_runf(&out, &err, "solve --goal last --count '1 2 3/4 5 6/7 0 8'"), 0);
+    assert_string_equal(out, "1\n");
+    free(out);
+    free(err);
+}
+
+/* A 4x4 --goal blank first against tables of the standard goal names
+ * data/korf100.txt, whose instances are turned to slide's goal (the
+ * file's first line: Korf's instance 1, blank last). */
+static void test_korf_goal_hint(void **state)
+{
+    (void)state;
+    char *out, *err;
+    assert_int_equal(clitest_runf(&out, &err, "pdb build 4x4 --pattern 1-3 -o %s/k.pdb", dir), 0);
+    free(out);
+    free(err);
+    assert_int_equal(clitest_runf(&out, &err, "solve --h pdb:%s/k.pdb --goal '0 1 2 3/4 5 6 7/8 9 "
+                                  "10 11/12 13 14 15' '1 0 2 3/4 5 6 7/8 9 10 11/12 13 14 15'",
+                                  dir), 2);
+    assert_non_null(strstr(err, "another goal, 1 2 3 4/5 6 7 8/9 10 11 12/13 14 15 0"));
+    assert_non_null(strstr(err, "hint: data/korf100.txt holds Korf's 100 instances turned to "
+                                "slide's goal"));
+    free(out);
+    free(err);
+    /* and it does: its first board reaches the standard goal */
+    assert_int_equal(clitest_runf(&out, &err, "solvable --size 4x4 \"$(grep -v '^#' "
+                                  TEST_DATA_DIR "/../../data/korf100.txt | head -n 1)\""), 0);
+    assert_non_null(strstr(out, "solvable"));
+    free(out);
+    free(err);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -600,6 +676,8 @@ int main(void)
         cmocka_unit_test(test_pdb_input_refused),
         cmocka_unit_test(test_build_stopped), cmocka_unit_test(test_checkpoint_resume),
         cmocka_unit_test(test_partition_resume),
+        cmocka_unit_test(test_goal_checked_before_payload),
+        cmocka_unit_test(test_korf_goal_hint),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

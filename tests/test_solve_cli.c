@@ -144,8 +144,9 @@ static void test_solve_provenance(void **state)
     assert_int_equal(run("solve --provenance --format csv '8 6 7/2 5 4/3 0 1'", NULL, out,
                          sizeof out), 0);
     assert_true(strncmp(out, "# slide ", 8) == 0);
+    /* shell-quoted, so that the line can be pasted back (test_summary_cli) */
     assert_non_null(strstr(out, "\n# command: slide solve --provenance --format csv "
-                                "8 6 7/2 5 4/3 0 1\n"));
+                                "'8 6 7/2 5 4/3 0 1'\n"));
     assert_non_null(strstr(out, "\n# date: "));
     const char *header = strstr(out, "\nboard,method,"), *record = strstr(out, "\n8 6 7/2 5 4/3 0 1,ida,lc,optimal,31,");
     assert_non_null(header);

@@ -93,6 +93,20 @@ int board_parse(const char *text, int rows, int cols, struct board *out,
 int board_goal(struct board *b, int rows, int cols, slide_error *err);
 
 /*
+ * A goal as the command line and the page name it: one of the words
+ *   last, standard       the standard goal (board_goal)
+ *   first, blank-first   the blank first, then 1..n-1 (Korf's convention)
+ * (surrounding white space ignored) for a rows x cols board, or any board
+ * text (board_parse).  A word needs rows, cols > 0.  Errors: those of
+ * board_parse; SLIDE_EINVAL for a word without a size.
+ */
+int board_parse_goal(const char *text, int rows, int cols, struct board *out,
+                     slide_error *err);
+
+/* 1 when text is a blank-first goal word, 0 a standard one, -1 neither. */
+int board_goal_word(const char *text);
+
+/*
  * Check that b is valid (invariants above); used after building a board by
  * hand.  Errors: SLIDE_EINVAL with the first problem found.
  */

@@ -51,6 +51,10 @@
  *   pdbr:FILES the same maxed with the mirrored lookup.  Not a row of the
  *              table: heuristic_init loads the files and makes a row named
  *              by the spec, claiming nothing (the sweep measures it).
+ *   plugin:FILE  one's own heuristic in a shared object (heuristic_api.h):
+ *              a row named by the plugin, with the plugin's claims.
+ * A struct slide_heuristic_spec given by a program (heuristic_init_spec)
+ * makes a row the same way.
  */
 #ifndef SLIDE_HEURISTIC_H
 #define SLIDE_HEURISTIC_H
@@ -59,6 +63,7 @@
 
 #include "slide/board.h"
 #include "slide/error.h"
+#include "slide/heuristic_api.h"
 
 /* Largest relaxed-puzzle table (states) wd builds for one component. */
 #define HEURISTIC_WD_MAX_STATES (1u << 22)
@@ -97,7 +102,11 @@ struct heuristic {
     struct heuristic_lines *lines; /* lc tables for lines <= 6 cells, or NULL */
     struct heuristic_wd *wd;    /* walking-distance tables, or NULL */
     struct pdb_set *pdb;        /* pattern databases (pdb.h), or NULL */
-    struct heuristic_def *own_def; /* the row of a pdb heuristic, or NULL */
+    struct heuristic_def *own_def; /* the row of a pdb, plugin or spec
+                                      heuristic, or NULL */
+    const struct slide_heuristic_spec *spec; /* one's own (heuristic_api.h), or NULL */
+    void *spec_user;            /* its user data (after its init) */
+    void *plugin;               /* the dlopen handle of a plugin, or NULL */
 };
 
 /* The table: *count rows, in the order --help lists them. */
@@ -122,6 +131,33 @@ size_t heuristic_names(char *buf, size_t len);
  */
 int heuristic_init(struct heuristic *h, const char *name,
                    const struct board *goal, slide_error *err);
+
+/*
+ * Bind one's own heuristic (heuristic_api.h) to goal: h->def becomes a row
+ * named spec->name with spec's claims, evaluated by spec->h(cells, rows,
+ * cols, user data).  spec and what user points to must outlive h.  Calls
+ * spec->init (if any) with the goal's cells.  Errors: SLIDE_EINVAL for a
+ * spec of another ABI version, without h, with a name that is empty,
+ * longer than 32 or not of [A-Za-z0-9_.-], claims outside 0..2, or when
+ * init refuses the goal; SLIDE_ENOMEM.  On error h is left freed.  Release
+ * with heuristic_free (which calls spec->fini).
+ */
+int heuristic_init_spec(struct heuristic *h, const struct slide_heuristic_spec *spec,
+                        void *user, const struct board *goal, slide_error *err);
+
+/*
+ * heuristic_init for "plugin:FILE": dlopen FILE (a path without '/' is
+ * relative to the working directory), look up SLIDE_HEURISTIC_SYMBOL and
+ * bind it as heuristic_init_spec does.  Errors: SLIDE_EINVAL for a missing
+ * or unreadable file, a file that is not a shared object, a missing symbol,
+ * another ABI version (the message names the file, the symbol and the
+ * versions), and those of heuristic_init_spec.
+ */
+int heuristic_init_plugin(struct heuristic *h, const char *name,
+                          const struct board *goal, slide_error *err);
+
+/* Call a spec's fini and close a plugin (heuristic_free does). */
+void heuristic_spec_release(struct heuristic *h);
 
 /* Release what heuristic_init allocated (h may be zeroed or freed). */
 void heuristic_free(struct heuristic *h);

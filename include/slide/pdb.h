@@ -84,6 +84,17 @@ struct pdb_node {
 int pdb_set_load(struct pdb_set *s, const char *files, int reflect, int threads,
                  slide_error *err);
 
+/*
+ * pdb_set_load for boards of goal's size with that goal (goal may be NULL:
+ * pdb_set_load): each file's header is read first and a table of another
+ * size or goal is refused before any payload is read (the 7-8 tables take
+ * seconds to load).  Errors: those of pdb_set_load; SLIDE_EINVAL naming the
+ * file and its size ("the pattern databases are for 4x4 boards, not 1x16")
+ * or its goal ("were built for another goal, 1 2 3 4/.../13 14 15 0").
+ */
+int pdb_set_load_for(struct pdb_set *s, const char *files, int reflect, int threads,
+                     const struct board *goal, slide_error *err);
+
 /* 1 when h is admissible (see above). */
 static inline int pdb_set_admissible(const struct pdb_set *s)
 {

@@ -9,7 +9,8 @@ dtype; an N x rows x cols array works too); one board may be given as a
 text ("1 2 3/4 5 6/7 8 0").  size is "RxC" or (rows, cols); when omitted
 it is read from the array's shape (9 cells: 3x3, 12: 3x4, 16: 4x4, 6: 2x3,
 the most square rectangle).  goal, when given, is a board in any of those
-forms; the default is the standard goal.
+forms or a goal word of slide's ("blank-first", "standard"); the default is
+the standard goal.
 
 Everything here runs in slide's C library (the extension slide._slide,
 built over libslide), in parallel over the boards (threads=0: all cores)
@@ -148,6 +149,8 @@ def _goal(goal, rows, cols):
     """slide's text of the goal, or None for the standard goal."""
     if goal is None:
         return None
+    if isinstance(goal, str):  # board text or a goal word: checked by the library
+        return goal
     try:
         text, grows, gcols = _one_board(goal, (rows, cols))
     except BadInput as e:

@@ -285,11 +285,12 @@ static PyObject *map_rows(PyObject *obj, int rows, int cols, int threads, int ou
 
 /* ---- goals and spaces ---------------------------------------------------- */
 
-/* The goal: goal_text (board syntax) or, when NULL, the standard goal. */
+/* The goal: goal_text (board syntax, or a goal word such as "blank-first":
+ * board_parse_goal) or, when NULL, the standard goal. */
 static int goal_make(const char *goal_text, int rows, int cols, struct board *goal)
 {
     slide_error err = {{0}};
-    int rc = goal_text ? board_parse(goal_text, rows, cols, goal, &err)
+    int rc = goal_text ? board_parse_goal(goal_text, rows, cols, goal, &err)
                        : board_goal(goal, rows, cols, &err);
     if (!rc && (goal->rows != rows || goal->cols != cols)) {
         board_free(goal);

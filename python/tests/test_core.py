@@ -133,3 +133,11 @@ def test_metric():
         slide.bfs("2x3", metric="xtm")
     with pytest.raises(slide.BadInput, match="mtm"):
         slide.solve("1 2 3/4 5 0", metric="mtm")
+
+
+def test_goal_words():
+    first = slide.bfs("2x3", goal="blank-first")
+    assert (first.distances == slide.bfs("2x3", goal=[0, 1, 2, 3, 4, 5]).distances).all()
+    assert slide.rank([0, 1, 2, 3, 4, 5], goal="blank-first") == 0
+    with pytest.raises(slide.BadInput, match="goal"):
+        slide.bfs("2x3", goal="nowhere")

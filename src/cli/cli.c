@@ -194,7 +194,7 @@ int cli_goal(const char *text, int rows, int cols, struct board *goal)
     int rc = text ? cli_read_text(text, "the goal", &t) : EXIT_OK;
     if (rc)
         return rc;
-    rc = t ? board_parse(t, rows, cols, goal, &err) : board_goal(goal, rows, cols, &err);
+    rc = t ? board_parse_goal(t, rows, cols, goal, &err) : board_goal(goal, rows, cols, &err);
     free(t);
     if (rc)
         return cli_fail(rc == SLIDE_ENOMEM ? EXIT_FAIL : EXIT_USAGE, "goal: %s",
@@ -224,12 +224,46 @@ int cli_progress_wanted(int flag)
     return isatty(STDERR_FILENO);
 }
 
+/* arg as one shell word into out (at most len bytes with the NUL): as it
+ * is when every character is plain, else in single quotes, each ' written
+ * '\''.  Returns the length it needs.  len >= 1. */
+static size_t shell_word(const char *arg, char *out, size_t len)
+{
+    static const char plain[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                "0123456789_@%+=:,./-";
+    size_t need = 0;
+    char *o = out, *end = out + len - 1;
+    int quote = !*arg || arg[strspn(arg, plain)] != '\0';
+#define PUT(c) do { if (o < end) *o++ = (c); need++; } while (0)
+    if (quote)
+        PUT('\'');
+    for (const char *p = arg; *p; p++) {
+        if (*p == '\'' && quote) {
+            PUT('\''); PUT('\\'); PUT('\''); PUT('\'');
+        } else {
+            PUT(*p);
+        }
+    }
+    if (quote)
+        PUT('\'');
+#undef PUT
+    *o = '\0';
+    return need;
+}
+
 void cli_command_line(const char *name, int argc, char **argv, char *buf,
                       size_t len)
 {
     size_t used = (size_t)snprintf(buf, len, "slide %s", name);
-    for (int i = 1; i < argc && used < len; i++)
-        used += (size_t)snprintf(buf + used, len - used, " %s", argv[i]);
+    for (int i = 1; i < argc && used < len; i++) {
+        char word[4096];
+        size_t need = shell_word(argv[i], word, sizeof word);
+        if (need >= sizeof word || used + 1 + need + 4 >= len) {
+            snprintf(buf + used, len - used, " ...");
+            return;
+        }
+        used += (size_t)snprintf(buf + used, len - used, " %s", word);
+    }
 }
 
 const char *cli_provenance_prefix(int format)

@@ -30,6 +30,37 @@ enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2, EXIT_UNSOLVABLE = 3 };
     X(130, "stopped by SIGINT (bfs with a checkpoint directory saves a checkpoint first)") \
     X(143, "stopped by SIGTERM (as SIGINT)")
 
+/*
+ * --summary FILE of bfs, frontier and heuristic (cli_summary.c): one record
+ * of the figures a paper quotes, CSV for FILE.csv, JSON for FILE.json (only
+ * when built with Jansson; else refused, saying so).  Columns / keys:
+ *   summary (the command), board (RxC), goal, metric (stm: single-tile
+ *   moves), boards, radius (empty / null when the search stopped early),
+ *   max_depth, complete (yes/no), antipodes (boards at the radius; empty /
+ *   null when incomplete), mean_distance, version, commit, command (as
+ *   the provenance block's "# command:" line; JSON: under "provenance")
+ * and for a heuristic sweep, per heuristic (CSV: one record each; JSON: a
+ * list "heuristics"): heuristic, admissible, consistent, violations,
+ * max_excess, mean_h, exact_fraction.  Every figure but the heuristics'
+ * comes from hist[0..last] (boards, mean, antipodes = hist[last]).
+ * cli_summary_check runs before the search (extension, Jansson, the file
+ * can be written: atomic_file_check); cli_summary_write writes it whole.
+ * Both return an exit status after printing why.
+ */
+struct sweep_stats;
+struct cli_summary {
+    const char *summary;               /* "bfs", "frontier", "heuristic" */
+    const struct board *goal;
+    const uint64_t *hist;              /* boards per distance, 0..last */
+    int last;
+    int complete;                      /* last is the radius */
+    const char *command;               /* cli_command_line's */
+    const struct sweep_stats *stats;   /* nstats heuristics, or NULL */
+    int nstats;
+};
+int cli_summary_check(const char *path);
+int cli_summary_write(const char *path, const struct cli_summary *s);
+
 /* Print "slide: <message>" on stderr; returns code. */
 int cli_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -269,8 +300,11 @@ char *cli_slurp(FILE *in);
 /* Print text to stdout, then check that stdout was written (disk full). */
 int cli_finish_stdout(void);
 
-/* "slide NAME ARG..." into buf, for provenance blocks; call it before
- * the option layer permutes argv. */
+/* "slide NAME ARG..." into buf, for provenance blocks, each ARG quoted for
+ * a POSIX shell where it needs it ('1 2 3/4 5 6/7 8 0', 'it'\''s'), so
+ * that the line pasted into sh runs the same command; call it before the
+ * option layer permutes argv.  A line that does not fit len is cut at an
+ * argument and ends " ..." (then it cannot be pasted back). */
 void cli_command_line(const char *name, int argc, char **argv, char *buf,
                       size_t len);
 

@@ -26,7 +26,7 @@ static const char help[] =
     "                 [--format text|csv|md|tex] [--progress] [--max-memory BYTES]\n"
     "                 [--checkpoint DIR] [--checkpoint-every MINUTES] [--resume DIR]\n"
     "                 [--save FILE [--encoding 1|2|8] [--level N]]\n"
-    "                 [--antipodes all|N] [--antipodes-file FILE]\n"
+    "                 [--antipodes all|N] [--antipodes-file FILE] [--summary FILE]\n"
     "       slide bfs --resume DIR [OPTIONS]\n"
     "Examples:\n"
     "  slide bfs 3x3                               # the 8-puzzle: histogram, radius\n"
@@ -98,6 +98,13 @@ static const char help[] =
     "                     FILE is checked before the search and written whole\n"
     "                     (a temporary beside it, renamed), never through a link;\n"
     "                     an existing FILE must be such a list (or empty)\n"
+    "  --summary FILE     the figures a paper quotes, machine-readable: FILE.csv\n"
+    "                     (header summary,board,goal,metric,boards,radius,\n"
+    "                     max_depth,complete,antipodes,mean_distance,version,\n"
+    "                     commit,command and one record) or FILE.json (the same\n"
+    "                     keys, the last three under \"provenance\"; needs a build\n"
+    "                     with Jansson); metric stm (single-tile moves); written\n"
+    "                     whole, checked before the search as --antipodes-file\n"
     "  --save FILE        write the distance database (see slide dist, slide db):\n"
     "                     a gzip file (zcat FILE gives the payload), written to a\n"
     "                     temporary beside FILE and renamed when complete; FILE\n"
@@ -157,6 +164,7 @@ struct bfs_args {
     struct db_save_options db;
     uint64_t antipodes;      /* boards to list (--antipodes; UINT64_MAX: all) */
     const char *antipodes_file; /* --antipodes-file, or NULL */
+    const char *summary;     /* --summary FILE, or NULL */
 };
 
 /*
@@ -241,6 +249,7 @@ static const struct cli_option bfs_options[] = {
     {"level", 0, CLI_VALUE, 'L', USE_SAVE, "--save FILE", NULL},
     {"antipodes", 0, CLI_VALUE, 'A', 0, NULL, NULL},
     {"antipodes-file", 0, CLI_VALUE, 'F', 0, NULL, NULL},
+    {"summary", 0, CLI_VALUE, 'Y', 0, NULL, NULL},
     {0, 0, 0, 0, 0, NULL, NULL}};
 
 /* One option's value into a; EXIT_OK or EXIT_USAGE (printed). */
@@ -285,6 +294,7 @@ static int take_option(int c, const char *v, void *ctx)
             return cli_fail(EXIT_USAGE, "--antipodes-file needs a file name");
         a->antipodes_file = v;
         return EXIT_OK;
+    case 'Y': a->summary = v; return EXIT_OK;
     }
     return EXIT_USAGE;
 }
@@ -800,6 +810,8 @@ static int run(const struct bfs_args *a, const struct board *goal)
         return cli_fail_lib(rc, &err);
     if (a->save && (rc = atomic_file_check(a->save, &db_file_kind, &err)))
         return cli_fail_lib(rc, &err);
+    if (a->summary && (rc = cli_summary_check(a->summary)))
+        return rc;
     struct held h;
     if ((rc = start(a, &s, &st, &r, &h)))
         return rc;
@@ -824,6 +836,10 @@ static int run(const struct bfs_args *a, const struct board *goal)
         rc = write_antipodes(a->antipodes_file, goal, &s, &r, &c.anti);
     if (rc == EXIT_OK)
         rc = report(a, goal, &s, &r, &c.anti);
+    if (rc == EXIT_OK && a->summary) {
+        struct cli_summary sum = {"bfs", goal, r.hist, r.radius, 1, a->command, NULL, 0};
+        rc = cli_summary_write(a->summary, &sum);
+    }
     bfs_result_free(&r);
     release(&h);
     free(c.anti.index);

@@ -23,7 +23,7 @@ static const char help[] =
     "usage: slide frontier RxC [--max-depth D] [--goal G] [--threads N]\n"
     "                 [--format text|csv|md|tex] [--progress] [--provenance]\n"
     "                 [--max-memory BYTES] [--buffer KEYS] [--temp-dir DIR]\n"
-    "                 [--max-disk BYTES]\n"
+    "                 [--max-disk BYTES] [--summary FILE]\n"
     "                 [--checkpoint DIR] [--resume DIR]\n"
     "       slide frontier --resume DIR [OPTIONS]\n"
     "Examples:\n"
@@ -54,6 +54,9 @@ static const char help[] =
     "                     assumes each layer grows by the last ratio\n"
     "  --no-progress      never\n"
     "  --provenance       start stdout with the provenance block (as slide bfs)\n"
+    "  --summary FILE     FILE.csv or FILE.json, as slide bfs; with --max-depth\n"
+    "                     short of the radius: complete no, radius and antipodes\n"
+    "                     empty (null), max_depth the last layer searched\n"
     "  --max-memory B     memory the search may hold (K/M/G/T suffixes; default\n"
     "                     MemAvailable).  Before each layer the need is estimated\n"
     "                     from the last two layers: a step that does not fit goes\n"
@@ -113,6 +116,7 @@ struct frontier_args {
     const char *temp_dir, *checkpoint, *resume;
     char resume_goal[1024]; /* the goal read from --resume DIR's checkpoint */
     char command[512];
+    const char *summary;    /* --summary FILE, or NULL */
 };
 
 struct run_ctx {
@@ -141,6 +145,7 @@ static const struct cli_option frontier_options[] = {
     {"max-disk", 0, CLI_VALUE, 'D', USE_TEMP_DIR, "--temp-dir DIR", NULL},
     {"checkpoint", 0, CLI_VALUE, 'c', 0, NULL, NULL},
     {"resume", 0, CLI_VALUE, 'r', 0, NULL, NULL},
+    {"summary", 0, CLI_VALUE, 'Y', 0, NULL, NULL},
     {"help", 'h', CLI_FLAG, 'h', 0, NULL, NULL},
     {0, 0, 0, 0, 0, NULL, NULL}};
 
@@ -172,6 +177,7 @@ static int take_option(int c, const char *v, void *ctx)
     case 'T': a->temp_dir = v; return EXIT_OK;
     case 'c': a->checkpoint = v; return EXIT_OK;
     case 'r': a->resume = v; return EXIT_OK;
+    case 'Y': a->summary = v; return EXIT_OK;
     }
     return EXIT_USAGE;
 }
@@ -453,7 +459,8 @@ static int run(const struct frontier_args *a, const struct board *goal)
     struct run_ctx c = {.a = a, .f = &f, .goal = goal,
                         .progress = cli_progress_wanted(a->progress)};
     int threads = a->threads > 0 ? a->threads : omp_get_max_threads();
-    if ((rc = start(a, &c, &f, &lock_fd))) {
+    if ((a->summary && (rc = cli_summary_check(a->summary))) ||
+        (rc = start(a, &c, &f, &lock_fd))) {
         frontier_free(&f);
         if (lock_fd >= 0)
             close(lock_fd);
@@ -481,8 +488,11 @@ static int run(const struct frontier_args *a, const struct board *goal)
                       c.dir ? "; checkpoint saved in " : "", c.dir ? c.dir : "");
     else if (lib)
         rc = cli_fail_lib(lib, &err);
-    else
-        rc = report(a, goal, &f, threads);
+    else if (!(rc = report(a, goal, &f, threads)) && a->summary) {
+        struct cli_summary sum = {"frontier", goal, f.hist, f.complete ? f.depth - 1 : f.depth,
+                                  f.complete, a->command, NULL, 0};
+        rc = cli_summary_write(a->summary, &sum);
+    }
     if (!rc && c.save_failed)
         fprintf(stderr, "slide: warning: the search finished but its final checkpoint "
                 "(distance %d) was not saved (the result is complete)\n", f.depth);

@@ -18,7 +18,7 @@
 static const char help_usage[] =
     "usage: slide heuristic RxC --h LIST [--goal G] [--joint FILE.csv]\n"
     "                       [--threads N] [--format text|csv|md|tex] [--provenance]\n"
-    "                       [--progress] [--max-memory BYTES]\n"
+    "                       [--progress] [--max-memory BYTES] [--summary FILE]\n"
     "Examples:\n"
     "  slide heuristic 3x3 --h manhattan,lc,wd      # admissible? consistent? tight?\n"
     "  slide heuristic 3x4 --h lc --joint lc.csv    # and the (d, h) table\n"
@@ -43,6 +43,11 @@ static const char help_options[] =
     "                     provenance block: lines starting '# ' ('% ' for tex,\n"
     "                     '> ' for md) naming version, commit, command, compiler,\n"
     "                     host, threads, date and wall time\n"
+    "  --summary FILE     FILE.csv or FILE.json, as slide bfs (the board's\n"
+    "                     figures) with, per heuristic, heuristic, admissible,\n"
+    "                     consistent, violations, max_excess, mean_h,\n"
+    "                     exact_fraction (CSV: one record each; JSON: a list\n"
+    "                     \"heuristics\")\n"
     "  --progress         one line per layer on stderr (default on a terminal);\n"
     "  --no-progress      never\n"
     "  --max-memory B     refuse if the BFS store needs more than B bytes\n"
@@ -81,6 +86,7 @@ struct heur_args {
     int provenance;
     int progress;          /* -1 auto */
     uint64_t max_memory;
+    const char *summary;   /* --summary FILE, or NULL */
 };
 
 static int print_help(void)
@@ -96,7 +102,9 @@ static int print_help(void)
     fputs(list, stdout);
     fputs("                       pdb:FILE+FILE  the sum of pattern databases (slide pdb\n"
           "                                  build); pdbr:FILE+FILE also the mirrored\n"
-          "                                  lookup; named by the files' base names\n", stdout);
+          "                                  lookup; named by the files' base names\n"
+          "                       plugin:FILE.so one's own heuristic, a shared object\n"
+          "                                  (docs/libslide.md); its claims are checked\n", stdout);
     return cli_help(help_options);
 }
 
@@ -111,6 +119,7 @@ static const struct cli_option heuristic_options[] = {
     {"progress", 0, CLI_FLAG, 'p', 0, NULL, NULL},
     {"no-progress", 0, CLI_FLAG, 'q', 0, NULL, "progress"},
     {"max-memory", 'm', CLI_VALUE, 'm', 0, NULL, NULL},
+    {"summary", 0, CLI_VALUE, 'Y', 0, NULL, NULL},
     {"help", 'h', CLI_FLAG, 'h', 0, NULL, NULL},
     {0, 0, 0, 0, 0, NULL, NULL}};
 
@@ -142,6 +151,7 @@ static int parse_args(int argc, char **argv, struct heur_args *a)
             if (cli_max_memory(p.value, &a->max_memory))
                 return EXIT_USAGE;
             break;
+        case 'Y': a->summary = p.value; break;
         case 'h': return print_help();
         }
     }
@@ -433,6 +443,8 @@ static int run(const struct heur_args *a, const struct board *goal, const char *
     int rc = open_heuristics(a->list, goal, hs, &count);
     if (!rc)
         rc = check_joints(a, hs, count);
+    if (!rc && a->summary)
+        rc = cli_summary_check(a->summary);
     if (!rc) {
         struct sweep_options o = {a->threads, a->max_memory,
                                   cli_progress_wanted(a->progress) ? print_layer : NULL, NULL};
@@ -444,6 +456,11 @@ static int run(const struct heur_args *a, const struct board *goal, const char *
     if (!rc) {
         print_report(a, goal, &r, command);
         rc = cli_finish_stdout();
+    }
+    if (!rc && a->summary) {
+        struct cli_summary sum = {"heuristic", goal, r.hist, r.radius, 1, command, r.stats,
+                                  r.count};
+        rc = cli_summary_write(a->summary, &sum);
     }
     if (!rc)
         rc = check_claims(&r);

@@ -1026,6 +1026,21 @@ static void item_free(struct item *it)
     board_free(&it->goal);
 }
 
+/* After tables were refused for goal: when it is Korf's (4x4, blank
+ * first), the line that says where his instances are for slide's goal. */
+static void korf_hint(const struct board *goal)
+{
+    static int said; /* once per process, as cli_board_hint */
+    if (goal->rows != 4 || goal->cols != 4)
+        return;
+    for (int k = 0; k < board_cells(goal); k++)
+        if (goal->cells[k] != k)
+            return;
+    if (!said++)
+        cli_fail(0, "hint: data/korf100.txt holds Korf's 100 instances turned to slide's goal "
+                    "(blank last): slide solve --h pdb:FILES - < data/korf100.txt");
+}
+
 /* Parse one board and choose its method (quiet: without the fallback
  * note, for check_lines); --h pdb:'s tables must fit a board that IDA*
  * solves.  Returns an exit status. */
@@ -1049,9 +1064,12 @@ static int prepare_one(struct solve_run *r, const char *text, int lineno, int qu
     it->job = job;
     if ((rc = method_for(r, &it->job, lineno, quiet, &it->m)))
         return rc;
-    if (job.pdb && (it->m->takes & TAKES_H) && (rc = pdb_set_match(job.pdb, &it->goal, &err)))
-        return lineno ? cli_fail(EXIT_USAGE, "line %d: %s", lineno, err.msg)
-                      : cli_fail_lib(rc, &err);
+    if (job.pdb && (it->m->takes & TAKES_H) && (rc = pdb_set_match(job.pdb, &it->goal, &err))) {
+        rc = lineno ? cli_fail(EXIT_USAGE, "line %d: %s", lineno, err.msg)
+                    : cli_fail_lib(rc, &err);
+        korf_hint(&it->goal);
+        return rc;
+    }
     return EXIT_OK;
 }
 
@@ -1160,17 +1178,37 @@ static int solve_parallel(struct solve_run *r, const struct board_list *l)
     return worse(status, prep);
 }
 
+/* The goal of --goal when its text alone gives the size (rows written with
+ * '/', or --size), for checking the tables' headers before their payload;
+ * 0 when it does not (the boards give the size: checked per board). */
+static int goal_for_tables(const struct solve_args *a, struct board *goal)
+{
+    slide_error err;
+    const char *t = a->goal_text;
+    if (!t || (a->rows == 0 && !strpbrk(t, "/\n")))
+        return 0;
+    return board_parse_goal(t, a->rows, a->cols, goal, &err) == SLIDE_OK;
+}
+
 /* Load --h's pattern databases once, with the load time on stderr. */
 static int load_pdbs(const struct solve_args *a, struct pdb_set *set)
 {
     slide_error err;
     struct timespec t0;
+    struct board goal = {0};
     clock_gettime(CLOCK_MONOTONIC, &t0);
+    int known = goal_for_tables(a, &goal);
     /* bad input (the list, --reflect, tables that do not go together) is 2;
      * a bad file is 1 (pdb.h keeps SLIDE_EINVAL for the former) */
-    int rc = pdb_set_load(set, a->pdb_files, a->reflect, 0, &err);
+    int rc = pdb_set_load_for(set, a->pdb_files, a->reflect, 0, known ? &goal : NULL, &err);
+    if (rc) {
+        rc = cli_fail_lib(rc, &err);
+        if (known)
+            korf_hint(&goal);
+    }
+    board_free(&goal);
     if (rc)
-        return cli_fail_lib(rc, &err);
+        return rc;
     if (!pdb_set_admissible(set))
         fprintf(stderr, "slide: note: the pattern databases overlap or mix kinds, so their "
                         "sum may overestimate: lengths are not proven optimal\n");

@@ -308,6 +308,41 @@ int board_goal(struct board *b, int rows, int cols, slide_error *err)
     return SLIDE_OK;
 }
 
+/* The named goals: the words of board_parse_goal, blank-first or not. */
+static const struct {
+    const char *word;
+    int blank_first;
+} goal_words[] = {{"last", 0}, {"standard", 0}, {"first", 1}, {"blank-first", 1}};
+
+int board_goal_word(const char *text)
+{
+    size_t len = strlen(text);
+    while (len && isspace((unsigned char)text[len - 1]))
+        len--;
+    while (len && isspace((unsigned char)*text))
+        text++, len--;
+    for (size_t i = 0; i < sizeof goal_words / sizeof goal_words[0]; i++)
+        if (strlen(goal_words[i].word) == len && strncmp(goal_words[i].word, text, len) == 0)
+            return goal_words[i].blank_first;
+    return -1;
+}
+
+int board_parse_goal(const char *text, int rows, int cols, struct board *out,
+                     slide_error *err)
+{
+    int word = board_goal_word(text);
+    if (word < 0)
+        return board_parse(text, rows, cols, out, err);
+    if (rows <= 0 || cols <= 0)
+        return slide_fail(err, SLIDE_EINVAL, "the goal \"%s\" needs the board's size: give "
+                          "the size (RxC or --size RxC), or the goal as a board", text);
+    int rc = board_goal(out, rows, cols, err);
+    if (!rc && word == 1)
+        for (int k = 0; k < rows * cols; k++)
+            out->cells[k] = k;
+    return rc;
+}
+
 int board_validate(const struct board *b, slide_error *err)
 {
     int n = board_cells(b);

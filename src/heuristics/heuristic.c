@@ -634,6 +634,8 @@ int heuristic_init(struct heuristic *h, const char *name,
                    const struct board *goal, slide_error *err)
 {
     memset(h, 0, sizeof *h);
+    if (strncmp(name, "plugin:", 7) == 0)
+        return heuristic_init_plugin(h, name, goal, err);
     if (strncmp(name, "pdb:", 4) == 0 || strncmp(name, "pdbr:", 5) == 0) {
         int rc = init_pdb(h, name, goal, err);
         if (rc) {
@@ -677,6 +679,7 @@ int heuristic_init(struct heuristic *h, const char *name,
 
 void heuristic_free(struct heuristic *h)
 {
+    heuristic_spec_release(h);
     lines_free(h->lines);
     if (h->wd) {
         wd_table_free(&h->wd->vert);

@@ -20,10 +20,42 @@ static int same_goal(const struct pattern *a, const struct pattern *b)
            memcmp(a->goal_cells, b->goal_cells, sizeof a->goal_cells) == 0;
 }
 
-static int load_one(struct pdb_set *s, const char *name, int threads, slide_error *err)
+/* SLIDE_OK when the header of the table in name says it answers for goal
+ * (read before the payload: a mismatch costs no load); else SLIDE_EINVAL
+ * as pdb_set_match says it, or the header's own error. */
+static int header_matches(const char *name, const struct board *goal, slide_error *err)
+{
+    struct db db;
+    slide_error why;
+    int rc = db_open_pdb(name, &db, &why);
+    if (rc) {
+        db_free(&db);
+        return slide_fail(err, rc == SLIDE_EINVAL || rc == SLIDE_ERANGE ? SLIDE_EFORMAT : rc,
+                          "%s: %s", name, why.msg);
+    }
+    if (db.rows != goal->rows || db.cols != goal->cols)
+        rc = slide_fail(err, SLIDE_EINVAL, "%s: the pattern databases are for %dx%d boards, "
+                        "not %dx%d", name, db.rows, db.cols, goal->rows, goal->cols);
+    else if (!board_equal(&db.goal, goal)) {
+        char theirs[256];
+        board_format(&db.goal, theirs, sizeof theirs);
+        rc = slide_fail(err, SLIDE_EINVAL, "%s: the pattern databases were built for another "
+                        "goal, %s (checked before loading)", name, theirs);
+    }
+    db_free(&db);
+    return rc;
+}
+
+static int load_one(struct pdb_set *s, const char *name, int threads,
+                    const struct board *goal, slide_error *err)
 {
     slide_error why;
     struct pdb_table *t = &s->tables[s->count];
+    if (goal) {
+        int grc = header_matches(name, goal, err);
+        if (grc)
+            return grc;
+    }
     int rc = pdb_load(name, threads, t, &why);
     if (rc) /* a bad file, never bad input: SLIDE_EINVAL is kept for the latter */
         return slide_fail(err, rc == SLIDE_EINVAL || rc == SLIDE_ERANGE ? SLIDE_EFORMAT : rc,
@@ -60,7 +92,8 @@ static int table_number(const char *file, size_t *stem)
  * files for one K (x.1.pdb, x.01.pdb), where readdir's order would choose.
  * Such a directory is refused as a bad file is (SLIDE_EFORMAT).
  */
-static int load_dir(struct pdb_set *s, const char *dir, int threads, slide_error *err)
+static int load_dir(struct pdb_set *s, const char *dir, int threads,
+                    const struct board *goal, slide_error *err)
 {
     char names[PDB_SET_MAX + 1][256] = {{0}}, stem[256] = "", path[4096 + 256 + 2];
     DIR *d = opendir(dir);
@@ -99,18 +132,19 @@ static int load_dir(struct pdb_set *s, const char *dir, int threads, slide_error
             return slide_fail(err, SLIDE_EINVAL, "at most %d pattern databases in one sum",
                               PDB_SET_MAX);
         snprintf(path, sizeof path, "%s/%s", dir, names[k]);
-        rc = load_one(s, path, threads, err);
+        rc = load_one(s, path, threads, goal, err);
     }
     return rc;
 }
 
 /* A name of the list: a table file, or a --partition directory. */
-static int load_name(struct pdb_set *s, const char *name, int threads, slide_error *err)
+static int load_name(struct pdb_set *s, const char *name, int threads,
+                     const struct board *goal, slide_error *err)
 {
     struct stat sb;
     if (stat(name, &sb) == 0 && S_ISDIR(sb.st_mode))
-        return load_dir(s, name, threads, err);
-    return load_one(s, name, threads, err);
+        return load_dir(s, name, threads, goal, err);
+    return load_one(s, name, threads, goal, err);
 }
 
 /* Disjointness and kinds of the loaded tables. */
@@ -156,6 +190,12 @@ static int init_mirror(struct pdb_set *s, slide_error *err)
 int pdb_set_load(struct pdb_set *s, const char *files, int reflect, int threads,
                  slide_error *err)
 {
+    return pdb_set_load_for(s, files, reflect, threads, NULL, err);
+}
+
+int pdb_set_load_for(struct pdb_set *s, const char *files, int reflect, int threads,
+                     const struct board *goal, slide_error *err)
+{
     char name[4096];
     memset(s, 0, sizeof *s);
     const char *p = files;
@@ -178,7 +218,7 @@ int pdb_set_load(struct pdb_set *s, const char *files, int reflect, int threads,
         if (!rc) {
             memcpy(name, p, len);
             name[len] = '\0';
-            rc = load_name(s, name, threads, err);
+            rc = load_name(s, name, threads, goal, err);
         }
         p += len + (plus != NULL);
     }

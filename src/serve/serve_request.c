@@ -199,7 +199,7 @@ int req_goal(json_t *f, int rows, int cols, struct board *goal, struct serve_rep
         reply_error(r, 400, "give the goal as \"goal\" or as \"blank_first\", not both");
         return -1;
     }
-    int rc = text ? board_parse(text, rows, cols, goal, &err)
+    int rc = text ? board_parse_goal(text, rows, cols, goal, &err)
                   : board_goal(goal, rows, cols, &err);
     if (!rc && json_is_true(first)) /* 0 1 .. n-1: Korf's convention */
         for (int k = 0; k < rows * cols; k++)
