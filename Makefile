@@ -311,7 +311,7 @@ $(BUILD)/python/.built: $(BUILD)/pic/libslide_pic.a $(PY_SRC) $(wildcard include
 
 # make test builds the package when there is an interpreter for it (not
 # under the sanitizers) and otherwise says why in its closing lines.
-python-if-found:
+python-if-found: all
 	@if [ -z '$(SAN_FLAGS)' ] && PYTHON='$(PYTHON)' sh scripts/python-find.sh --quiet >/dev/null; then \
 	  $(MAKE) --no-print-directory python; fi
 

@@ -832,29 +832,25 @@ static void Db_dealloc(DbObject *self)
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-/* The distance of a board: a byte-per-board payload is read directly (the
- * first step of db_distance), other encodings walk to the goal. */
+/* The distance of a board by db_distance (a walk to the goal when the
+ * database stores d mod 4 or d mod 3). */
 static int db_row(const void *ctx, const int *cells, int rows, int cols, void *out,
                   npy_intp i)
 {
-    const struct db *db = ctx;
     struct board b = {rows, cols, (int *)cells};
     int d;
-    if (db->encoding == DB_ENC_BYTE) {
-        uint8_t t[SPACE_MAX_CELLS];
-        int z = space_split(&db->space, &b, t);
-        if (!space_reachable_tz(&db->space, t, z))
-            return SLIDE_EUNSOLVABLE;
-        unsigned x = db->payload[space_index_tz(&db->space, t, z)];
-        if ((int)x > db->radius)
-            return SLIDE_EFORMAT;
-        ((uint8_t *)out)[i] = (uint8_t)x;
-        return SLIDE_OK;
-    }
-    int rc = db_distance(db, &b, &d, NULL);
+    int rc = db_distance((const struct db *)ctx, &b, &d, NULL);
     if (!rc)
         ((uint8_t *)out)[i] = (uint8_t)d;
     return rc;
+}
+
+/* The index of a board in the database's space (the first step of
+ * db_distance), for a byte-per-board database. */
+static int db_rank_row(const void *ctx, const int *cells, int rows, int cols, void *out,
+                       npy_intp i)
+{
+    return rank_row(&((const struct db *)ctx)->space, cells, rows, cols, out, i);
 }
 
 static int db_explain(const void *ctx, const int *cells, int rows, int cols, slide_error *err)
@@ -862,6 +858,54 @@ static int db_explain(const void *ctx, const int *cells, int rows, int cols, sli
     struct board b = {rows, cols, (int *)cells};
     int d;
     return db_distance((const struct db *)ctx, &b, &d, err);
+}
+
+/* The distances of a byte-per-board database: every board's index first
+ * (in parallel), then the payload's bytes at those indexes, fetched ahead
+ * so that the cache misses of a large table overlap. */
+static PyObject *db_distance_bytes(const struct db *db, PyObject *obj, int threads)
+{
+    PyArrayObject *idx = (PyArrayObject *)map_rows(obj, db->rows, db->cols, threads,
+                                                   NPY_UINT64, db_rank_row, db_explain, db);
+    if (!idx)
+        return NULL;
+    npy_intp N = PyArray_DIM(idx, 0), dims[1] = {N};
+    PyArrayObject *out = (PyArrayObject *)PyArray_ZEROS(1, dims, NPY_UINT8, 0);
+    if (!out) {
+        Py_DECREF(idx);
+        return NULL;
+    }
+    const uint64_t *ix = (const uint64_t *)PyArray_DATA(idx);
+    uint8_t *o = (uint8_t *)PyArray_DATA(out);
+    int64_t bad = INT64_MAX;
+    enum { AHEAD = 16 };
+    Py_BEGIN_ALLOW_THREADS
+#pragma omp parallel for schedule(static, 16384) num_threads(threads_of(threads))
+    for (npy_intp i = 0; i < N; i++) {
+        if (i + AHEAD < N)
+            __builtin_prefetch(&db->payload[ix[i + AHEAD]]);
+        uint8_t x = db->payload[ix[i]];
+        if ((int)x > db->radius)
+            note_bad(&bad, i);
+        o[i] = x;
+    }
+    Py_END_ALLOW_THREADS
+    if (bad != INT64_MAX) { /* no board (full space) or corrupt: db_distance says which */
+        struct boards v;
+        int cells[PY_MAX_CELLS];
+        slide_error err = {{0}};
+        if (!boards_take(obj, db->rows * db->cols, &v)) {
+            boards_row(&v, (npy_intp)bad, cells);
+            int rc = db_explain(db, cells, db->rows, db->cols, &err);
+            raise_row(&v, bad, db->rows, db->cols, rc ? rc : SLIDE_EFORMAT,
+                      rc ? err.msg : "the database is inconsistent");
+            boards_release(&v);
+        }
+        Py_DECREF(out);
+        out = NULL;
+    }
+    Py_DECREF(idx);
+    return (PyObject *)out;
 }
 
 static PyObject *Db_distance(DbObject *self, PyObject *args)
@@ -872,6 +916,8 @@ static PyObject *Db_distance(DbObject *self, PyObject *args)
         return NULL;
     if (!self->ready)
         return PyErr_Format(Error, "the database is not loaded");
+    if (self->db.encoding == DB_ENC_BYTE)
+        return db_distance_bytes(&self->db, obj, threads);
     return map_rows(obj, self->db.rows, self->db.cols, threads, NPY_UINT8, db_row, db_explain,
                     &self->db);
 }

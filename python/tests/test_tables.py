@@ -100,6 +100,18 @@ def test_database_path_and_cli(db3x3):
         db.distance(np.zeros((1, 12), dtype=np.int64))
 
 
+def test_database_full_space(scratch):
+    p = str(scratch / "2x3-full.db")
+    cli("bfs", "2x3", "--space", "full", "--save", p, "--encoding", 8, "--no-progress")
+    db = slide.Database(p)
+    assert db.space == "full" and db.indexes == 720
+    boards, dist = truth(2, 3)
+    assert (db.distance(boards) == dist).all()
+    assert (db.array == slide.bfs("2x3", space="full").distances).all()
+    with pytest.raises(slide.Unsolvable, match="row 1: .*cannot reach the goal"):
+        db.distance([[1, 2, 3, 4, 5, 0], [2, 1, 3, 4, 5, 0]])
+
+
 def test_pattern_databases(pdb3x3):
     boards, dist = truth(3, 3)
     p = slide.PatternDatabase(pdb3x3)
