@@ -30,22 +30,25 @@ static void cmocka_bin(const char *name, int passed, int failed, const char *ext
     scripttest_write(path, text, 1);
 }
 
-/* The browser stand-in: prints text, exits with status. */
-static void browser(const char *text, int status)
+/* A stand-in runner DIR/file: prints text, exits with status. */
+static void runner(const char *file, const char *text, int status)
 {
     char path[256], script[1024];
-    snprintf(path, sizeof path, "%s/browser.sh", DIR);
+    snprintf(path, sizeof path, "%s/%s", DIR, file);
     snprintf(script, sizeof script, "printf '%%s\\n' '%s'\nexit %d\n", text, status);
     scripttest_write(path, script, 0);
 }
 
-/* The Python stand-in: prints text, exits with status. */
+/* The browser stand-in. */
+static void browser(const char *text, int status)
+{
+    runner("browser.sh", text, status);
+}
+
+/* The Python stand-in. */
 static void python(const char *text, int status)
 {
-    char path[256], script[1024];
-    snprintf(path, sizeof path, "%s/python.sh", DIR);
-    snprintf(script, sizeof script, "printf '%%s\\n' '%s'\nexit %d\n", text, status);
-    scripttest_write(path, script, 0);
+    runner("python.sh", text, status);
 }
 
 /* make-test.sh over the real run-tests.sh, the stand-in binaries named in
@@ -128,16 +131,26 @@ static void test_broken_browser_suite_fails(void **state)
     free(out);
 }
 
+/* make-test.sh with a cmocka binary of 3 tests, a browser suite of 10 and
+ * the Python stand-in printing text and exiting with status; the closing
+ * line into last. */
+static int run_python(const char *text, int status, char **out, char *last, size_t len)
+{
+    char env[512];
+    cmocka_bin("test_a", 3, 0, "", 0);
+    browser("browser: 10 passed, 0 failed (screenshots in x)", 0);
+    python(text, status);
+    snprintf(env, sizeof env, "PYTHON_TESTS='%s/python.sh'", DIR);
+    int rc = run(env, "./test_a", out);
+    scripttest_last_line(*out, last, len);
+    return rc;
+}
+
 static void test_python_suite_counted(void **state)
 {
     (void)state;
-    cmocka_bin("test_a", 3, 0, "", 0);
-    browser("browser: 10 passed, 0 failed (screenshots in x)", 0);
-    python("....\npython: 41 passed, 0 failed", 0);
-    char *out, last[512], env[512];
-    snprintf(env, sizeof env, "PYTHON_TESTS='%s/python.sh'", DIR);
-    assert_int_equal(run(env, "./test_a", &out), 0);
-    scripttest_last_line(out, last, sizeof last);
+    char *out, last[512];
+    assert_int_equal(run_python("....\npython: 41 passed, 0 failed", 0, &out, last, sizeof last), 0);
     assert_string_equal(last, "54 passed, 0 failed (cmocka 3, browser 10, python 41); "
                               "nothing skipped");
     assert_true(strstr(out, "python: 41 passed") < strstr(out, "54 passed"));
@@ -147,27 +160,20 @@ static void test_python_suite_counted(void **state)
 static void test_python_suite_skipped_or_failing(void **state)
 {
     (void)state;
-    cmocka_bin("test_a", 3, 0, "", 0);
-    browser("browser: 10 passed, 0 failed (screenshots in x)", 0);
-    python("python tests skipped: no python3 with numpy (make deps)", 0);
-    char *out, last[512], env[512];
-    snprintf(env, sizeof env, "PYTHON_TESTS='%s/python.sh'", DIR);
-    assert_int_equal(run(env, "./test_a", &out), 0);
-    scripttest_last_line(out, last, sizeof last);
+    char *out, last[512];
+    assert_int_equal(run_python("python tests skipped: no python3 with numpy (make deps)", 0,
+                                &out, last, sizeof last), 0);
     assert_string_equal(last, "13 passed, 0 failed (cmocka 3, browser 10); 1 suite skipped: "
                               "python tests");
     assert_non_null(strstr(out, "skipped: python tests: no python3 with numpy (make deps)\n"));
     free(out);
     /* failures are counted; a suite that exits non-zero with none fails once */
-    python("F.\npython: 1 passed, 1 failed", 1);
-    assert_int_not_equal(run(env, "./test_a", &out), 0);
-    scripttest_last_line(out, last, sizeof last);
+    assert_int_not_equal(run_python("F.\npython: 1 passed, 1 failed", 1, &out, last, sizeof last), 0);
     assert_string_equal(last, "14 passed, 1 failed (cmocka 3, browser 10, python 1); "
                               "nothing skipped");
     free(out);
-    python("ImportError: no module named slide", 1);
-    assert_int_not_equal(run(env, "./test_a", &out), 0);
-    scripttest_last_line(out, last, sizeof last);
+    assert_int_not_equal(run_python("ImportError: no module named slide", 1, &out, last,
+                                    sizeof last), 0);
     assert_string_equal(last, "13 passed, 1 failed (cmocka 3, browser 10, python 0); "
                               "nothing skipped");
     free(out);

@@ -554,6 +554,28 @@ static PyObject *py_bfs(PyObject *self, PyObject *args)
     return Py_BuildValue("NN", dist, hist);
 }
 
+/* The end of a type's init: raise for rc, or mark the object ready. */
+static int init_done(int *ready, int rc, const slide_error *err)
+{
+    if (rc) {
+        raise_slide(rc, err->msg);
+        return -1;
+    }
+    *ready = 1;
+    return 0;
+}
+
+/* The type object of an extension type: objects of struct obj, made by
+ * tp_new and init, released by dealloc. */
+#define SLIDE_TYPE(name, obj, init, dealloc, methods, getset, doc)                  \
+    {                                                                               \
+        PyVarObject_HEAD_INIT(NULL, 0).tp_name = name, .tp_basicsize = sizeof(obj), \
+        .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,                        \
+        .tp_new = PyType_GenericNew, .tp_init = (initproc)init,                      \
+        .tp_dealloc = (destructor)dealloc, .tp_methods = methods, .tp_getset = getset, \
+        .tp_doc = doc,                                                               \
+    }
+
 /* ---- heuristics ---------------------------------------------------------- */
 
 typedef struct {
@@ -587,12 +609,7 @@ static int Heuristic_init(HeuristicObject *self, PyObject *args, PyObject *kw)
     rc = heuristic_init(&self->h, name, &goal, &err);
     Py_END_ALLOW_THREADS
     board_free(&goal);
-    if (rc) {
-        raise_slide(rc, err.msg);
-        return -1;
-    }
-    self->ready = 1;
-    return 0;
+    return init_done(&self->ready, rc, &err);
 }
 
 static void Heuristic_dealloc(HeuristicObject *self)
@@ -679,17 +696,7 @@ static PyGetSetDef Heuristic_getset[] = {
      "True/False as its reference proves, None when not claimed", NULL},
     {NULL, NULL, NULL, NULL, NULL}};
 
-static PyTypeObject HeuristicType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "slide._slide.Heuristic",
-    .tp_basicsize = sizeof(HeuristicObject),
-    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
-    .tp_new = PyType_GenericNew,
-    .tp_init = (initproc)Heuristic_init,
-    .tp_dealloc = (destructor)Heuristic_dealloc,
-    .tp_methods = Heuristic_methods,
-    .tp_getset = Heuristic_getset,
-    .tp_doc = "Heuristic(name, rows, cols, goal_text_or_None)",
-};
+static PyTypeObject HeuristicType = SLIDE_TYPE("slide._slide.Heuristic", HeuristicObject, Heuristic_init, Heuristic_dealloc, Heuristic_methods, Heuristic_getset, "Heuristic(name, rows, cols, goal_text_or_None)");
 
 /* ---- pattern databases --------------------------------------------------- */
 
@@ -715,12 +722,7 @@ static int Pdb_init(PdbObject *self, PyObject *args, PyObject *kw)
     Py_BEGIN_ALLOW_THREADS
     rc = pdb_set_load(&self->set, files, reflect, threads, &err);
     Py_END_ALLOW_THREADS
-    if (rc) {
-        raise_slide(rc, err.msg);
-        return -1;
-    }
-    self->ready = 1;
-    return 0;
+    return init_done(&self->ready, rc, &err);
 }
 
 static void Pdb_dealloc(PdbObject *self)
@@ -781,16 +783,7 @@ static PyMethodDef Pdb_methods[] = {
     {"info", (PyCFunction)Pdb_info, METH_NOARGS, "rows, cols, tables, admissible, reflect"},
     {NULL, NULL, 0, NULL}};
 
-static PyTypeObject PdbType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "slide._slide.PatternDatabase",
-    .tp_basicsize = sizeof(PdbObject),
-    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
-    .tp_new = PyType_GenericNew,
-    .tp_init = (initproc)Pdb_init,
-    .tp_dealloc = (destructor)Pdb_dealloc,
-    .tp_methods = Pdb_methods,
-    .tp_doc = "PatternDatabase(files, reflect, threads)",
-};
+static PyTypeObject PdbType = SLIDE_TYPE("slide._slide.PatternDatabase", PdbObject, Pdb_init, Pdb_dealloc, Pdb_methods, NULL, "PatternDatabase(files, reflect, threads)");
 
 /* ---- distance databases -------------------------------------------------- */
 
@@ -816,13 +809,9 @@ static int Db_init(DbObject *self, PyObject *args, PyObject *kw)
     Py_BEGIN_ALLOW_THREADS
     rc = db_load(path, threads, &self->db, &err);
     Py_END_ALLOW_THREADS
-    if (rc) {
+    if (rc)
         db_free(&self->db);
-        raise_slide(rc, err.msg);
-        return -1;
-    }
-    self->ready = 1;
-    return 0;
+    return init_done(&self->ready, rc, &err);
 }
 
 static void Db_dealloc(DbObject *self)
@@ -1012,16 +1001,7 @@ static PyMethodDef Db_methods[] = {
     {"array", (PyCFunction)Db_array, METH_NOARGS, "the distances by rank (encoding 8)"},
     {NULL, NULL, 0, NULL}};
 
-static PyTypeObject DbType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "slide._slide.Database",
-    .tp_basicsize = sizeof(DbObject),
-    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
-    .tp_new = PyType_GenericNew,
-    .tp_init = (initproc)Db_init,
-    .tp_dealloc = (destructor)Db_dealloc,
-    .tp_methods = Db_methods,
-    .tp_doc = "Database(path, threads)",
-};
+static PyTypeObject DbType = SLIDE_TYPE("slide._slide.Database", DbObject, Db_init, Db_dealloc, Db_methods, NULL, "Database(path, threads)");
 
 /* ---- IDA* ---------------------------------------------------------------- */
 
