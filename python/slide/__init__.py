@@ -389,9 +389,9 @@ def solve(board, size=None, goal=None, heuristic="lc", metric="stm", max_nodes=0
     text, rows, cols = _one_board(board, size)
     if db is not None:
         if goal is not None and not np.array_equal(
-                np.asarray(_slide.parse_board(_goal(goal, rows, cols), rows, cols)[2][0]),
-                db.goal):
-            raise BadInput("the database was built for another goal")
+                _slide.parse_board(_goal(goal, rows, cols), rows, cols)[2][0], db.goal):
+            raise BadInput("the database was built for goal %s, not %s"
+                           % (" ".join(map(str, db.goal)), goal))
         moves = db._db.path(text)
         return Solution(moves, len(moves), 0, 0, 0, 0.0)
     name, tables = _heuristic_arg(heuristic)

@@ -1241,7 +1241,8 @@ static PyObject *py_parse_dims(PyObject *self, PyObject *args)
     return Py_BuildValue("ii", rows, cols);
 }
 
-/* Parse board text (rows, cols: 0 to infer) into a 1-d array of cells. */
+/* Parse board text (rows, cols: 0 to infer; with both given also a goal
+ * word such as "blank-first") into a 1-d array of cells. */
 static PyObject *py_parse_board(PyObject *self, PyObject *args)
 {
     (void)self;
@@ -1251,7 +1252,8 @@ static PyObject *py_parse_board(PyObject *self, PyObject *args)
         return NULL;
     struct board b = {0};
     slide_error err = {{0}};
-    int rc = board_parse(text, rows, cols, &b, &err);
+    int rc = rows > 0 && cols > 0 ? board_parse_goal(text, rows, cols, &b, &err)
+                                  : board_parse(text, rows, cols, &b, &err);
     if (rc)
         return raise_slide(rc, err.msg);
     PyArrayObject *out = new_boards(1, board_cells(&b));

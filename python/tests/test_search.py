@@ -32,6 +32,9 @@ def test_solve_with_database(db3x3):
     s = slide.solve("8 6 7/2 5 4/3 0 1", db=db)
     assert s.length == 31 and s.nodes == 0
     assert replay((8, 6, 7, 2, 5, 4, 3, 0, 1), s.moves, 3, 3) == goal_of(3, 3)
+    assert slide.solve("8 6 7/2 5 4/3 0 1", db=db, goal="standard").length == 31
+    with pytest.raises(slide.BadInput, match="built for goal"):
+        slide.solve("8 6 7/2 5 4/3 0 1", db=db, goal="blank-first")
 
 
 def test_solve_many_and_cli():
