@@ -2,10 +2,18 @@
 # browser-tests.sh - run the browser tests of slide serve (tests/browser:
 # headless Debian chromium driven by puppeteer-core) when slide was built
 # with the server and chromium and node are present; otherwise say in one
-# line why they are skipped.  SLIDE names the binary (make test sets it);
-# screenshots go to $SHOTS (default build/browser-shots).
+# line why they are skipped.  SLIDE names the binary (make test sets it;
+# default build/slide); screenshots go to $SHOTS (default
+# build/browser-shots).  Run alone from the repository root:
+#   sh scripts/browser-tests.sh
+# HAVE_SERVE (make test sets it) is otherwise read from the build folder
+# of SLIDE (its have-serve file, written by make).
 set -u
 dir=tests/browser
+slide=${SLIDE:-$(pwd)/build/slide}
+if [ -z "${HAVE_SERVE:-}" ] && [ -f "$(dirname "$slide")/have-serve" ]; then
+    HAVE_SERVE=$(cat "$(dirname "$slide")/have-serve")
+fi
 skip() {
     echo "browser tests skipped: $1"
     exit 0
@@ -23,7 +31,6 @@ if [ ! -f "$dir/node_modules/puppeteer-core/package.json" ]; then
     (cd "$dir" && PUPPETEER_SKIP_DOWNLOAD=1 npm ci --no-audit --no-fund --silent >/dev/null 2>&1) ||
         skip "npm could not install puppeteer-core (no network?)"
 fi
-slide=${SLIDE:-$(pwd)/build/slide}
 shots=${SHOTS:-build/browser-shots}
 mkdir -p "$shots"
 shots=$(cd "$shots" && pwd)

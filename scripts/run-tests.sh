@@ -3,6 +3,9 @@
 # with one summary line "cmocka: N passed, N failed" over all of them (make
 # test's closing line, over every suite, comes from scripts/make-test.sh).
 # A binary that crashes or prints no cmocka summary counts as one failed test.
+# A test that cannot do its part here prints "skip: why"; the binary's line
+# says how many did ("ok   NAME (5 tests, 3 skipped)") and each distinct
+# reason follows once: "skip NAME: why".
 set -u
 passed=0
 failed=0
@@ -21,14 +24,17 @@ for bin in "$@"; do
         f=1
         crashed="$crashed $name"
     fi
+    k=$(grep -c '^skip: ' "$out")
     if [ "$f" -ne 0 ]; then
         cat "$out"
         echo "FAILED: $name" >&2
+    elif [ "$k" -gt 0 ]; then
+        echo "ok   $name ($p tests, $k skipped)"
     else
         echo "ok   $name ($p tests)"
     fi
-    # a test that cannot run here says why in one line "skip: ..."
-    sed -n "s/^skip: /skip $name: /p" "$out"
+    # a test that cannot run here says why in one line "skip: ...": once each
+    sed -n "s/^skip: /skip $name: /p" "$out" | awk '!seen[$0]++'
     passed=$((passed + p))
     failed=$((failed + f))
 done

@@ -19,28 +19,120 @@
 
 #define DIR scripttest_dir() /* the test's scratch directory */
 
+/* As root the pointer at mpirun is followed by the line about Open MPI's
+ * --allow-run-as-root (docs/mpi.md). */
+#define ROOT_LINE (geteuid() == 0 ? "slide: hint: as root, Open MPI's mpirun refuses to start " \
+                                    "until given --allow-run-as-root (docs/mpi.md)\n" : "")
+
 static void test_mpi_points_at_the_mpi_build(void **state)
 {
     (void)state;
+    char expect[1024];
     const char *slide = getenv("SLIDE");
     assert_non_null(slide);
     char *out, want[512];
     /* alone: how to get the MPI build */
     assert_int_equal(scripttest_sh(&out, "cp '%s' '%s/slide' && '%s/slide' bfs 3x3 --mpi "
                                    "--threads 1", slide, DIR, DIR), 2);
-    assert_string_equal(out, "slide: --mpi needs the MPI build (build/slide-mpi), and there is "
-                             "none beside this slide: make deps (or apt-get install "
-                             "libopenmpi-dev openmpi-bin), make, then mpirun -n P "
-                             "build/slide-mpi bfs RxC --mpi\n");
+    snprintf(expect, sizeof expect, "%s%s", "slide: --mpi needs the MPI build "
+             "(build/slide-mpi), and there is none beside this slide: make deps (or apt-get "
+             "install libopenmpi-dev openmpi-bin), make, then mpirun -n P build/slide-mpi bfs RxC "
+             "--mpi\n", ROOT_LINE);
+    assert_string_equal(out, expect);
     free(out);
     /* with slide-mpi beside it: the command to run, with the words given */
     assert_int_equal(scripttest_sh(&out, "printf '#!/bin/sh\\n' > '%s/slide-mpi' && chmod +x "
                                    "'%s/slide-mpi' && '%s/slide' bfs 3x3 --mpi --threads 1 "
                                    "--goal '0 1 2/3 4 5/6 7 8'", DIR, DIR, DIR), 2);
     snprintf(want, sizeof want, "slide: --mpi runs in the MPI build, not in this slide: mpirun "
-             "-n P %s/slide-mpi bfs 3x3 --mpi --threads 1 --goal '0 1 2/3 4 5/6 7 8'\n", DIR);
+             "-n P %s/slide-mpi bfs 3x3 --mpi --threads 1 --goal '0 1 2/3 4 5/6 7 8'\n%s", DIR,
+             ROOT_LINE);
     assert_string_equal(out, want);
     free(out);
+}
+
+/* Edit distance written here (plain Levenshtein plus adjacent swaps, full
+ * matrix), to say which command a misspelling is nearest to. */
+static int distance(const char *a, const char *b)
+{
+    int n = (int)strlen(a), m = (int)strlen(b), d[40][40];
+    for (int i = 0; i <= n; i++)
+        for (int j = 0; j <= m; j++) {
+            if (!i || !j) {
+                d[i][j] = i + j;
+                continue;
+            }
+            int best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[i - 1][j] + 1 < best) best = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < best) best = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+                d[i - 2][j - 2] + 1 < best)
+                best = d[i - 2][j - 2] + 1;
+            d[i][j] = best;
+        }
+    return d[n][m];
+}
+
+/* A misspelt command gets "did you mean CMD?" naming the nearest command
+ * of `slide --help`'s list when it is close (1 edit, 2 from 5 letters);
+ * a word near none gets no guess. */
+static void test_did_you_mean(void **state)
+{
+    (void)state;
+    static const char *names[] = {"bfs", "frontier", "parity", "heuristic", "dist", "db",
+                                  "pdb", "solve", "solvable", "scramble", "serve"};
+    /* the list is the one slide --help prints */
+    char *help, *err;
+    assert_int_equal(clitest_run("--help", NULL, &help, &err), 0);
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        char line[64];
+        snprintf(line, sizeof line, "\n  %s ", names[i]);
+        assert_non_null(strstr(help, line));
+    }
+    free(help);
+    free(err);
+    static const char *typos[] = {"sovle", "slove", "bsf", "herustic", "froniter", "scrambel",
+                                  "pdbb", "solvabel", "xyz", "histogram"};
+    for (size_t t = 0; t < sizeof typos / sizeof typos[0]; t++) {
+        const char *best = NULL;
+        int bd = 99, limit = strlen(typos[t]) >= 5 ? 2 : 1;
+        for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+            int d = distance(typos[t], names[i]);
+            if (d < bd) {
+                bd = d;
+                best = names[i];
+            }
+        }
+        char *out, args[64], want[160];
+        snprintf(args, sizeof args, "%s", typos[t]);
+        assert_int_equal(clitest_run(args, NULL, &out, &err), 2);
+        if (bd <= limit)
+            snprintf(want, sizeof want, "slide: unknown command \"%s\": did you mean %s? (see "
+                     "slide --help)\n", typos[t], best);
+        else
+            snprintf(want, sizeof want, "slide: unknown command \"%s\" (see slide --help)\n",
+                     typos[t]);
+        assert_string_equal(err, want);
+        free(out);
+        free(err);
+    }
+}
+
+/* slide bfs on a board beyond the index points at slide frontier. */
+static void test_bfs_too_big_points_at_frontier(void **state)
+{
+    (void)state;
+    char *out, *err;
+    assert_int_equal(clitest_run("bfs 5x5", NULL, &out, &err), 2);
+    assert_non_null(strstr(err, "at most 20 cells"));
+    assert_non_null(strstr(err, "hint: slide frontier 5x5 --max-depth D"));
+    free(out);
+    free(err);
+    /* beyond frontier's keys too: no pointer to it */
+    assert_int_equal(clitest_run("bfs 6x6", NULL, &out, &err), 2);
+    assert_null(strstr(err, "frontier"));
+    free(out);
+    free(err);
 }
 
 #define KORF1 "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3" /* Korf 1985, instance 1 */
@@ -184,6 +276,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_mpi_points_at_the_mpi_build, scripttest_setup,
                                         scripttest_teardown),
+        cmocka_unit_test(test_did_you_mean), cmocka_unit_test(test_bfs_too_big_points_at_frontier),
         cmocka_unit_test(test_korf_convention_names_goal),
         cmocka_unit_test(test_one_line_names_size),
         cmocka_unit_test(test_one_hint_per_run),

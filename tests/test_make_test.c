@@ -106,6 +106,24 @@ static void test_skipped_suites_named(void **state)
     free(out);
 }
 
+/* A suite whose tests skip their part: its line says how many, and the
+ * reason is printed once while the suites run, not once per test. */
+static void test_inner_skip_said_once(void **state)
+{
+    (void)state;
+    cmocka_bin("test_plots", 4, 0, "echo 'skip: no gnuplot (apt-get install gnuplot-nox)'\n"
+                                   "echo 'skip: no gnuplot (apt-get install gnuplot-nox)'\n"
+                                   "echo 'skip: no gnuplot (apt-get install gnuplot-nox)'\n", 0);
+    browser("browser: 1 passed, 0 failed (screenshots in x)", 0);
+    char *out;
+    assert_int_equal(run("", "./test_plots", &out), 0);
+    assert_non_null(strstr(out, "ok   test_plots (4 tests, 3 skipped)\n"));
+    const char *first = strstr(out, "skip test_plots: no gnuplot");
+    assert_non_null(first);
+    assert_null(strstr(first + 1, "skip test_plots: no gnuplot"));
+    free(out);
+}
+
 static void test_failures_counted(void **state)
 {
     (void)state;
@@ -185,6 +203,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_closing_line_last_with_sums, scripttest_setup, scripttest_teardown),
         cmocka_unit_test_setup_teardown(test_skipped_suites_named, scripttest_setup, scripttest_teardown),
         cmocka_unit_test_setup_teardown(test_failures_counted, scripttest_setup, scripttest_teardown),
+        cmocka_unit_test_setup_teardown(test_inner_skip_said_once, scripttest_setup, scripttest_teardown),
         cmocka_unit_test_setup_teardown(test_broken_browser_suite_fails, scripttest_setup, scripttest_teardown),
         cmocka_unit_test_setup_teardown(test_python_suite_counted, scripttest_setup, scripttest_teardown),
         cmocka_unit_test_setup_teardown(test_python_suite_skipped_or_failing, scripttest_setup, scripttest_teardown),

@@ -312,6 +312,27 @@ static void test_goal_checked_before_payload(void **state)
     free(err);
 }
 
+/* Without a terminal on stderr a build still says that it started (a log
+ * of a 4-minute build is not silent), and the table's line follows. */
+static void test_build_says_it_started(void **state)
+{
+    (void)state;
+    char *out;
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s pdb build 3x3 --pattern 1-3 -o %s/s.pdb 2>&1 | cat",
+             getenv("SLIDE"), dir);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    out = clitest_slurp(p);
+    assert_int_equal(pclose(p), 0);
+    const char *start = strstr(out, "slide: pdb build: building ");
+    const char *done = strstr(out, "s.pdb: additive, tiles 1,2,3,");
+    assert_non_null(start);
+    assert_non_null(done);
+    assert_true(start < done);
+    free(out);
+}
+
 /* A 4x4 --goal blank first against tables of the standard goal names
  * data/korf100.txt, whose instances are turned to slide's goal (the
  * file's first line: Korf's instance 1, blank last). */
@@ -328,6 +349,24 @@ static void test_korf_goal_hint(void **state)
     assert_non_null(strstr(err, "another goal, 1 2 3 4/5 6 7 8/9 10 11 12/13 14 15 0"));
     assert_non_null(strstr(err, "hint: data/korf100.txt holds Korf's 100 instances turned to "
                                 "slide's goal"));
+    free(out);
+    free(err);
+    /* a one-line list of 16 cells, on a line of standard input as in an
+     * argument: the --size hint that slide solvable gives */
+    for (int i = 0; i < 2; i++) {
+        char cmd[512];
+        snprintf(cmd, sizeof cmd, "solve --h pdb:%s/k.pdb %s", dir,
+                 i ? "'1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15'" : "-");
+        assert_int_equal(clitest_run(cmd, i ? NULL : "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15\n",
+                                     &out, &err), 2);
+        assert_non_null(strstr(err, "the pattern databases are for 4x4 boards, not 1x16"));
+        assert_non_null(strstr(err, "for a 4x4 board add --size 4x4"));
+        free(out);
+        free(err);
+    }
+    assert_int_equal(clitest_run("solvable '1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15'", NULL, &out,
+                                 &err), 0);
+    assert_non_null(strstr(err, "for a 4x4 board add --size 4x4"));
     free(out);
     free(err);
     /* and it does: its first board reaches the standard goal */
@@ -678,6 +717,7 @@ int main(void)
         cmocka_unit_test(test_partition_resume),
         cmocka_unit_test(test_goal_checked_before_payload),
         cmocka_unit_test(test_korf_goal_hint),
+        cmocka_unit_test(test_build_says_it_started),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -34,6 +34,29 @@ static int shell(const char *command, char *out, size_t len)
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
+/* scripts/results-commits.sh on a made-up results directory: three files
+ * of commit aaa (two dated), one of bbb in LaTeX, one without provenance;
+ * the counts and dates are the test's own. */
+static void test_results_commits_script(void **state)
+{
+    (void)state;
+    char out[4096];
+    assert_int_equal(shell("d=$(mktemp -d) && mkdir -p $d/h && "
+                           "printf '# slide 0.1.0 (commit aaa)\\n# date: 2026-01-02T00:00:00Z\\nx\\n' > $d/h/a.csv && "
+                           "printf '# slide 0.1.0 (commit aaa)\\n# date: 2026-01-01T00:00:00Z\\nx\\n' > $d/h/b.csv && "
+                           "printf '> slide 0.1.0 (commit aaa)\\n' > $d/c.md && "
+                           "printf '%% slide 0.1.0 (commit bbb)\\n%% date: 2026-02-01T00:00:00Z\\n' > $d/t.tex && "
+                           "printf 'plain\\n' > $d/n.txt && "
+                           "sh scripts/results-commits.sh $d | sed \"s|$d/||\"; rm -rf $d",
+                           out, sizeof out), 0);
+    assert_string_equal(out, "aaa               3 files  2026-01-01T00:00:00Z .. "
+                             "2026-01-02T00:00:00Z  (e.g. c.md)\n"
+                             "bbb               1 file  2026-02-01T00:00:00Z .. "
+                             "2026-02-01T00:00:00Z  (e.g. t.tex)\n"
+                             "1 files name no commit (tables and notes without a provenance "
+                             "block)\n");
+}
+
 static void test_results_consistency(void **state)
 {
     (void)state;
@@ -222,6 +245,7 @@ int main(void)
         cmocka_unit_test(test_joint_marginals),
         cmocka_unit_test(test_search_code_check),
         cmocka_unit_test(test_search_code_attributes),
+        cmocka_unit_test(test_results_commits_script),
         cmocka_unit_test(test_results_consistency),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

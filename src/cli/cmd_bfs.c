@@ -18,6 +18,7 @@
 #include "slide/atomic_file.h"
 #include "slide/checkpoint.h"
 #include "slide/db.h"
+#include "slide/frontier_key.h"
 #include "slide/provenance.h"
 #include "slide/report.h"
 
@@ -200,11 +201,10 @@ struct run_ctx {
 
 static int parse_minutes(const char *text, double *seconds)
 {
-    char *end;
-    double v = strtod(text, &end);
-    if (end == text || *end || !isfinite(v) || v < 0 || v > 1e6)
-        return cli_fail(EXIT_USAGE, "--checkpoint-every expects minutes from 0 to "
-                                    "1000000 (0: every layer), not \"%s\"", text);
+    double v;
+    if (cli_real("--checkpoint-every", text, 0, 1e6, 0,
+                 "minutes from 0 to 1000000 (0: every layer)", &v))
+        return EXIT_USAGE;
     *seconds = v * 60;
     return 0;
 }
@@ -212,15 +212,12 @@ static int parse_minutes(const char *text, double *seconds)
 /* --antipodes: "all" or a count from 0 to 10^9. */
 static int parse_antipodes(const char *text, uint64_t *out)
 {
-    long v;
+    long long v;
     if (strcmp(text, "all") == 0) {
         *out = UINT64_MAX;
         return 0;
     }
-    char *end;
-    errno = 0;
-    v = strtol(text, &end, 10);
-    if (end == text || *end || errno || v < 0 || v > 1000000000L)
+    if (cli_parse_whole(text, 0, 1000000000L, &v))
         return cli_fail(EXIT_USAGE, "--antipodes expects 'all' or a count from 0 to "
                                     "1000000000, not \"%s\"", text);
     *out = (uint64_t)v;
@@ -513,7 +510,7 @@ static int save(struct run_ctx *c, const struct store *st, struct bfs_result *r,
         return rc;
     c->save_seconds = t1 - t0;
     if (c->progress)
-        fprintf(stderr, "slide: checkpoint at distance %d%s saved in %s: %.1f MB in "
+        cli_note("checkpoint at distance %d%s saved in %s: %.1f MB in "
                 "%.2f s\n", r->radius, r->complete ? " (complete)" : "", c->dir,
                 (double)st->nwords * 8 / 1e6, t1 - t0);
     return SLIDE_OK;
@@ -572,7 +569,7 @@ static int save_db(const struct bfs_args *a, const struct space *s,
     int rc = db_save(a->save, s, st, r, &o, &bytes, &err);
     if (rc)
         return cli_fail_lib(rc, &err);
-    fprintf(stderr, "slide: saved %s: %" PRIu64 " bytes, %.4f bytes per board\n",
+    cli_note("saved %s: %" PRIu64 " bytes, %.4f bytes per board\n",
             a->save, bytes, (double)bytes / (double)s->size);
     return EXIT_OK;
 }
@@ -598,7 +595,7 @@ static int search(struct run_ctx *c, const struct bfs_args *a, struct store *st,
             return cli_fail(EXIT_FAIL, "stopped after distance %d, but the "
                             "checkpoint was not saved: %s", r->radius, err.msg);
         else
-            fprintf(stderr, "slide: warning: checkpoint not saved (the search goes "
+            cli_note("warning: checkpoint not saved (the search goes "
                     "on): %s\n", err.msg);
         if (stop_signal)
             return cli_fail(128 + stop_signal, "stopped by %s after distance %d; "
@@ -609,7 +606,7 @@ static int search(struct run_ctx *c, const struct bfs_args *a, struct store *st,
     }
     if (rc == SLIDE_OK && c->dir && !done && save(c, st, r, &err)) {
         /* the result is complete and valid: report it, exit 0 */
-        fprintf(stderr, "slide: warning: the search finished but its final checkpoint "
+        cli_note("warning: the search finished but its final checkpoint "
                 "was not saved (the result below is complete): %s\n", err.msg);
     }
     /* a signal during the last layer or the final save: the result is complete */
@@ -668,7 +665,7 @@ static int open_search(const struct bfs_args *a, const struct space *s,
     if (a->resume) {
         if ((rc = checkpoint_load(a->resume, s, a->max_memory, st, r, &err)))
             return cli_fail_lib(rc, &err);
-        fprintf(stderr, "slide: resuming %s at distance %d%s: %" PRIu64 " boards "
+        cli_note("resuming %s at distance %d%s: %" PRIu64 " boards "
                 "reached, %.1f s of search so far\n", a->resume, r->radius,
                 r->complete ? " (complete)" : "", r->reached, r->seconds);
         return EXIT_OK;
@@ -803,8 +800,14 @@ static int run(const struct bfs_args *a, const struct board *goal)
     struct bfs_result r;
     slide_error err;
     int rc = space_init(&s, goal, a->kind, &err);
-    if (rc)
-        return cli_fail_lib(rc, &err);
+    if (rc) {
+        rc = cli_fail_lib(rc, &err);
+        if (board_cells(goal) <= FKEY_MAX_CELLS)
+            cli_fail(0, "hint: slide frontier %dx%d --max-depth D searches this board's "
+                        "layers up to distance D without an index (up to %d cells; "
+                        "docs/frontier.md)", goal->rows, goal->cols, FKEY_MAX_CELLS);
+        return rc;
+    }
     /* a database that cannot be written is refused before the search */
     if (a->antipodes_file && (rc = atomic_file_check(a->antipodes_file, &antipodes_kind, &err)))
         return cli_fail_lib(rc, &err);
@@ -865,22 +868,32 @@ static int mpi_build_beside(char *path, size_t len)
 
 /* The binary built without MPI: --mpi points at the MPI build when it is
  * there (the command to run, with the words given), else says how to get it. */
+/* As root, Open MPI's mpirun refuses to start without --allow-run-as-root:
+ * a line after the pointer at mpirun says so.  Returns rc. */
+static int root_hint(int rc)
+{
+    if (geteuid() == 0)
+        cli_fail(0, "hint: as root, Open MPI's mpirun refuses to start until given "
+                    "--allow-run-as-root (docs/mpi.md)");
+    return rc;
+}
+
 int cmd_bfs_mpi(int argc, char **argv)
 {
     char mpi[4200], words[1024] = "";
     if (!mpi_build_beside(mpi, sizeof mpi))
-        return cli_fail(EXIT_USAGE, "--mpi needs the MPI build (build/slide-mpi), and there "
-                        "is none beside this slide: make deps (or apt-get install "
-                        "libopenmpi-dev openmpi-bin), make, then mpirun -n P build/slide-mpi "
-                        "bfs RxC --mpi");
+        return root_hint(cli_fail(EXIT_USAGE, "--mpi needs the MPI build (build/slide-mpi), "
+                                  "and there is none beside this slide: make deps (or apt-get "
+                                  "install libopenmpi-dev openmpi-bin), make, then mpirun -n P "
+                                  "build/slide-mpi bfs RxC --mpi"));
     for (int i = 0; i < argc; i++) {
         size_t at = strlen(words);
         int plain = argv[i][0] && !argv[i][strspn(argv[i], "abcdefghijklmnopqrstuvwxyzABCDEFGH"
                                                            "IJKLMNOPQRSTUVWXYZ0123456789-_./=:,+")];
         snprintf(words + at, sizeof words - at, plain ? " %s" : " '%s'", argv[i]);
     }
-    return cli_fail(EXIT_USAGE, "--mpi runs in the MPI build, not in this slide: mpirun -n P "
-                    "%s%s", mpi, words);
+    return root_hint(cli_fail(EXIT_USAGE, "--mpi runs in the MPI build, not in this slide: "
+                              "mpirun -n P %s%s", mpi, words));
 }
 #endif
 

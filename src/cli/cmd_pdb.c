@@ -27,7 +27,7 @@ static const char help[] =
     "       slide pdb verify FILE [--max-memory BYTES]\n"
     "       slide pdb stats RxC --h H [--samples N] [--seed S] [--exact] [--goal G]\n"
     "       slide pdb predict RxC --h H BOARD --length L [--samples N] [--seed S]\n"
-    "       slide pdb predict RxC --h H - [--samples N] [--seed S] [--exact]\n"
+    "       slide pdb predict RxC --h H - | @FILE [--samples N] [--seed S] [--exact]\n"
     "Examples:\n"
     "  slide pdb build 4x4 --partition 7-8 -o pdb78    # the two 15-puzzle tables\n"
     "  slide solve --h pdb:pdb78 --reflect - < data/korf100.txt\n"
@@ -101,8 +101,10 @@ static const char help[] =
     "c times Pr(h <= t - i | blank on c) from the distribution of stats;\n"
     "generated nodes likewise with the nodes' children.  One line per threshold\n"
     "and one for all of them ('threshold all'), each with its sampling standard\n"
-    "error (se); '-' reads lines 'LENGTH BOARD' (LENGTH 0..1000), every one\n"
-    "checked before anything is printed: a bad line is refused as 'line N: ...'.\n"
+    "error (se); '-' (standard input) or @FILE reads lines 'LENGTH BOARD' (LENGTH\n"
+    "0..1000; blank and # lines skipped; at most 16 MiB a line, 256 MiB in all),\n"
+    "every one checked before anything is printed: a bad line is refused as\n"
+    "'line N: ...', an input without one as 'standard input holds no board'.\n"
     "  --h H           the heuristic (stats, predict)\n"
     "  --samples N     boards drawn (default 1000000)\n"
     "  --seed S        the generator's seed (default 1)\n"
@@ -229,6 +231,7 @@ static int parse_args(int argc, char **argv, struct pdb_args *a)
 {
     struct cli_parse p;
     memset(a, 0, sizeof *a);
+    a->progress = -1; /* --progress's default: on a terminal (--help) */
     a->level = -1;
     a->st.samples = 1000000;
     a->st.seed = 1;
@@ -261,7 +264,8 @@ static int parse_args(int argc, char **argv, struct pdb_args *a)
     unsigned active = build ? USE_BUILD | (a->tiles ? USE_PATTERN : 0)
                       : !strcmp(a->action, "verify") ? USE_VERIFY
                       : stats ? USE_STATS
-                      : predict ? USE_STATS | (strcmp(a->st.board, "-") ? USE_PREDICT : 0)
+                      : predict ? USE_STATS | (strcmp(a->st.board, "-") && a->st.board[0] != '@'
+                                                   ? USE_PREDICT : 0)
                                 : 0;
     char now[32];
     snprintf(now, sizeof now, "pdb %s", a->action);
@@ -274,6 +278,23 @@ static void on_layer(const struct pdb_layer *l, void *ctx)
     fprintf(stderr, "pdb: cost %d: %" PRIu64 " states, %" PRIu64 " values (cumulative %"
             PRIu64 " of %" PRIu64 "), %.2f s\n", l->depth, l->states, l->values,
             l->cumulative, l->entries, l->elapsed);
+}
+
+/* Without --progress: one line once the build has started (after its first
+ * layer, so after a checkpoint was accepted), so that a log of a build of
+ * minutes is not silent; the table's own line follows when it is written. */
+struct quiet_start {
+    const char *path, *tiles;
+    int said;
+};
+
+static void on_first_layer(const struct pdb_layer *l, void *ctx)
+{
+    struct quiet_start *q = ctx;
+    if (q->said++)
+        return;
+    fprintf(stderr, "slide: pdb build: building %s (tiles %s), cost %d reached after %.2f s; "
+            "--progress for a line per layer\n", q->path, q->tiles, l->depth, l->elapsed);
 }
 
 /*
@@ -338,8 +359,10 @@ static int build_one(const struct pdb_args *a, const struct board *goal, const c
     if (rc)
         return cli_fail_lib(rc, &err);
     stop_prepare(path, done);
+    int progress = cli_progress_wanted(a->progress);
+    struct quiet_start q = {path, tiles, 0};
     struct pdb_build_options o = {a->threads, a->max_memory,
-                                  cli_progress_wanted(a->progress) ? on_layer : NULL, NULL};
+                                  progress ? on_layer : on_first_layer, progress ? NULL : &q};
     struct pdb_ckpt ck = {a->resume ? a->resume : a->checkpoint, resume, a->every};
     checkpointing = ck.dir != NULL;
     double t0 = omp_get_wtime();
@@ -359,6 +382,7 @@ static int build_one(const struct pdb_args *a, const struct board *goal, const c
                "per entry), build %.2f s, write %.2f s, peak RSS %.0f MB\n", path,
                pdb_kind_name(t.kind), tl, t.entries, t.max, bytes,
                pdb_file_encoding(&t), t1 - t0, t2 - t1, provenance_peak_rss() / 1e6);
+        fflush(stdout); /* a line per table as it is written, also into a pipe */
     }
     pdb_table_free(&t);
     return rc ? cli_fail_lib(rc, &err) : EXIT_OK;

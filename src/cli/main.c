@@ -60,5 +60,12 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < NCOMMANDS; i++)
         if (!strcmp(argv[1], commands[i].name))
             return commands[i].run(argc - 1, argv + 1);
+    const char *names[NCOMMANDS];
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        names[i] = commands[i].name;
+    const char *near = cli_suggest(argv[1], names, NCOMMANDS);
+    if (near)
+        return cli_fail(EXIT_USAGE, "unknown command \"%s\": did you mean %s? (see slide "
+                        "--help)", argv[1], near);
     return cli_fail(EXIT_USAGE, "unknown command \"%s\" (see slide --help)", argv[1]);
 }

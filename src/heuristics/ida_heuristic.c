@@ -230,14 +230,16 @@ const char *ida_heuristic_summary(int i)
     return i >= 0 && i < NROWS ? rows[i].summary : NULL;
 }
 
-static int open_wd(struct ida_heuristic *h, const struct board *goal, slide_error *err);
+static int open_wd(struct ida_heuristic *h, const struct board *goal,
+                   struct heuristic_wd_store *store, const volatile sig_atomic_t *cancel,
+                   slide_error *err);
 
 int ida_heuristic_open(struct ida_heuristic *h, const char *name,
                        const struct board *goal, slide_error *err)
 {
     memset(h, 0, sizeof *h);
     if (strcmp(name, "wd") == 0)
-        return open_wd(h, goal, err);
+        return open_wd(h, goal, NULL, NULL, err);
     int i = 0;
     while (i < NROWS && strcmp(rows[i].name, name) != 0)
         i++;
@@ -278,13 +280,17 @@ static void wd_release(void *ctx)
     }
 }
 
-/* wd's tables are built for this goal (heuristic_init), and h is their sum. */
-static int open_wd(struct ida_heuristic *h, const struct board *goal, slide_error *err)
+/* wd's tables are built for this goal (heuristic_init), or taken from
+ * store (heuristic_init_wd_shared) when it is not NULL; h is their sum. */
+static int open_wd(struct ida_heuristic *h, const struct board *goal,
+                   struct heuristic_wd_store *store, const volatile sig_atomic_t *cancel,
+                   slide_error *err)
 {
     struct heuristic *w = calloc(1, sizeof *w);
     if (!w)
         return slide_fail(err, SLIDE_ENOMEM, "out of memory for the wd heuristic");
-    int rc = heuristic_init(w, "wd", goal, err);
+    int rc = store ? heuristic_init_wd_shared(w, goal, store, cancel, err)
+                   : heuristic_init(w, "wd", goal, err);
     if (rc) {
         free(w);
         return rc;
@@ -295,6 +301,14 @@ static int open_wd(struct ida_heuristic *h, const struct board *goal, slide_erro
     h->eval = wd_eval;
     h->release = wd_release;
     return SLIDE_OK;
+}
+
+int ida_heuristic_open_wd_shared(struct ida_heuristic *h, const struct board *goal,
+                                 struct heuristic_wd_store *store,
+                                 const volatile sig_atomic_t *cancel, slide_error *err)
+{
+    memset(h, 0, sizeof *h);
+    return open_wd(h, goal, store, cancel, err);
 }
 
 /* ---- pattern databases ------------------------------------------------- */

@@ -415,6 +415,8 @@ const tests = {
     check(h4.manhattan === '1' && h4.wd === '1' && h4.pdb === undefined, `4x4 live h ${JSON.stringify(h4)}`);
     pdb = await text(page, '#pdb-note');
     check(pdb.includes('None is built for this size and goal'), `4x4 pdb note: ${pdb}`);
+    // IDA* with lc is still exact: the note must not read as if nothing were
+    check(pdb.includes('IDA* uses lc here (still optimal, slower)'), `4x4 pdb note: ${pdb}`);
     check(await page.$eval('#method option[value="db"]', (e) => e.hidden && e.disabled), 'db offered on 4x4');
     check(!(await page.$eval('#distance', (e) => e.textContent)).includes('database'), 'a database claimed on 4x4');
   },

@@ -774,8 +774,12 @@ function showPdbNote() {
     tileRanges(t.tiles)).join(' + ')}${p.tables.length > 1 ? `, ${p.tables[0].kind}` : ''}` +
     `${pdbGoalWords(p)}${p.reflect ? ', mirrored too' : ''})`).join('; ');
   note.append(`Pattern databases loaded: ${list}. `);
+  // Without a set here, say what still answers exactly: a distance database
+  // of this size and goal (by descent), else IDA* with lc (optimal, slower).
   note.append(here ? 'For this size and goal IDA* uses h = max(lc, pdb), and h now shows pdb.'
-    : 'None is built for this size and goal: IDA* uses lc here.');
+    : databaseHere() ? 'None is built for this size and goal, but the distance database is: ' +
+      'Solve answers exactly from it (IDA*, if chosen, uses lc).'
+      : 'None is built for this size and goal: IDA* uses lc here (still optimal, slower).');
   note.dataset.here = String(!!here);
 }
 
