@@ -30,6 +30,9 @@
 
 #include <limits.h>
 #include <omp.h>
+#include <pthread.h>
+#include <signal.h>
+#include <time.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -1003,6 +1006,70 @@ static PyMethodDef Db_methods[] = {
 
 static PyTypeObject DbType = SLIDE_TYPE("slide._slide.Database", DbObject, Db_init, Db_dealloc, Db_methods, NULL, "Database(path, threads)");
 
+/* ---- searches that Ctrl-C stops ---------------------------------------------- */
+
+struct waited {
+    void (*work)(void *);
+    void *arg;
+    int done;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+};
+
+static void *waited_main(void *p)
+{
+    struct waited *w = p;
+    w->work(w->arg);
+    pthread_mutex_lock(&w->mu);
+    w->done = 1;
+    pthread_cond_signal(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+    return NULL;
+}
+
+/*
+ * Run work(arg) on a thread of its own while this one waits with the GIL
+ * released, waking every 100 ms so that Python sees a signal (Ctrl-C, or
+ * Jupyter's interrupt): then *cancel is set, which the search polls
+ * (ida_options.cancel), and once work has returned -1 is returned with
+ * the KeyboardInterrupt pending.  0 when it ran to its end.
+ */
+static int run_interruptible(void (*work)(void *), void *arg, volatile sig_atomic_t *cancel)
+{
+    struct waited w = {work, arg, 0, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER};
+    pthread_t t;
+    if (pthread_create(&t, NULL, waited_main, &w) != 0) { /* no thread: not stoppable */
+        Py_BEGIN_ALLOW_THREADS
+        work(arg);
+        Py_END_ALLOW_THREADS
+        return 0;
+    }
+    int interrupted = 0, done = 0;
+    while (!done) {
+        Py_BEGIN_ALLOW_THREADS
+        pthread_mutex_lock(&w.mu);
+        if (!w.done) {
+            struct timespec ts;
+            clock_gettime(CLOCK_REALTIME, &ts);
+            ts.tv_nsec += 100000000L;
+            if (ts.tv_nsec >= 1000000000L) {
+                ts.tv_sec++;
+                ts.tv_nsec -= 1000000000L;
+            }
+            pthread_cond_timedwait(&w.cv, &w.mu, &ts);
+        }
+        done = w.done;
+        pthread_mutex_unlock(&w.mu);
+        Py_END_ALLOW_THREADS
+        if (!done && !interrupted && PyErr_CheckSignals() < 0) {
+            *cancel = 1;
+            interrupted = 1;
+        }
+    }
+    pthread_join(t, NULL);
+    return interrupted ? -1 : 0;
+}
+
 /* ---- IDA* ---------------------------------------------------------------- */
 
 /* Open the IDA* heuristic: the pattern databases pdb (a PdbObject) or name. */
@@ -1027,6 +1094,27 @@ static int pdb_arg_ok(PyObject *pdb)
     return 0;
 }
 
+/* One IDA* search, as run_interruptible's work. */
+struct solve_job {
+    const struct board *start, *goal;
+    const char *name;
+    PyObject *pdb;
+    struct ida_options o;
+    struct ida_result r;
+    slide_error err;
+    int rc;
+};
+
+static void solve_work(void *arg)
+{
+    struct solve_job *j = arg;
+    struct ida_heuristic h = {0};
+    j->rc = ida_open(&h, j->name, j->pdb, j->goal, &j->err);
+    if (!j->rc)
+        j->rc = ida_solve(j->start, j->goal, &h, &j->o, &j->r, &j->err);
+    ida_heuristic_close(&h);
+}
+
 static PyObject *py_solve(PyObject *self, PyObject *args)
 {
     (void)self;
@@ -1048,37 +1136,86 @@ static PyObject *py_solve(PyObject *self, PyObject *args)
         board_free(&start);
         return NULL;
     }
-    struct ida_heuristic h = {0};
-    struct ida_result r = {0};
-    struct ida_options o = {.max_nodes = max_nodes};
-    Py_BEGIN_ALLOW_THREADS
-    rc = ida_open(&h, name, pdb, &goal, &err);
-    if (!rc)
-        rc = ida_solve(&start, &goal, &h, &o, &r, &err);
-    ida_heuristic_close(&h);
-    Py_END_ALLOW_THREADS
+    volatile sig_atomic_t cancel = 0;
+    struct solve_job j = {&start, &goal, name, pdb, {.max_nodes = max_nodes, .cancel = &cancel},
+                          {0}, {{0}}, 0};
+    int interrupted = run_interruptible(solve_work, &j, &cancel);
     board_free(&start);
     board_free(&goal);
-    if (rc) {
-        ida_result_free(&r);
-        return raise_slide(rc, err.msg);
+    struct ida_result *r = &j.r;
+    if (interrupted || j.rc) {
+        ida_result_free(r);
+        return interrupted ? NULL : raise_slide(j.rc, j.err.msg);
     }
-    PyObject *moves = PyUnicode_New(r.length > 0 ? r.length : 0, 127);
+    PyObject *moves = PyUnicode_New(r->length > 0 ? r->length : 0, 127);
     if (moves)
-        for (int k = 0; k < r.length; k++)
-            PyUnicode_WriteChar(moves, k, (Py_UCS4)move_letter((enum move)r.moves[k]));
+        for (int k = 0; k < r->length; k++)
+            PyUnicode_WriteChar(moves, k, (Py_UCS4)move_letter((enum move)r->moves[k]));
     PyObject *res = moves ? Py_BuildValue("{s:N,s:i,s:K,s:K,s:i,s:i,s:d}", "moves", moves,
-                                          "length", r.length, "expanded",
-                                          (unsigned long long)r.expanded, "generated",
-                                          (unsigned long long)r.generated, "iterations",
-                                          r.iterations, "h_start", r.h_start, "seconds",
-                                          r.seconds)
+                                          "length", r->length, "expanded",
+                                          (unsigned long long)r->expanded, "generated",
+                                          (unsigned long long)r->generated, "iterations",
+                                          r->iterations, "h_start", r->h_start, "seconds",
+                                          r->seconds)
                           : NULL;
-    ida_result_free(&r);
+    ida_result_free(r);
     return res;
 }
 
-/* Optimal lengths of many boards by IDA*, one board per thread at a time. */
+/* IDA* on many boards, one board per thread at a time (run_interruptible's
+ * work): lengths into L, nodes expanded into E, the first failure kept. */
+struct many_job {
+    const struct boards *v;
+    int rows, cols, threads;
+    const char *name;
+    PyObject *pdb;
+    const struct board *goal;
+    struct ida_options o;
+    int32_t *L;
+    uint64_t *E;
+    int64_t bad;
+    int first_rc;
+    slide_error first_err;
+};
+
+static void many_work(void *arg)
+{
+    struct many_job *J = arg;
+    int n = J->rows * J->cols;
+#pragma omp parallel num_threads(threads_of(J->threads))
+    {
+        struct ida_heuristic h = {0};
+        slide_error err = {{0}};
+        int orc = ida_open(&h, J->name, J->pdb, J->goal, &err);
+#pragma omp for schedule(dynamic, 1)
+        for (npy_intp i = 0; i < J->v->N; i++) {
+            int cells[PY_MAX_CELLS];
+            struct board b = {J->rows, J->cols, cells};
+            struct ida_result r = {0};
+            slide_error e = {{0}};
+            int rc = orc;
+            boards_row(J->v, i, cells);
+            if (!rc && !cells_ok(cells, n))
+                rc = SLIDE_EINVAL;
+            if (!rc)
+                rc = ida_solve(&b, J->goal, &h, &J->o, &r, &e);
+            if (rc) {
+#pragma omp critical(slide_py_solve)
+                if (i < J->bad) {
+                    J->bad = i;
+                    J->first_rc = rc;
+                    J->first_err = orc ? err : e;
+                }
+            } else {
+                J->L[i] = r.length;
+                J->E[i] = r.expanded;
+            }
+            ida_result_free(&r);
+        }
+        ida_heuristic_close(&h);
+    }
+}
+
 static PyObject *py_solve_many(PyObject *self, PyObject *args)
 {
     (void)self;
@@ -1105,63 +1242,23 @@ static PyObject *py_solve_many(PyObject *self, PyObject *args)
     npy_intp dims[1] = {v.N};
     PyArrayObject *len = (PyArrayObject *)PyArray_ZEROS(1, dims, NPY_INT32, 0);
     PyArrayObject *nodes = (PyArrayObject *)PyArray_ZEROS(1, dims, NPY_UINT64, 0);
-    if (!len || !nodes) {
-        Py_XDECREF(len);
-        Py_XDECREF(nodes);
-        board_free(&goal);
-        boards_release(&v);
-        return NULL;
-    }
-    int32_t *L = (int32_t *)PyArray_DATA(len);
-    uint64_t *E = (uint64_t *)PyArray_DATA(nodes);
-    int64_t bad = INT64_MAX;
-    int first_rc = SLIDE_OK;
-    slide_error first_err = {{0}};
-    struct ida_options o = {.max_nodes = max_nodes};
-    Py_BEGIN_ALLOW_THREADS
-#pragma omp parallel num_threads(threads_of(threads))
-    {
-        struct ida_heuristic h = {0};
-        slide_error err = {{0}};
-        int orc = ida_open(&h, name, pdb, &goal, &err);
-#pragma omp for schedule(dynamic, 1)
-        for (npy_intp i = 0; i < v.N; i++) {
-            int cells[PY_MAX_CELLS];
-            struct board b = {rows, cols, cells};
-            struct ida_result r = {0};
-            slide_error e = {{0}};
-            int rc = orc;
-            boards_row(&v, i, cells);
-            if (!rc && !cells_ok(cells, rows * cols))
-                rc = SLIDE_EINVAL;
-            if (!rc)
-                rc = ida_solve(&b, &goal, &h, &o, &r, &e);
-            if (rc) {
-#pragma omp critical(slide_py_solve)
-                if (i < bad) {
-                    bad = i;
-                    first_rc = rc;
-                    first_err = orc ? err : e;
-                }
-            } else {
-                L[i] = r.length;
-                E[i] = r.expanded;
-            }
-            ida_result_free(&r);
-        }
-        ida_heuristic_close(&h);
-    }
-    Py_END_ALLOW_THREADS
-    board_free(&goal);
     PyObject *res = NULL;
-    if (bad != INT64_MAX)
-        raise_row(&v, bad, rows, cols, first_rc, first_err.msg);
-    else
-        res = Py_BuildValue("NN", len, nodes);
-    if (!res) {
-        Py_DECREF(len);
-        Py_DECREF(nodes);
+    if (len && nodes) {
+        volatile sig_atomic_t cancel = 0;
+        struct many_job J = {&v, rows, cols, threads, name, pdb, &goal,
+                             {.max_nodes = max_nodes, .cancel = &cancel},
+                             (int32_t *)PyArray_DATA(len), (uint64_t *)PyArray_DATA(nodes),
+                             INT64_MAX, SLIDE_OK, {{0}}};
+        if (run_interruptible(many_work, &J, &cancel) == 0) {
+            if (J.bad != INT64_MAX)
+                raise_row(&v, J.bad, rows, cols, J.first_rc, J.first_err.msg);
+            else
+                res = Py_BuildValue("OO", len, nodes);
+        }
     }
+    Py_XDECREF(len);
+    Py_XDECREF(nodes);
+    board_free(&goal);
     boards_release(&v);
     return res;
 }

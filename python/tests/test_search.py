@@ -93,3 +93,24 @@ def test_sample_labels(db3x3):
     assert (b2 == b[:20]).all() and (d2 == d[:20]).all()
     w, dw = slide.sample("3x3", 30, seed=2, walk=6, distances="manhattan")
     assert (dw <= 6).all() and (dw % 2 == 0).all()
+
+
+def test_ctrl_c_stops_a_search():
+    # a 4x4 board 50+ moves away with misplaced tiles: hours of IDA*; an
+    # interrupt (Ctrl-C, here _thread.interrupt_main) stops it within 0.1 s
+    import _thread
+    import threading
+    import time
+
+    hard = slide.sample("4x4", 2, seed=1)
+    for call in (lambda: slide.solve(hard[0], heuristic="misplaced"),
+                 lambda: slide.solve_many(hard, heuristic="misplaced")):
+        timer = threading.Timer(0.3, _thread.interrupt_main)
+        t0 = time.perf_counter()
+        timer.start()
+        with pytest.raises(KeyboardInterrupt):
+            call()
+        assert time.perf_counter() - t0 < 20
+        timer.join()
+    # and the next search runs normally
+    assert slide.solve("1 2 3/4 5 6/7 0 8").length == 1
