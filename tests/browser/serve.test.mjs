@@ -410,7 +410,8 @@ const tests = {
     // 4x4: no database, no tables; h live all the same
     await choose(page, 4, 4);
     await page.click('#board .tile[data-tile="12"]');
-    await page.waitForFunction(() => document.getElementById('live-h').dataset.wd !== undefined);
+    // the goal's values (all 0) are already there: wait for the moved board's
+    await page.waitForFunction(() => document.getElementById('live-h').dataset.manhattan === '1');
     const h4 = await page.$eval('#live-h', (e) => ({ ...e.dataset }));
     check(h4.manhattan === '1' && h4.wd === '1' && h4.pdb === undefined, `4x4 live h ${JSON.stringify(h4)}`);
     pdb = await text(page, '#pdb-note');
