@@ -27,9 +27,19 @@
 #   make install    PREFIX=/usr/local DESTDIR= : slide (slide-mpi), include/slide.h
 #                   and include/slide/*.h, libslide.a, libslide.so, slide.pc
 #                   (docs/libslide.md); make clean
+#   make python     the Python package (python/: `import slide`, numpy arrays)
+#                   built in place into build/python, with the interpreter
+#                   whose `import numpy` works (/usr/bin/python3 first;
+#                   PYTHON=... to choose); make python-install copies it into
+#                   that interpreter's site-packages (PYTHON_SITE=...)
+#   make python-test  the Python package's tests alone (make test runs them)
+#   make python-docs  docs/python-*.png from docs/python-example.py
+#   make bench-python  the Python API's rates (rank, database, PDB) with load
 #   make deps       install (as root) or name every package: the build's,
 #                   the full tool's (libmicrohttpd, Jansson, Open MPI), the
-#                   tests' (cmocka, chromium, node), gnuplot
+#                   tests' (cmocka, chromium, node), gnuplot, and the Python
+#                   package's (python3-dev, -numpy, -setuptools, -pytest,
+#                   -matplotlib)
 #
 # Every make first runs scripts/deps.sh: as root with apt-get it installs
 # what the full tool needs and is missing (on a bare image the compiler
@@ -127,7 +137,8 @@ TEST_BIN := $(filter-out $(MPI_TESTS:%=$(BUILD)/tests/%),$(TEST_BIN))
 MPI_OFF  := $(if $(filter 0,$(HAVE_MPI)),make HAVE_MPI=0,no mpicc: libopenmpi-dev openmpi-bin are missing (make deps))
 endif
 
-.PHONY: all run test asan bench bench-solvers bench-pdb bench-pdb-build bench-mpi bench-frontier results check-results results-2x7 results-24 oeis install clean deps screenshots
+PHONY_PY := python python-install python-docs bench-python python-test python-if-found
+.PHONY: $(PHONY_PY) all run test asan bench bench-solvers bench-pdb bench-pdb-build bench-mpi bench-frontier results check-results results-2x7 results-24 oeis install clean deps screenshots
 .DELETE_ON_ERROR:
 
 all: $(BUILD)/slide $(BUILD)/libslide.a $(BUILD)/libslide.so $(BUILD)/slide.pc $(MPI_BIN)
@@ -223,9 +234,10 @@ run: all
 
 # every suite, then one closing line, the last: "N passed, N failed" over
 # all of them, with the suites skipped and why (scripts/make-test.sh)
-test: all $(TEST_BIN)
+test: all $(TEST_BIN) python-if-found
 	@sh scripts/check-layers.sh --self-test && sh scripts/check-layers.sh
 	@SLIDE=$(abspath $(BUILD))/slide SLIDE_MPI_BIN=$(abspath $(BUILD))/slide-mpi \
+	  SLIDE_PY=$(abspath $(BUILD))/python SAN_FLAGS='$(SAN_FLAGS)' \
 	  HAVE_SERVE=$(HAVE_SERVE) SKIP_SERVE='$(if $(SERVE_OFF),$(SERVE_TESTS))' \
 	  SKIP_SERVE_WHY='$(SERVE_OFF)' SKIP_MPI='$(if $(MPI_OFF),$(MPI_TESTS))' \
 	  SKIP_MPI_WHY='$(MPI_OFF)' sh scripts/make-test.sh $(TEST_BIN)
@@ -290,6 +302,51 @@ install: all
 	install -m 644 include/slide/*.h $(DESTDIR)$(PREFIX)/include/slide/
 	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	sed 's|^prefix=.*|prefix=$(PREFIX)|' $(BUILD)/slide.pc > $(DESTDIR)$(PREFIX)/lib/pkgconfig/slide.pc
+
+# The Python package (python/, docs/python.md): the extension python/slide/_slide.c
+# linked against the objects of libslide.so (-fPIC, above) as a static archive,
+# so that the extension needs no libslide.so at run time; built by setuptools
+# with the interpreter scripts/python-find.sh names ($PYTHON, else the first
+# of /usr/bin/python3 and python3 on PATH whose numpy and Python.h are there;
+# it says in one line what to install otherwise).
+$(BUILD)/pic/libslide_pic.a: $(PIC_OBJ)
+	rm -f $@ && $(AR) rcs $@ $^
+
+PYTHON_FOUND = $(shell PYTHON='$(PYTHON)' sh scripts/python-find.sh)
+PY_SRC := python/setup.py $(wildcard python/slide/*.py python/slide/*.c)
+python: $(BUILD)/python/.built
+$(BUILD)/python/.built: $(BUILD)/pic/libslide_pic.a $(PY_SRC) $(wildcard include/slide/*.h)
+	@py='$(PYTHON_FOUND)'; [ -n "$$py" ] || exit 1; \
+	cd python && SLIDE_LIB=$(abspath $(BUILD))/pic/libslide_pic.a SLIDE_INCLUDE=$(abspath include) \
+	  SLIDE_LIBS='$(LDLIBS)' SLIDE_VERSION=$(VERSION) "$$py" setup.py -q build_ext --build-lib $(abspath $(BUILD))/python \
+	  --build-temp $(abspath $(BUILD))/python-tmp --force && \
+	cp slide/*.py $(abspath $(BUILD))/python/slide/ && touch $(abspath $@) && \
+	echo "slide: the Python package is in $(BUILD)/python (PYTHONPATH=$(abspath $(BUILD))/python $$py)"
+
+# make test builds the package when there is an interpreter for it (not
+# under the sanitizers) and otherwise says why in its closing lines.
+python-if-found: all
+	@if [ -z '$(SAN_FLAGS)' ] && PYTHON='$(PYTHON)' sh scripts/python-find.sh --quiet >/dev/null; then \
+	  $(MAKE) --no-print-directory python; fi
+
+# the Python tests alone (SLIDE_SLOW=1 also runs the 3x4 search)
+python-test: python
+	SLIDE=$(abspath $(BUILD))/slide SLIDE_PY=$(abspath $(BUILD))/python sh scripts/python-tests.sh
+
+PYTHON_SITE ?=
+python-install: python
+	@py='$(PYTHON_FOUND)'; site='$(PYTHON_SITE)'; \
+	[ -n "$$site" ] || site=$$("$$py" -c 'import site; print(site.getsitepackages()[0])'); \
+	install -d "$(DESTDIR)$$site/slide" && \
+	install -m 644 $(BUILD)/python/slide/*.py $(BUILD)/python/slide/*.so "$(DESTDIR)$$site/slide/" && \
+	echo "slide: installed the Python package into $(DESTDIR)$$site/slide for $$py"
+
+python-docs: python
+	PYTHONPATH=$(abspath $(BUILD))/python SLIDE=$(abspath $(BUILD))/slide \
+	  '$(PYTHON_FOUND)' docs/python-example.py --out docs
+
+bench-python: python
+	PYTHON='$(PYTHON_FOUND)' PYTHONPATH=$(abspath $(BUILD))/python sh scripts/bench-python.sh
 
 clean:
 	rm -rf build build-asan .git-commit

@@ -8,7 +8,10 @@
 #             results draws its figures with it)
 #   full tool libmicrohttpd + Jansson (slide serve), Open MPI (build/slide-mpi,
 #             slide bfs --mpi); chromium, node and npm (the browser tests:
-#             all only - make test says in one line when it skips them)
+#             all only - make test says in one line when it skips them);
+#             Python 3 with numpy, setuptools, its headers, pytest and
+#             matplotlib (make python, its tests and make python-docs: all
+#             only; scripts/python-find.sh decides what is there)
 #
 # As root with apt-get, installs what is missing (the package lists are
 # refreshed first).  Otherwise, and when apt-get fails, a missing required
@@ -79,11 +82,24 @@ missing_browser() {
     echo $m
 }
 
+missing_python() {
+    [ "$what" = all ] || return
+    here=$(dirname "$0")
+    if py=$(sh "$here/python-find.sh" --quiet); then
+        m=""
+        "$py" -c 'import pytest' >/dev/null 2>&1 || m="python3-pytest"
+        "$py" -c 'import matplotlib' >/dev/null 2>&1 || m="$m python3-matplotlib"
+        echo $m
+    else
+        echo python3-dev python3-numpy python3-setuptools python3-pytest python3-matplotlib
+    fi
+}
+
 # "a b are missing" / "a is missing"
 are() { set -- $1; [ $# -gt 1 ] && echo "$* are missing" || echo "$* is missing"; }
 
 required=$(missing_required)
-optional="$(missing_serve) $(missing_mpi) $(missing_browser)"
+optional="$(missing_serve) $(missing_mpi) $(missing_browser) $(missing_python)"
 optional=$(echo $optional)
 [ -z "$required$optional" ] && { [ -n "$stamp" ] && rm -f "$stamp"; exit 0; }
 
@@ -106,7 +122,8 @@ if [ "$(id -u)" = 0 ] && have_cmd apt-get; then
         # package the archive lacks does not keep the others out
         if ! apt_install $required $try; then
             [ -z "$required" ] || apt_install $required
-            for part in "$(missing_serve)" "$(missing_mpi)" "$(missing_browser)"; do
+            for part in "$(missing_serve)" "$(missing_mpi)" "$(missing_browser)" \
+                "$(missing_python)"; do
                 [ -n "$part" ] && apt_install $part
             done
             grep '^E:' "$log" | sort -u | sed 's/^/slide: apt-get: /' >&2
@@ -114,7 +131,7 @@ if [ "$(id -u)" = 0 ] && have_cmd apt-get; then
         rm -f "$log"
     fi
     required=$(missing_required)
-    left="$(missing_serve) $(missing_mpi) $(missing_browser)"
+    left="$(missing_serve) $(missing_mpi) $(missing_browser) $(missing_python)"
     left=$(echo $left)
     if [ -n "$stamp" ]; then
         if [ -n "$left" ]; then
@@ -141,6 +158,8 @@ s=$(missing_mpi)
 [ -n "$s" ] && echo "slide: building without build/slide-mpi (slide bfs --mpi): $(are "$s") ($(hint "$s"))" >&2
 s=$(missing_browser)
 [ -n "$s" ] && echo "slide: no browser tests: $(are "$s") ($(hint "$s"))" >&2
+s=$(missing_python)
+[ -n "$s" ] && echo "slide: no Python package (make python) or its tests: $(are "$s") ($(hint "$s"))" >&2
 required=$(missing_required)
 [ -z "$required" ] && exit 0
 g=$(missing_gnuplot)

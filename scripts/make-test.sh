@@ -9,20 +9,25 @@
 #      cannot run here, then "cmocka: N passed, N failed")
 #   2. the browser tests (scripts/browser-tests.sh: "browser: N passed, N
 #      failed" or "browser tests skipped: why")
+#   3. the Python package's tests (scripts/python-tests.sh: "python: N
+#      passed, N failed" or "python tests skipped: why")
 # Environment (the Makefile sets it): SLIDE, SLIDE_MPI_BIN, HAVE_SERVE, and
 # for the suites this build leaves out, SKIP_SERVE / SKIP_MPI (the test
-# binaries) with SKIP_SERVE_WHY / SKIP_MPI_WHY.  RUN_TESTS and BROWSER_TESTS
-# name the two runners (default the scripts beside this one; a test of this
-# script replaces them).  Exit status 0 when nothing failed.
+# binaries) with SKIP_SERVE_WHY / SKIP_MPI_WHY.  RUN_TESTS, BROWSER_TESTS
+# and PYTHON_TESTS name the three runners (default the scripts beside this
+# one; a test of this script replaces them; PYTHON_TESTS set but empty
+# leaves the Python suite out altogether).  Exit status 0 when nothing
+# failed.
 set -u
 here=$(dirname "$0")
 run_tests=${RUN_TESTS:-$here/run-tests.sh}
 browser_tests=${BROWSER_TESTS:-$here/browser-tests.sh}
+python_tests=${PYTHON_TESTS-$here/python-tests.sh}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 passed=0
 failed=0
-parts=""      # "cmocka 296, browser 10"
+parts=""      # "cmocka 296, browser 10, python 60"
 skipped=""    # suite names, ", " between
 skip() { # suite why
     echo "skipped: $1: $2" >> "$tmp/skipped"
@@ -55,20 +60,29 @@ while IFS='|' read -r name why; do
     skip "$name" "$why"
 done < "$tmp/inner"
 
+# A suite that prints "NAME: N passed, N failed" or "NAME tests skipped:
+# why" (the browser and Python runners), streamed as it runs.
+run_suite() { # name runner
+    { sh "$2"; echo $? > "$tmp/rc-$1"; } | tee "$tmp/$1"
+    line=$(grep "^$1: [0-9]* passed, [0-9]* failed" "$tmp/$1" | tail -n 1)
+    why=$(sed -n "s/^$1 tests skipped: //p" "$tmp/$1" | tail -n 1)
+    if [ -n "$why" ]; then
+        skip "$1 tests" "$why"
+    elif [ -n "$line" ]; then
+        p=$(echo "$line" | sed "s/^$1: \([0-9]*\) passed, \([0-9]*\) failed.*/\1/")
+        f=$(echo "$line" | sed "s/^$1: \([0-9]*\) passed, \([0-9]*\) failed.*/\2/")
+        [ "$(cat "$tmp/rc-$1")" != 0 ] && [ "$f" = 0 ] && f=1
+        add_part "$1" "$p" "$f"
+    else # no summary: the suite broke before it could count
+        add_part "$1" 0 1
+    fi
+}
+
 # 2. the browser tests
-{ sh "$browser_tests"; echo $? > "$tmp/rc2"; } | tee "$tmp/browser"
-line=$(grep '^browser: [0-9]* passed, [0-9]* failed' "$tmp/browser" | tail -n 1)
-why=$(sed -n 's/^browser tests skipped: //p' "$tmp/browser" | tail -n 1)
-if [ -n "$why" ]; then
-    skip "browser tests" "$why"
-elif [ -n "$line" ]; then
-    p=$(echo "$line" | sed 's/^browser: \([0-9]*\) passed, \([0-9]*\) failed.*/\1/')
-    f=$(echo "$line" | sed 's/^browser: \([0-9]*\) passed, \([0-9]*\) failed.*/\2/')
-    [ "$(cat "$tmp/rc2")" != 0 ] && [ "$f" = 0 ] && f=1
-    add_part browser "$p" "$f"
-else # no summary: the suite broke before it could count
-    add_part browser 0 1
-fi
+run_suite browser "$browser_tests"
+
+# 3. the Python package
+[ -n "$python_tests" ] && run_suite python "$python_tests"
 
 [ -f "$tmp/skipped" ] && cat "$tmp/skipped"
 n=$(grep -c . "$tmp/skipped" 2>/dev/null || echo 0)

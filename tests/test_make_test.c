@@ -1,7 +1,7 @@
 /*
  * test_make_test.c - the closing line of `make test` (scripts/make-test.sh
- * over scripts/run-tests.sh and the browser suite): it is the last line
- * printed, after the browser suite; its counts are the sums of the suites'
+ * over scripts/run-tests.sh, the browser suite and the Python suite): it
+ * is the last line printed, after the browser and Python suites; its counts are the sums of the suites'
  * (written in the test, from the stand-in suites' own figures); every
  * skipped suite is named there and on a "skipped:" line with its reason; a
  * failing or broken suite makes it say so and exit non-zero.
@@ -30,21 +30,34 @@ static void cmocka_bin(const char *name, int passed, int failed, const char *ext
     scripttest_write(path, text, 1);
 }
 
-/* The browser stand-in: prints text, exits with status. */
-static void browser(const char *text, int status)
+/* A stand-in runner DIR/file: prints text, exits with status. */
+static void runner(const char *file, const char *text, int status)
 {
     char path[256], script[1024];
-    snprintf(path, sizeof path, "%s/browser.sh", DIR);
+    snprintf(path, sizeof path, "%s/%s", DIR, file);
     snprintf(script, sizeof script, "printf '%%s\\n' '%s'\nexit %d\n", text, status);
     scripttest_write(path, script, 0);
 }
 
+/* The browser stand-in. */
+static void browser(const char *text, int status)
+{
+    runner("browser.sh", text, status);
+}
+
+/* The Python stand-in. */
+static void python(const char *text, int status)
+{
+    runner("python.sh", text, status);
+}
+
 /* make-test.sh over the real run-tests.sh, the stand-in binaries named in
- * bins and browser.sh; env: extra variables. */
+ * bins and browser.sh; env: extra variables (the Python suite is left out
+ * unless env names PYTHON_TESTS). */
 static int run(const char *env, const char *bins, char **out)
 {
     /* make test's own SKIP_* variables are not this test's */
-    return scripttest_sh(out, "cd '%s' && SKIP_SERVE= SKIP_MPI= %s BROWSER_TESTS='%s/browser.sh' sh "
+    return scripttest_sh(out, "cd '%s' && SKIP_SERVE= SKIP_MPI= PYTHON_TESTS= %s BROWSER_TESTS='%s/browser.sh' sh "
                          SCRIPTTEST_ROOT "/scripts/make-test.sh %s", DIR, env, DIR, bins);
 }
 
@@ -136,6 +149,54 @@ static void test_broken_browser_suite_fails(void **state)
     free(out);
 }
 
+/* make-test.sh with a cmocka binary of 3 tests, a browser suite of 10 and
+ * the Python stand-in printing text and exiting with status; the closing
+ * line into last. */
+static int run_python(const char *text, int status, char **out, char *last, size_t len)
+{
+    char env[512];
+    cmocka_bin("test_a", 3, 0, "", 0);
+    browser("browser: 10 passed, 0 failed (screenshots in x)", 0);
+    python(text, status);
+    snprintf(env, sizeof env, "PYTHON_TESTS='%s/python.sh'", DIR);
+    int rc = run(env, "./test_a", out);
+    scripttest_last_line(*out, last, len);
+    return rc;
+}
+
+static void test_python_suite_counted(void **state)
+{
+    (void)state;
+    char *out, last[512];
+    assert_int_equal(run_python("....\npython: 41 passed, 0 failed", 0, &out, last, sizeof last), 0);
+    assert_string_equal(last, "54 passed, 0 failed (cmocka 3, browser 10, python 41); "
+                              "nothing skipped");
+    assert_true(strstr(out, "python: 41 passed") < strstr(out, "54 passed"));
+    free(out);
+}
+
+static void test_python_suite_skipped_or_failing(void **state)
+{
+    (void)state;
+    char *out, last[512];
+    assert_int_equal(run_python("python tests skipped: no python3 with numpy (make deps)", 0,
+                                &out, last, sizeof last), 0);
+    assert_string_equal(last, "13 passed, 0 failed (cmocka 3, browser 10); 1 suite skipped: "
+                              "python tests");
+    assert_non_null(strstr(out, "skipped: python tests: no python3 with numpy (make deps)\n"));
+    free(out);
+    /* failures are counted; a suite that exits non-zero with none fails once */
+    assert_int_not_equal(run_python("F.\npython: 1 passed, 1 failed", 1, &out, last, sizeof last), 0);
+    assert_string_equal(last, "14 passed, 1 failed (cmocka 3, browser 10, python 1); "
+                              "nothing skipped");
+    free(out);
+    assert_int_not_equal(run_python("ImportError: no module named slide", 1, &out, last,
+                                    sizeof last), 0);
+    assert_string_equal(last, "13 passed, 1 failed (cmocka 3, browser 10, python 0); "
+                              "nothing skipped");
+    free(out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -144,6 +205,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_failures_counted, scripttest_setup, scripttest_teardown),
         cmocka_unit_test_setup_teardown(test_inner_skip_said_once, scripttest_setup, scripttest_teardown),
         cmocka_unit_test_setup_teardown(test_broken_browser_suite_fails, scripttest_setup, scripttest_teardown),
+        cmocka_unit_test_setup_teardown(test_python_suite_counted, scripttest_setup, scripttest_teardown),
+        cmocka_unit_test_setup_teardown(test_python_suite_skipped_or_failing, scripttest_setup, scripttest_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
