@@ -59,6 +59,7 @@
 
 #include "slide/board.h"
 #include "slide/error.h"
+#include "slide/metric.h"
 
 /* Largest relaxed-puzzle table (states) wd builds for one component. */
 #define HEURISTIC_WD_MAX_STATES (1u << 22)
@@ -91,6 +92,7 @@ struct heuristic_def {
 
 struct heuristic {
     const struct heuristic_def *def;
+    enum metric metric;         /* the moves h bounds (heuristic_init_metric) */
     int rows, cols, n;
     int *goal_row;              /* n entries, by tile */
     int *goal_col;              /* n entries, by tile */
@@ -122,6 +124,44 @@ size_t heuristic_names(char *buf, size_t len);
  */
 int heuristic_init(struct heuristic *h, const char *name,
                    const struct board *goal, slide_error *err);
+
+/*
+ * The multi-tile metric (metric.h): one move jumps the blank to any cell of
+ * its row or column, sliding up to max(rows, cols) - 1 tiles one cell each.
+ * heuristic_init_metric(h, name, goal, METRIC_MTM, ...) binds a row for
+ * MTM; the row's claims (h->def) are then those for MTM moves:
+ *   wd         becomes the MTM walking distance: the same relaxed puzzles,
+ *              whose moves are the MTM ones.  A vertical MTM move of the
+ *              blank from row b to row b' (one column, k = |b' - b| rows)
+ *              slides the tile of each row from b' towards b (b excluded)
+ *              one row towards b: in the count matrix, each of those rows
+ *              passes one tile of some class it holds to its neighbour on
+ *              b's side, and the blank's row becomes b'.  The relaxed move
+ *              lets a row pass a tile of ANY class it holds (the real one
+ *              passes the class of the tile in the blank's column), so
+ *              every real vertical move is one relaxed move, and a
+ *              horizontal move (tiles and blank keep their rows) leaves the
+ *              vertical state alone; vice versa for columns.  A solution
+ *              with V vertical and H horizontal moves thus maps to relaxed
+ *              paths of V and H moves, and the tables hold the shortest
+ *              relaxed paths: wd <= V + H, admissible.  A real move changes
+ *              one component by one relaxed move, whose ends differ by at
+ *              most 1 in BFS distance: consistent.
+ *   misplaced, manhattan, lc, lc-pairs  claim NOT admissible (one MTM move
+ *              of k tiles lowers manhattan and misplaced by up to k and lc
+ *              by more): they are bound only so that a sweep can show
+ *              where they fail; a solver must refuse them
+ *              (heuristic_stm_only).
+ *   pdb:FILES  multi-tile pattern databases (pdb.h, kind mtm) maxed; the
+ *              sweep measures them.
+ * Errors: as heuristic_init, and SLIDE_EINVAL for an unknown metric.
+ */
+int heuristic_init_metric(struct heuristic *h, const char *name, const struct board *goal,
+                          enum metric metric, slide_error *err);
+
+/* 1 when the row `name` is admissible in STM only (misplaced, manhattan,
+ * lc, lc-pairs): a multi-tile search must refuse it. */
+int heuristic_stm_only(const char *name);
 
 /* Release what heuristic_init allocated (h may be zeroed or freed). */
 void heuristic_free(struct heuristic *h);

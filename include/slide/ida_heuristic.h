@@ -43,6 +43,7 @@
 #include <limits.h>
 
 #include "slide/board.h"
+#include "slide/metric.h"
 
 #define IDA_H_MAX (INT_MAX / 4)
 
@@ -81,6 +82,8 @@ typedef void (*ida_prefetch_fn)(void *ctx, const struct board *b, int from, int 
 struct ida_heuristic {
     const char *name;
     int admissible;     /* 1: never overestimates, so IDA* lengths are optimal */
+    enum metric metric; /* the moves it bounds: a bound on multi-tile moves
+                           bounds single-tile ones too, not the reverse */
     void *ctx;          /* owned; released by ida_heuristic_close */
     ida_eval_fn eval;
     ida_step_fn step;   /* NULL: eval at every node (unless move is set) */
@@ -98,6 +101,17 @@ struct ida_heuristic {
  */
 int ida_heuristic_open(struct ida_heuristic *h, const char *name,
                        const struct board *goal, slide_error *err);
+
+/*
+ * The same for metric `metric` (metric.h).  In the multi-tile metric "wd"
+ * is the MTM walking distance (heuristic.h) and misplaced, manhattan and
+ * lc are refused: SLIDE_EINVAL saying that NAME is not admissible in the
+ * multi-tile metric and what is.  ida_heuristic_open is this with
+ * METRIC_STM.  Errors: as ida_heuristic_open.
+ */
+int ida_heuristic_open_metric(struct ida_heuristic *h, const char *name,
+                              const struct board *goal, enum metric metric,
+                              slide_error *err);
 
 struct pdb_set;
 

@@ -186,13 +186,43 @@ static int wd_layout(struct wd_table *t, int lines, int width, const char *what,
 }
 
 /*
+ * The multi-tile moves of the relaxed puzzle from state key (blank in line
+ * b) to blank line nb: every line i from nb towards b, b excluded, gives one
+ * tile of some class it holds to the line next to it on b's side (the tiles
+ * of the real column between the blank's two cells each slide one line).
+ * Line `at` is the next line to choose a class for; next holds the choices
+ * made so far.  Each result is inserted at distance d + 1.
+ */
+static int wd_jumps(struct wd_table *t, const uint64_t *key, uint64_t *next, int b,
+                    int nb, int at, unsigned d, const char *what, int rows, int cols,
+                    slide_error *err)
+{
+    int L = t->lines, dir = nb > b ? 1 : -1, rc = SLIDE_OK;
+    if (at == nb + dir)
+        return wd_insert(t, next, d + 1, what, rows, cols, err);
+    for (int j = 0; j < L && !rc; j++) {
+        if (!wd_get(t, key, at * L + j))
+            continue;
+        wd_add(t, next, at * L + j, -1);
+        wd_add(t, next, (at - dir) * L + j, 1);
+        rc = wd_jumps(t, key, next, b, nb, at + dir, d, what, rows, cols, err);
+        wd_add(t, next, (at - dir) * L + j, -1);
+        wd_add(t, next, at * L + j, 1);
+    }
+    return rc;
+}
+
+/*
  * BFS of the relaxed puzzle from the goal state: line i holds the width
  * tiles of class i, except the goal blank's line, which holds one fewer.
- * A move carries one tile of any class from a line next to the blank's
- * line into it (the blank's line changes).
+ * STM: a move carries one tile of any class from a line next to the
+ * blank's line into it (the blank's line changes).  MTM: the blank's line
+ * jumps to any other line nb, and every line from nb up to the blank's
+ * (that one excluded) passes one tile of a class it holds one line towards
+ * the blank's old line (wd_jumps).
  */
-static int wd_build(struct wd_table *t, int blank_class, const char *what,
-                    int rows, int cols, slide_error *err)
+static int wd_build(struct wd_table *t, int blank_class, enum metric metric,
+                    const char *what, int rows, int cols, slide_error *err)
 {
     uint64_t key[WD_MAX_WORDS] = {0};
     int L = t->lines;
@@ -204,7 +234,14 @@ static int wd_build(struct wd_table *t, int blank_class, const char *what,
         memcpy(key, t->keys + head * (uint64_t)t->words, (size_t)t->words * sizeof *key);
         unsigned d = t->dist[head];
         int b = wd_blank_line(t, key);
-        for (int nb = b - 1; nb <= b + 1 && !rc; nb += 2) {
+        for (int nb = 0; metric == METRIC_MTM && nb < L && !rc; nb++) {
+            uint64_t next[WD_MAX_WORDS];
+            memcpy(next, key, sizeof next);
+            if (nb != b)
+                rc = wd_jumps(t, key, next, b, nb, b + (nb > b ? 1 : -1), d, what, rows,
+                              cols, err);
+        }
+        for (int nb = b - 1; metric == METRIC_STM && nb <= b + 1 && !rc; nb += 2) {
             if (nb < 0 || nb >= L)
                 continue;
             for (int j = 0; j < L && !rc; j++) {
@@ -240,10 +277,11 @@ static int prepare_wd(struct heuristic *h, slide_error *err)
         rc = wd_layout(&w->horiz, h->cols, h->rows, "horizontal (column)", h->rows,
                        h->cols, err);
     if (!rc)
-        rc = wd_build(&w->vert, h->goal_row[0], "vertical (row)", h->rows, h->cols, err);
-    if (!rc)
-        rc = wd_build(&w->horiz, h->goal_col[0], "horizontal (column)", h->rows,
+        rc = wd_build(&w->vert, h->goal_row[0], h->metric, "vertical (row)", h->rows,
                       h->cols, err);
+    if (!rc)
+        rc = wd_build(&w->horiz, h->goal_col[0], h->metric, "horizontal (column)",
+                      h->rows, h->cols, err);
     return rc;
 }
 
@@ -633,7 +671,52 @@ static int init_pdb(struct heuristic *h, const char *name, const struct board *g
 int heuristic_init(struct heuristic *h, const char *name,
                    const struct board *goal, slide_error *err)
 {
+    return heuristic_init_metric(h, name, goal, METRIC_STM, err);
+}
+
+int heuristic_stm_only(const char *name)
+{
+    static const char *const stm_only[] = {"misplaced", "manhattan", "lc", "lc-pairs"};
+    for (size_t i = 0; i < sizeof stm_only / sizeof stm_only[0]; i++)
+        if (strcmp(name, stm_only[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* The claims of a row in the multi-tile metric (heuristic.h): a copy of
+ * the row with them, owned by h. */
+static int mtm_claims(struct heuristic *h, const struct heuristic_def *def,
+                      slide_error *err)
+{
+    char *name = strdup(def->name);
+    h->own_def = malloc(sizeof *h->own_def);
+    if (!name || !h->own_def) {
+        free(name);
+        return slide_fail(err, SLIDE_ENOMEM, "out of memory for %s", def->name);
+    }
+    *h->own_def = *def;
+    h->own_def->name = name;
+    if (heuristic_stm_only(def->name)) {
+        h->own_def->admissible = HEURISTIC_NO;
+        h->own_def->consistent = HEURISTIC_NO;
+        h->own_def->reference = "one multi-tile move slides up to max(R,C)-1 tiles, each "
+                                "of which the single-tile bound may count";
+    } else if (strcmp(def->name, "wd") == 0) {
+        h->own_def->summary = "multi-tile walking distance: rows + columns";
+        h->own_def->reference = "heuristic.h: each MTM move is one move of one relaxed "
+                                "puzzle whose moves are the MTM ones";
+    }
+    h->def = h->own_def;
+    return SLIDE_OK;
+}
+
+int heuristic_init_metric(struct heuristic *h, const char *name, const struct board *goal,
+                          enum metric metric, slide_error *err)
+{
     memset(h, 0, sizeof *h);
+    if (metric != METRIC_STM && metric != METRIC_MTM)
+        return slide_fail(err, SLIDE_EINVAL, "unknown metric %d (stm or mtm)", (int)metric);
+    h->metric = metric;
     if (strncmp(name, "pdb:", 4) == 0 || strncmp(name, "pdbr:", 5) == 0) {
         int rc = init_pdb(h, name, goal, err);
         if (rc) {
@@ -670,6 +753,8 @@ int heuristic_init(struct heuristic *h, const char *name,
         h->goal_col[goal->cells[k]] = k % goal->cols;
     }
     int rc = def->prepare ? def->prepare(h, err) : SLIDE_OK;
+    if (!rc && metric == METRIC_MTM)
+        rc = mtm_claims(h, def, err);
     if (rc)
         heuristic_free(h);
     return rc;

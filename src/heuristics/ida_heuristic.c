@@ -230,14 +230,27 @@ const char *ida_heuristic_summary(int i)
     return i >= 0 && i < NROWS ? rows[i].summary : NULL;
 }
 
-static int open_wd(struct ida_heuristic *h, const struct board *goal, slide_error *err);
+static int open_wd(struct ida_heuristic *h, const struct board *goal, enum metric metric,
+                   slide_error *err);
 
 int ida_heuristic_open(struct ida_heuristic *h, const char *name,
                        const struct board *goal, slide_error *err)
 {
+    return ida_heuristic_open_metric(h, name, goal, METRIC_STM, err);
+}
+
+int ida_heuristic_open_metric(struct ida_heuristic *h, const char *name,
+                              const struct board *goal, enum metric metric,
+                              slide_error *err)
+{
     memset(h, 0, sizeof *h);
     if (strcmp(name, "wd") == 0)
-        return open_wd(h, goal, err);
+        return open_wd(h, goal, metric, err);
+    if (metric == METRIC_MTM && heuristic_stm_only(name))
+        return slide_fail(err, SLIDE_EINVAL, "%s is not admissible in the multi-tile "
+                          "metric (one move slides up to %d tiles); use wd, pdb:FILES "
+                          "of kind mtm or max(wd,pdb:FILES)", name,
+                          (goal->rows > goal->cols ? goal->rows : goal->cols) - 1);
     int i = 0;
     while (i < NROWS && strcmp(rows[i].name, name) != 0)
         i++;
@@ -278,19 +291,22 @@ static void wd_release(void *ctx)
     }
 }
 
-/* wd's tables are built for this goal (heuristic_init), and h is their sum. */
-static int open_wd(struct ida_heuristic *h, const struct board *goal, slide_error *err)
+/* wd's tables are built for this goal and metric (heuristic_init_metric),
+ * and h is their sum. */
+static int open_wd(struct ida_heuristic *h, const struct board *goal, enum metric metric,
+                   slide_error *err)
 {
     struct heuristic *w = calloc(1, sizeof *w);
     if (!w)
         return slide_fail(err, SLIDE_ENOMEM, "out of memory for the wd heuristic");
-    int rc = heuristic_init(w, "wd", goal, err);
+    int rc = heuristic_init_metric(w, "wd", goal, metric, err);
     if (rc) {
         free(w);
         return rc;
     }
     h->name = "wd";
     h->admissible = 1;
+    h->metric = metric;
     h->ctx = w;
     h->eval = wd_eval;
     h->release = wd_release;
