@@ -10,6 +10,7 @@
 #include "mtm_naive.h"
 
 #include "slide/bibfs.h"
+#include "slide/heuristic.h"
 #include "slide/ida.h"
 #include "slide/metric.h"
 #include "slide/parity.h"
@@ -147,6 +148,56 @@ static void test_samples_3x4_2x6(void **state)
     sample_12(2, 6, 12, 6, 5);
 }
 
+/*
+ * heuristic.h's rows bound for MTM over every board of 3x3 and 2x5 against
+ * naive_mtm_bfs: wd is admissible and consistent on every MTM edge
+ * (naive_mtm_neighbours), as its claims say; misplaced, manhattan and lc
+ * claim NOT admissible, and some board shows it (h > d).
+ */
+static void test_heuristics_every_board(void **state)
+{
+    (void)state;
+    static const int dims[][2] = {{3, 3}, {2, 5}};
+    static const char *names[] = {"wd", "misplaced", "manhattan", "lc"};
+    for (size_t i = 0; i < sizeof dims / sizeof dims[0]; i++) {
+        int R = dims[i][0], C = dims[i][1], n = R * C;
+        struct board goal;
+        slide_error err;
+        assert_int_equal(board_goal(&goal, R, C, &err), 0);
+        uint64_t hist[64];
+        struct naive_set set;
+        naive_mtm_bfs(R, C, goal.cells, hist, 64, &set);
+        for (size_t j = 0; j < sizeof names / sizeof names[0]; j++) {
+            struct heuristic h;
+            assert_int_equal(heuristic_init_metric(&h, names[j], &goal, METRIC_MTM, &err), 0);
+            int over = 0, steep = 0, cells[16], next_cells[16];
+            for (size_t k = 0; k < set.cap; k++) {
+                if (!set.keys[k])
+                    continue;
+                for (int c = 0; c < n; c++)
+                    cells[c] = naive_cell(set.keys[k], c);
+                int v = heuristic_eval(&h, cells);
+                over += v > set.dist[k];
+                naive_key next[NAIVE_MAX_NEIGHBOURS];
+                for (int m = naive_mtm_neighbours(R, C, set.keys[k], next); m-- > 0;) {
+                    for (int c = 0; c < n; c++)
+                        next_cells[c] = naive_cell(next[m], c);
+                    int w = heuristic_eval(&h, next_cells);
+                    steep += w - v > 1 || v - w > 1;
+                }
+            }
+            int claim_yes = h.def->admissible == HEURISTIC_YES;
+            assert_int_equal(claim_yes, j == 0);
+            assert_int_equal(over == 0, claim_yes);
+            if (j == 0)
+                assert_int_equal(steep, 0);
+            heuristic_free(&h);
+        }
+        naive_free(&set);
+        board_free(&goal);
+    }
+}
+
 /* Notation: format and parse are inverse; bad texts are refused. */
 static void test_notation(void **state)
 {
@@ -212,6 +263,7 @@ int main(void)
         cmocka_unit_test(test_notation),
         cmocka_unit_test(test_brute_force_small),
         cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_heuristics_every_board),
         cmocka_unit_test(test_bibfs_any_two),
         cmocka_unit_test(test_samples_3x4_2x6),
     };

@@ -10,6 +10,8 @@
 
 #include "clitest.h"
 
+#include <unistd.h>
+
 /* The value of the line "key: value" in out (copied into buf). */
 static void line_value(const char *out, const char *key, char *buf, size_t len)
 {
@@ -112,11 +114,61 @@ static void test_solve_mtm_refusals(void **state)
     expect_refused("solve --metric xtm '1 2 3/4 5 6/7 0 8'", "--metric must be stm or mtm");
 }
 
+/* pdb build --mtm, then solve --metric mtm with those tables (maxed): the
+ * brute-force length; an additive table is refused in MTM. */
+static void test_solve_mtm_pdb(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/slide-test-mtm-cli-XXXXXX", *out, *e;
+    assert_non_null(mkdtemp(dir));
+    assert_int_equal(clitest_runf(&out, &e, "pdb build 3x3 --pattern 1-4 --mtm -o %s/a.pdb",
+                                  dir), 0);
+    free(out);
+    free(e);
+    assert_int_equal(clitest_runf(&out, &e, "pdb build 3x3 --pattern 5-8 --mtm -o %s/b.pdb",
+                                  dir), 0);
+    free(out);
+    free(e);
+    assert_int_equal(clitest_runf(&out, &e, "pdb build 3x3 --pattern 1-8 -o %s/s.pdb", dir),
+                     0);
+    free(out);
+    free(e);
+    struct board goal, b;
+    slide_error err;
+    assert_int_equal(board_goal(&goal, 3, 3, &err), 0);
+    assert_int_equal(board_parse("8 6 7/2 5 4/3 0 1", 0, 0, &b, &err), 0);
+    uint64_t hist[64];
+    struct naive_set set;
+    naive_mtm_bfs(3, 3, goal.cells, hist, 64, &set);
+    int want = naive_lookup(&set, naive_pack(b.cells, 9));
+    assert_int_equal(clitest_runf(&out, &e, "solve --metric mtm --h pdb:%s/a.pdb+%s/b.pdb "
+                                  "--reflect --moves '8 6 7/2 5 4/3 0 1'", dir, dir), 0);
+    out[strcspn(out, "\n")] = '\0';
+    assert_int_equal(mtm_checker(&b, out, &goal), want);
+    free(out);
+    free(e);
+    assert_int_equal(clitest_runf(&out, &e, "solve --metric mtm --h pdb:%s/s.pdb "
+                                  "'8 6 7/2 5 4/3 0 1'", dir), 2);
+    assert_non_null(strstr(e, "bounds single-tile moves"));
+    free(out);
+    free(e);
+    char path[128];
+    for (const char *f = "a.pdb\0b.pdb\0s.pdb\0"; *f; f += strlen(f) + 1) {
+        snprintf(path, sizeof path, "%s/%s", dir, f);
+        unlink(path);
+    }
+    rmdir(dir);
+    naive_free(&set);
+    board_free(&goal);
+    board_free(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_solve_mtm_methods),
         cmocka_unit_test(test_solve_mtm_refusals),
+        cmocka_unit_test(test_solve_mtm_pdb),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

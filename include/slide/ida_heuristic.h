@@ -118,7 +118,9 @@ struct pdb_set;
 /*
  * Open a pattern database heuristic over the loaded set (pdb.h; shared, not
  * copied: it must outlive h), maxed with the built-in heuristic `with` when
- * with is a non-empty name ("max(lc,pdb:...)").  admissible follows pdb_set_admissible.  Errors:
+ * with is a non-empty name ("max(lc,pdb:...)").  A set of mtm tables bounds
+ * multi-tile moves (h->metric, pdb_set_metric), and `with` is then opened
+ * for them (ida_heuristic_open_metric: lc is refused, wd is the MTM one).  admissible follows pdb_set_admissible.  Errors:
  * SLIDE_EINVAL (unknown `with`, or goal not the set's goal: the message
  * says so), SLIDE_ENOMEM.  When the tables are additive and disjoint and `with` is
  * empty, the search updates h incrementally (start/move above: only the

@@ -79,7 +79,8 @@ static const char help[] =
     "                 single-tile moves and are refused.  With ida in mtm the\n"
     "                 heuristic must bound multi-tile moves: wd (the default\n"
     "                 there: the walking distance of multi-tile moves) or\n"
-    "                 pdb:FILES of kind mtm (slide pdb build --kind mtm);\n"
+    "                 pdb:FILES of kind mtm (slide pdb build --mtm: maxed,\n"
+    "                 not summed) or max(wd,pdb:FILES);\n"
     "                 manhattan, lc and misplaced are refused (one move may\n"
     "                 lower them by up to max(R,C)-1).  Notation in mtm: a move\n"
     "                 is its letter repeated once per cell the blank travels,\n"
@@ -1224,6 +1225,11 @@ static int load_pdbs(const struct solve_args *a, struct pdb_set *set)
     int rc = pdb_set_load(set, a->pdb_files, a->reflect, 0, &err);
     if (rc)
         return cli_fail_lib(rc, &err);
+    if (a->metric == METRIC_MTM && pdb_set_metric(set) != METRIC_MTM)
+        return pdb_set_free(set), cli_fail(EXIT_USAGE, "--metric mtm: the pattern databases are of kind %s, "
+                        "which bounds single-tile moves; build tables of kind mtm (slide "
+                        "pdb build --pattern TILES --mtm)",
+                        pdb_kind_name(set->tables[0].kind));
     if (!pdb_set_admissible(set))
         fprintf(stderr, "slide: note: the pattern databases overlap or mix kinds, so their "
                         "sum may overestimate: lengths are not proven optimal\n");

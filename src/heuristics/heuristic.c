@@ -661,6 +661,10 @@ static int init_pdb(struct heuristic *h, const char *name, const struct board *g
                                          HEURISTIC_UNKNOWN, "pattern databases",
                                          "Culberson and Schaeffer 1998; Korf and Felner 2002"};
     int rc = pdb_set_load(h->pdb, name + (reflect ? 5 : 4), reflect, 0, err);
+    if (!rc && h->metric == METRIC_MTM && pdb_set_metric(h->pdb) != METRIC_MTM)
+        rc = slide_fail(err, SLIDE_EINVAL, "%s: the pattern databases are of kind %s, "
+                        "which bounds single-tile moves; the multi-tile metric takes "
+                        "tables of kind mtm", name, pdb_kind_name(h->pdb->tables[0].kind));
     if (!rc && (rc = pdb_set_goal(h->pdb, &g, err)) == SLIDE_OK && !board_equal(&g, goal))
         rc = slide_fail(err, SLIDE_EINVAL, "%s: the pattern databases were built for "
                         "another board or goal", name);

@@ -376,7 +376,7 @@ int ida_heuristic_open_pdb(struct ida_heuristic *h, const struct pdb_set *set,
         return slide_fail(err, SLIDE_ENOMEM, "out of memory for the heuristic");
     c->set = set;
     if (with && *with) {
-        rc = ida_heuristic_open(&c->with, with, goal, err);
+        rc = ida_heuristic_open_metric(&c->with, with, goal, pdb_set_metric(set), err);
         if (rc) {
             free(c);
             return rc;
@@ -386,6 +386,7 @@ int ida_heuristic_open_pdb(struct ida_heuristic *h, const struct pdb_set *set,
              with && *with ? with : "", with && *with ? ",pdb)" : "pdb");
     h->name = c->name;
     h->admissible = pdb_set_admissible(set) && (!c->with.name || c->with.admissible);
+    h->metric = pdb_set_metric(set);
     h->ctx = c;
     h->eval = pdb_eval;
     h->step = NULL;
