@@ -198,6 +198,42 @@ static void test_heuristics_every_board(void **state)
     }
 }
 
+/* wd kept incrementally (heuristic_wd_move, unit step by unit step) equals
+ * wd evaluated in full after every step of random MTM walks, both metrics'
+ * tables, on 3x4, 4x4 and 2x6. */
+static void test_wd_incremental(void **state)
+{
+    (void)state;
+    static const int dims[][2] = {{3, 4}, {4, 4}, {2, 6}};
+    uint64_t seed = 99;
+    for (size_t i = 0; i < sizeof dims / sizeof dims[0]; i++)
+        for (int metric = METRIC_STM; metric <= METRIC_MTM; metric++) {
+            int R = dims[i][0], C = dims[i][1];
+            struct board b;
+            struct heuristic h;
+            slide_error err;
+            assert_int_equal(board_goal(&b, R, C, &err), 0);
+            assert_int_equal(heuristic_init_metric(&h, "wd", &b, (enum metric)metric, &err), 0);
+            struct heuristic_wd_node nd, next;
+            assert_int_equal(heuristic_wd_start(&h, b.cells, &nd), 0);
+            int z = R * C - 1;
+            for (int step = 0; step < 3000; step++) {
+                int dir = (int)(test_rng(&seed) % 4), from = board_step(R, C, z, (enum move)dir);
+                if (from < 0)
+                    continue;
+                int t = b.cells[from];
+                b.cells[z] = t;
+                b.cells[from] = 0;
+                int v = heuristic_wd_move(&h, &nd, t, from, z, &next);
+                assert_int_equal(v, heuristic_eval(&h, b.cells));
+                nd = next;
+                z = from;
+            }
+            heuristic_free(&h);
+            board_free(&b);
+        }
+}
+
 /* Notation: format and parse are inverse; bad texts are refused. */
 static void test_notation(void **state)
 {
@@ -263,6 +299,7 @@ int main(void)
         cmocka_unit_test(test_notation),
         cmocka_unit_test(test_brute_force_small),
         cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_wd_incremental),
         cmocka_unit_test(test_heuristics_every_board),
         cmocka_unit_test(test_bibfs_any_two),
         cmocka_unit_test(test_samples_3x4_2x6),

@@ -191,6 +191,24 @@ static inline int heuristic_manhattan_delta(const struct heuristic *h, int tile,
     return after - before;
 }
 
+/*
+ * wd kept incrementally (for IDA*): a node holds both relaxed states (the
+ * count matrices, packed) and their distances.  heuristic_wd_start fills nd
+ * for the board `cells` and returns wd; heuristic_wd_move fills *after for
+ * the board where tile `tile` has slid one cell from `from` to `to` (a unit
+ * step: in MTM a k-cell move is k of them, each a relaxed move of its own)
+ * and returns its wd: only the component of the step's axis changes, by
+ * two counts and one table lookup.  h must be a wd row (either metric).
+ */
+struct heuristic_wd_node {
+    uint64_t key[2][HEURISTIC_WD_MAX_BITS / 64]; /* vertical, horizontal */
+    int part[2];                                 /* their distances */
+};
+int heuristic_wd_start(const struct heuristic *h, const int *cells,
+                       struct heuristic_wd_node *nd);
+int heuristic_wd_move(const struct heuristic *h, const struct heuristic_wd_node *before,
+                      int tile, int from, int to, struct heuristic_wd_node *after);
+
 /* Sizes of the walking-distance tables of h (0, 0 when h is not wd). */
 void heuristic_wd_states(const struct heuristic *h, uint64_t *vertical,
                          uint64_t *horizontal);

@@ -310,6 +310,39 @@ static int eval_wd(const struct heuristic *h, const int *cells)
     return wd_lookup(v, kv) + wd_lookup(z, kh);
 }
 
+int heuristic_wd_start(const struct heuristic *h, const int *cells,
+                       struct heuristic_wd_node *nd)
+{
+    const struct wd_table *v = &h->wd->vert, *z = &h->wd->horiz;
+    memset(nd, 0, sizeof *nd);
+    int R = h->rows, C = h->cols;
+    for (int r = 0, k = 0; r < R; r++)
+        for (int c = 0; c < C; c++, k++) {
+            int t = cells[k];
+            if (!t)
+                continue;
+            wd_add(v, nd->key[0], r * R + h->goal_row[t], 1);
+            wd_add(z, nd->key[1], c * C + h->goal_col[t], 1);
+        }
+    nd->part[0] = wd_lookup(v, nd->key[0]);
+    nd->part[1] = wd_lookup(z, nd->key[1]);
+    return nd->part[0] + nd->part[1];
+}
+
+int heuristic_wd_move(const struct heuristic *h, const struct heuristic_wd_node *before,
+                      int tile, int from, int to, struct heuristic_wd_node *after)
+{
+    int C = h->cols, vertical = from / C != to / C, i = vertical ? 0 : 1;
+    const struct wd_table *t = vertical ? &h->wd->vert : &h->wd->horiz;
+    int lines = t->lines, cls = vertical ? h->goal_row[tile] : h->goal_col[tile];
+    int a = vertical ? from / C : from % C, b = vertical ? to / C : to % C;
+    *after = *before;
+    wd_add(t, after->key[i], a * lines + cls, -1);
+    wd_add(t, after->key[i], b * lines + cls, 1);
+    after->part[i] = wd_lookup(t, after->key[i]);
+    return after->part[0] + after->part[1];
+}
+
 void heuristic_wd_states(const struct heuristic *h, uint64_t *vertical,
                          uint64_t *horizontal)
 {

@@ -283,6 +283,18 @@ static int wd_eval(void *ctx, const struct board *b)
     return heuristic_eval(ctx, b->cells);
 }
 
+static int wd_start(void *ctx, const struct board *b, void *state)
+{
+    return heuristic_wd_start(ctx, b->cells, state);
+}
+
+/* The tile now on `to` is the one that moved. */
+static int wd_move(void *ctx, const struct board *b, int from, int to, const void *before,
+                   void *after)
+{
+    return heuristic_wd_move(ctx, before, b->cells[to], from, to, after);
+}
+
 static void wd_release(void *ctx)
 {
     if (ctx) {
@@ -309,6 +321,10 @@ static int open_wd(struct ida_heuristic *h, const struct board *goal, enum metri
     h->metric = metric;
     h->ctx = w;
     h->eval = wd_eval;
+    _Static_assert(sizeof(struct heuristic_wd_node) <= IDA_STATE_MAX, "wd node too large");
+    h->state_size = sizeof(struct heuristic_wd_node);
+    h->start = wd_start;
+    h->move = wd_move;
     h->release = wd_release;
     return SLIDE_OK;
 }
