@@ -18,7 +18,8 @@
 /* One level of the depth-first path. */
 struct frame {
     int h;              /* h of the board at this depth */
-    unsigned char next; /* next move of the blank's cell to try (struct move_set) */
+    unsigned char next; /* next move to try: STM a direction 0..MOVE_COUNT, MTM
+                           an index into the blank cell's moves (struct move_set) */
     unsigned char came; /* the move code that led here, NO_MOVE at the root */
 };
 
@@ -120,7 +121,7 @@ static unsigned char *state_at(const struct ida_search *s, int g)
 
 /* Slide the tile next to the blank in direction m (one cell); returns the
  * cell it came from. */
-static int unit_step(struct ida_search *s, int m)
+static inline __attribute__((always_inline)) int unit_step(struct ida_search *s, int m)
 {
     int from = s->nbr[MOVE_COUNT * s->blank + m], to = s->blank;
     int t = s->b.cells[from];
@@ -133,6 +134,7 @@ static int unit_step(struct ida_search *s, int m)
 
 /*
  * Apply the move `code` (metric.h) from depth g; returns h afterwards.  A
+ * single-tile move (every STM move) slides one tile and updates h once.  A
  * multi-tile move is its k unit steps, each told to h's incremental form
  * (step or move) in turn, which is exact because that form only needs the
  * board before and after one tile's slide; h's state goes through scratch
@@ -140,6 +142,13 @@ static int unit_step(struct ida_search *s, int m)
  */
 static int apply(struct ida_search *s, unsigned char code, int g, int h_before)
 {
+    if (code < MOVE_COUNT) { /* k = 1 */
+        int to = s->blank, from = unit_step(s, code);
+        if (s->h->move)
+            return s->h->move(s->h->ctx, &s->b, from, to, state_at(s, g), state_at(s, g + 1));
+        return s->h->step ? s->h->step(s->h->ctx, &s->b, from, to, h_before)
+                          : s->h->eval(s->h->ctx, &s->b);
+    }
     int m = (int)move_code_dir(code), k = move_code_cells(code), h = h_before;
     for (int i = 0; i < k; i++) {
         int to = s->blank, from = unit_step(s, m);
@@ -156,17 +165,35 @@ static int apply(struct ida_search *s, unsigned char code, int g, int h_before)
     return s->h->move || s->h->step ? h : s->h->eval(s->h->ctx, &s->b);
 }
 
-/* Undo the move `code` (the blank goes back). */
-static void undo(struct ida_search *s, unsigned char code)
+/* Undo the move `code` (the blank goes back).  Codes below MOVE_COUNT are
+ * single-tile moves: one step. */
+static __attribute__((noinline)) void undo_multi(struct ida_search *s, unsigned char code)
 {
     for (int i = move_code_cells(code); i > 0; i--)
         unit_step(s, (int)move_code_dir(code) ^ 1);
+}
+
+static void undo(struct ida_search *s, unsigned char code)
+{
+    if (code < MOVE_COUNT)
+        unit_step(s, code ^ 1);
+    else
+        undo_multi(s, code);
 }
 
 /* The next move of the node in f, skipping those move_redundant names;
  * -1 when done. */
 static int next_move(const struct ida_search *s, struct frame *f)
 {
+    if (s->moves.metric == METRIC_STM) { /* the four directions, the undo skipped */
+        const int *to = s->nbr + MOVE_COUNT * s->blank;
+        while (f->next < MOVE_COUNT) {
+            int m = f->next++;
+            if (m != (f->came ^ 1) && to[m] >= 0)
+                return m;
+        }
+        return -1;
+    }
     const struct move_set *ms = &s->moves;
     const unsigned char *code = ms->codes + (size_t)s->blank * (size_t)ms->max;
     while (f->next < ms->count[s->blank]) {
