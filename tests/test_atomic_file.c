@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -431,15 +432,16 @@ static void test_remove_stale(void **state)
     assert_int_equal(mkdir(p, 0755), 0);
     in_dir(p, sizeof p, ".layer-2.2222222222222222.tmp");
     assert_int_equal(mkfifo(p, 0600), 0);
-    /* a live temporary of a target named "state" */
+    /* a live temporary of a target named "layer-5" (whose own open
+     * removes only the dead temporaries of layer-5: none here) */
     struct atomic_file f;
     slide_error err;
-    in_dir(p, sizeof p, "state");
+    in_dir(p, sizeof p, "layer-5");
     assert_int_equal(atomic_file_open(&f, p, NULL, &err), 0);
     fputs("live", f.stream);
     static const char *const names[] = {"state", "layer-*", NULL};
     unsigned long long bytes = 0;
-    assert_int_equal(atomic_file_remove_stale(dir, names, NULL, &bytes), 3);
+    assert_int_equal(atomic_file_remove_stale(dir, names, &bytes), 3);
     assert_int_equal(bytes, 3);
     assert_int_equal(access(f.tmp, F_OK), 0);
     assert_int_equal(atomic_file_commit(&f, &err), 0);
@@ -458,9 +460,128 @@ static void test_remove_stale(void **state)
     in_dir(p, sizeof p, ".layer-2.2222222222222222.tmp");
     assert_true(S_ISFIFO(lmode(p)));
     unlink(p);
-    in_dir(p, sizeof p, "state");
+    in_dir(p, sizeof p, "layer-5");
     unlink(p);
-    assert_int_equal(atomic_file_remove_stale("/nonexistent", names, NULL, NULL), 0);
+    assert_int_equal(atomic_file_remove_stale("/nonexistent", names, NULL), 0);
+}
+
+
+/*
+ * Issue 39 item 2: the temporary swapped for a symbolic link (to a victim
+ * file) after the data was written and synced: commit refuses, naming the
+ * swap; the target is not created (at b66e30a it became the link), the
+ * link at the temporary's name is removed, the victim is untouched, and
+ * the same when a target existed (it keeps its old bytes).
+ */
+static void test_temporary_swapped_for_link(void **state)
+{
+    (void)state;
+    char path[128], victim[128], aside[160];
+    slide_error err;
+    in_dir(path, sizeof path, "swapped.db");
+    in_dir(victim, sizeof victim, "victim3.txt");
+    test_write_file(victim, "precious", 8);
+    for (int existing = 0; existing < 2; existing++) {
+        struct atomic_file f;
+        if (existing)
+            test_write_file(path, "old", 3);
+        assert_int_equal(atomic_file_open(&f, path, NULL, &err), 0);
+        fputs("data", f.stream);
+        assert_int_equal(atomic_file_sync(&f, &err), 0);
+        /* the swap: a link renamed over the temporary's name */
+        snprintf(aside, sizeof aside, "%s.link", path);
+        assert_int_equal(symlink(victim, aside), 0);
+        assert_int_equal(rename(aside, f.tmp), 0);
+        char tmp[256];
+        snprintf(tmp, sizeof tmp, "%s", f.tmp);
+        assert_int_equal(atomic_file_commit(&f, &err), SLIDE_EIO);
+        assert_non_null(strstr(err.msg, "was replaced by another program"));
+        assert_non_null(strstr(err.msg, "a symbolic link"));
+        assert_non_null(strstr(err.msg, "swapped.db was not written"));
+        if (existing) {
+            assert_true(S_ISREG(lmode(path)));
+            assert_file_is(path, "old");
+            unlink(path);
+        } else {
+            struct stat sb;
+            assert_int_equal(lstat(path, &sb), -1);
+        }
+        assert_int_equal(access(tmp, F_OK), -1);
+        assert_file_is(victim, "precious");
+        assert_int_equal(hidden_entries(), 0);
+    }
+    unlink(victim);
+}
+
+/*
+ * Issue 39 item 1: a dead run's temporaries of a target are removed by the
+ * next atomic_file_open of that target whatever they hold - empty, zeros
+ * (a database's header is written last, over zeros), other bytes - while
+ * one held locked by a live run stays.  A real one: a child that creates
+ * the temporary, writes zeros and is killed by SIGKILL.  At b66e30a the
+ * empty and zero ones stayed (only a first block of the kind's magic went).
+ */
+static void test_dead_temporaries_any_contents(void **state)
+{
+    (void)state;
+    char path[128], p[256];
+    slide_error err;
+    char zeros[4096] = {0};
+    in_dir(path, sizeof path, "t.db");
+    /* a killed writer's (its own open would clear the others: it comes first) */
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        struct atomic_file f;
+        close(fds[0]);
+        alarm(60); /* never outlives a failed test */
+        if (atomic_file_open(&f, path, NULL, &err))
+            _exit(3);
+        fwrite(zeros, 1, sizeof zeros, f.stream);
+        fflush(f.stream);
+        if (write(fds[1], "w", 1) != 1)
+            _exit(4);
+        pause();
+        _exit(5);
+    }
+    close(fds[1]);
+    char c;
+    assert_int_equal(read(fds[0], &c, 1), 1);
+    close(fds[0]);
+    kill(pid, SIGKILL);
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFSIGNALED(status));
+    static const char *const dead[] = {".t.db.0123456789abcdef.tmp",
+                                       ".t.db.1111111111111111.tmp",
+                                       ".t.db.2222222222222222.tmp"};
+    in_dir(p, sizeof p, dead[0]);
+    test_write_file(p, "", 0);
+    in_dir(p, sizeof p, dead[1]);
+    test_write_file(p, zeros, sizeof zeros);
+    in_dir(p, sizeof p, dead[2]);
+    test_write_file(p, "not a table at all", 18);
+    /* a live one: locked, as every writer holds its own */
+    char live[256];
+    in_dir(live, sizeof live, ".t.db.3333333333333333.tmp");
+    test_write_file(live, "", 0);
+    int lfd = open(live, O_RDONLY);
+    assert_true(lfd >= 0);
+    assert_int_equal(flock(lfd, LOCK_EX), 0);
+    assert_int_equal(hidden_entries(), 5);
+    assert_int_equal(atomic_file_write_all(path, "new", 3, &err), 0);
+    assert_file_is(path, "new");
+    for (int i = 0; i < 3; i++) {
+        in_dir(p, sizeof p, dead[i]);
+        assert_int_equal(access(p, F_OK), -1);
+    }
+    assert_int_equal(access(live, F_OK), 0);
+    assert_int_equal(hidden_entries(), 1); /* the killed writer's went too */
+    close(lfd);
+    unlink(live);
+    unlink(path);
 }
 
 int main(void)
@@ -477,6 +598,8 @@ int main(void)
         cmocka_unit_test(test_signal_removes_temporary),
         cmocka_unit_test(test_open_regular),
         cmocka_unit_test(test_remove_stale),
+        cmocka_unit_test(test_temporary_swapped_for_link),
+        cmocka_unit_test(test_dead_temporaries_any_contents),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -32,6 +32,49 @@ static void expect(const char *args, int status, const char *text)
                  status, out, text);
 }
 
+/*
+ * One number parser for every option (issue 39 item 4): every option that
+ * takes a number, in every command, refuses a value past 64 bits, one
+ * with a space before it, one with letters after it, and NaN, with exit 2
+ * and one line naming the option ("slide: --max-nodes expects ...").  At
+ * b66e30a `serve --max-nodes 99999999999999999999999` was clamped to
+ * 2^63-1 and the server started (here --bind 256.0.0.0 makes such a start
+ * fail at once, naming the address instead).
+ */
+static void test_number_options(void **state)
+{
+    (void)state;
+    static const char *const opts[] = {
+        "bfs 2x3 --threads", "bfs 2x3 --encoding", "bfs 2x3 --level",
+        "bfs 2x3 --antipodes", "bfs 2x3 --max-memory", "bfs 2x3 --checkpoint-every",
+        "db recompress a.db b.db --level", "db verify a.db --threads",
+        "dist --db a.db --threads", "frontier 3x3 --max-depth", "frontier 3x3 --threads",
+        "frontier 3x3 --max-memory", "frontier 3x3 --max-disk", "frontier 3x3 --buffer",
+        "heuristic 3x3 --threads", "heuristic 3x3 --max-memory", "parity 2x3 --threads",
+        "parity 2x3 --max-memory", "pdb stats 3x3 --samples", "pdb stats 3x3 --seed",
+        "pdb predict 3x3 --length", "pdb build 3x3 --level", "pdb build 3x3 --max-memory",
+        "pdb build 3x3 --checkpoint-every", "pdb build 3x3 --threads",
+        "scramble 3x3 --count", "scramble 3x3 --walk", "scramble 3x3 --seed",
+        "serve --bind 256.0.0.0 --port", "serve --bind 256.0.0.0 --threads",
+        "serve --bind 256.0.0.0 --max-nodes", "serve --bind 256.0.0.0 --max-seconds",
+        "solve 1/2/0 --size 3x1 --max-nodes",
+        "solve 1/2/0 --size 3x1 --method bibfs --max-states", "solve - --threads"};
+    static const char *const values[] = {"99999999999999999999999", "' 5'", "5x", "nan"};
+    for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
+        for (size_t j = 0; j < sizeof values / sizeof values[0]; j++) {
+            char args[256], want[64];
+            const char *opt = strstr(opts[i], " --");
+            const char *last = opt;
+            while ((opt = strstr(opt + 1, " --")))
+                last = opt;
+            snprintf(want, sizeof want, "slide:%s expects ", last);
+            snprintf(args, sizeof args, "%s %s </dev/null", opts[i], values[j]);
+            expect(args, 2, want);
+            if (strchr(out, '\n') != out + strlen(out) - 1)
+                fail_msg("slide %s: more than one line:\n%s", args, out);
+        }
+}
+
 static void test_bfs_csv(void **state)
 {
     (void)state;
@@ -230,6 +273,7 @@ int main(void)
         cmocka_unit_test(test_solvable),
         cmocka_unit_test(test_help_version),
         cmocka_unit_test(test_help_examples),
+        cmocka_unit_test(test_number_options),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -67,7 +67,8 @@ static void positional(char *s, struct form *f)
             continue;
         }
         skip_value = 0;
-        if (!strcmp(t, "|") || !strcmp(t, "-"))
+        /* "BOARD... | - | @FILE": - and @FILE are other spellings of BOARD */
+        if (!strcmp(t, "|") || !strcmp(t, "-") || !strcmp(t, "@FILE"))
             continue;
         assert_true(f->n < MAX_TOKENS);
         f->tok[f->n++] = t;

@@ -352,23 +352,85 @@ static void test_manhattan_delta(void **state)
     board_free(&goal);
 }
 
-static void check_wd(const struct board *goal, int trials)
+/* h (wd bound to goal) against the reference on `trials` random boards. */
+static void check_wd_bound(const struct board *goal, const struct heuristic *h, int trials)
 {
     struct wd_ref v, hz;
-    struct heuristic h;
     int cells[16];
     wd_ref_build(&v, goal, 1);
     wd_ref_build(&hz, goal, 0);
-    init(&h, "wd", goal);
     for (int i = 0; i < trials; i++) {
         random_solvable(goal, cells);
-        int got = heuristic_eval(&h, cells), want = ref_wd(&v, &hz, goal, cells);
+        int got = heuristic_eval(h, cells), want = ref_wd(&v, &hz, goal, cells);
         if (got != want)
             fail_msg("wd on %dx%d: %d, reference %d", goal->rows, goal->cols, got, want);
     }
-    heuristic_free(&h);
     naive_free(&v.set);
     naive_free(&hz.set);
+}
+
+static void check_wd(const struct board *goal, int trials)
+{
+    struct heuristic h;
+    init(&h, "wd", goal);
+    check_wd_bound(goal, &h, trials);
+    heuristic_free(&h);
+}
+
+/*
+ * Issue 39, item 5: wd with tables from a store shared between goals
+ * (slide serve's).  Bound to goals of one size whose blanks share a row
+ * (or a column), the store's tables serve them all; every value is the
+ * reference's.  A store kept at 0 bytes builds each heuristic its own
+ * tables, with the same values; a build whose cancel flag is up stops
+ * with SLIDE_EINTR and keeps nothing.
+ */
+static void test_wd_shared(void **state)
+{
+    (void)state;
+    static const char *goals[] = {"1 2 3 4/5 6 7 8/9 10 11 0", "11 10 9 8/7 6 5 4/3 2 1 0",
+                                  "1 2 3 4/5 6 7 8/9 10 0 11", "1 2 3/4 5 6/7 8 9/10 11 0",
+                                  "0 1 2/3 4 5/6 7 8/9 10 11"};
+    struct heuristic_wd_store *s, *none;
+    slide_error err;
+    assert_int_equal(heuristic_wd_store_new(&s, (size_t)1 << 30, &err), SLIDE_OK);
+    assert_int_equal(heuristic_wd_store_new(&none, 0, &err), SLIDE_OK);
+    size_t bytes[5];
+    for (int i = 0; i < 5; i++) {
+        struct board goal = parse(goals[i]);
+        struct heuristic h, own;
+        assert_int_equal(heuristic_init_wd_shared(&h, &goal, s, NULL, &err), SLIDE_OK);
+        assert_int_equal(heuristic_init_wd_shared(&own, &goal, none, NULL, &err), SLIDE_OK);
+        check_wd_bound(&goal, &h, 1000);
+        check_wd_bound(&goal, &own, 1000);
+        bytes[i] = heuristic_wd_store_bytes(s);
+        heuristic_free(&h);
+        heuristic_free(&own);
+        board_free(&goal);
+    }
+    /* 3x4, blank bottom right: two tables; the reversed goal shares both;
+     * the blank one to the left shares the row table and adds a column
+     * table; 4x3 with the blank bottom right shares both (its rows are the
+     * 3x4's columns and vice versa); the blank top left adds two */
+    assert_true(bytes[0] > 0);
+    assert_true(bytes[1] == bytes[0]);
+    assert_true(bytes[2] > bytes[1]);
+    assert_true(bytes[3] == bytes[2]);
+    assert_true(bytes[4] > bytes[3]);
+    assert_int_equal(heuristic_wd_store_bytes(none), 0);
+    struct board goal = parse("1 2/3 4/5 6/7 8/9 10/11 0");
+    struct heuristic h;
+    volatile sig_atomic_t up = 1;
+    assert_int_equal(heuristic_init_wd_shared(&h, &goal, none, &up, &err), SLIDE_EINTR);
+    assert_null(h.wd);
+    struct heuristic_wd_store *fresh;
+    assert_int_equal(heuristic_wd_store_new(&fresh, (size_t)1 << 30, &err), SLIDE_OK);
+    assert_int_equal(heuristic_init_wd_shared(&h, &goal, fresh, &up, &err), SLIDE_EINTR);
+    assert_int_equal(heuristic_wd_store_bytes(fresh), 0);
+    board_free(&goal);
+    heuristic_wd_store_free(fresh);
+    heuristic_wd_store_free(none);
+    heuristic_wd_store_free(s);
 }
 
 static void test_wd_reference(void **state)
@@ -533,6 +595,7 @@ int main(void)
         cmocka_unit_test(test_against_reference_long_lines),
         cmocka_unit_test(test_huge_board),
         cmocka_unit_test(test_manhattan_delta),
+        cmocka_unit_test(test_wd_shared),
         cmocka_unit_test(test_wd_reference),
         cmocka_unit_test(test_wd_state_counts),
         cmocka_unit_test(test_admissible_3x3),

@@ -295,6 +295,114 @@ static void test_out_of_memory(void **state)
 #endif
 }
 
+/* 1 if s holds a control byte other than the newline that ends a line. */
+static int has_control(const char *s)
+{
+    for (; *s; s++)
+        if (((unsigned char)*s < 0x20 && *s != '\n') || *s == 0x7f)
+            return 1;
+    return 0;
+}
+
+/*
+ * Issue 39 item 3: pdb predict - read standard input whole (300 MB of
+ * input took 312 MB and exited 1, "cannot read the boards"; a NUL byte
+ * dropped the rest; at b66e30a).  Now its lines go through the reader of
+ * every board input: 300 MB of comment lines are refused at 256 MiB, exit
+ * 2, the memory near that of a one-line input; a NUL byte is refused
+ * naming the line; @FILE reads the same lines as -.  Messages that echo
+ * input or a file name write a control byte as \xNN: an escape sequence
+ * in a predict line, in a solve line, in a file name.
+ */
+static void test_predict_input(void **state)
+{
+    (void)state;
+    struct measured base, m;
+    char line[1400];
+    run_measured("echo '2 1 2 3/4 5 6/0 7 8' | SLIDE pdb predict 3x3 --h manhattan --exact - "
+                 ">/dev/null", &base);
+    assert_int_equal(base.status, 0);
+    snprintf(line, sizeof line, "yes '%s' | head -c 300000000 | SLIDE pdb predict 3x3 --h "
+             "manhattan --exact -", comment_line());
+    expect_measured(line, 2, "standard input holds more than 268435456 bytes (256 MiB), the "
+                    "most slide reads; split it", &m);
+    assert_int_equal(clitest_count_lines(m.err), 1);
+    printf("# %s: peak %ld kB (%ld kB on one line)\n", line, m.peak_kb, base.peak_kb);
+#ifndef __SANITIZE_ADDRESS__
+    assert_true(m.peak_kb - base.peak_kb < SMALL_GROWTH_KB);
+#endif
+    expect_measured("printf '2 1 2 3/4 5 6/0 7 8\\n2 1 2 3/4 5 6/0 7 8\\000 junk\\n' | SLIDE pdb "
+                    "predict 3x3 --h manhattan --exact -", 2, "standard input: line 2 holds a "
+                    "NUL byte", &m);
+    /* @FILE: the same lines, the same answer (the prediction at length 2
+     * from h = 2: one iteration, threshold 2, and the 'all' line) */
+    char *a, *b;
+    expect_measured("printf '# two\\n\\n2 1 2 3/4 5 6/0 7 8\\n' > @/p.txt", 0, "", &m);
+    snprintf(line, sizeof line, "pdb predict 3x3 --h manhattan --exact @%s/p.txt", dir);
+    assert_int_equal(clitest_run(line, NULL, &a, NULL), 0);
+    assert_int_equal(clitest_run("pdb predict 3x3 --h manhattan --exact -",
+                                 "2 1 2 3/4 5 6/0 7 8\n", &b, NULL), 0);
+    assert_string_equal(a, b);
+    assert_non_null(strstr(a, "length 2, h 2, threshold 2:"));
+    assert_non_null(strstr(a, "length 2, h 2, threshold all:"));
+    free(a);
+    free(b);
+    expect_measured("printf 'x\\033[31mRED 1 2\\n' | SLIDE pdb predict 3x3 --h manhattan "
+                    "--exact -", 2, "got \"x\\x1b[31mRED 1 2\"", &m);
+    assert_false(has_control(m.err));
+    expect_measured("printf '1 2 3/4 5 6/7 8 0\\n1 2 \\033]0;title\\007\\n' | SLIDE solve "
+                    "--count -", 2, "line 2: ", &m);
+    assert_false(has_control(m.err));
+    expect_measured("SLIDE solvable \"@@/$(printf 'no\\033[2Jsuch')\"", 2, "no\\x1b[2Jsuch",
+                    &m);
+    assert_false(has_control(m.err));
+}
+
+/*
+ * Issue 39 item 8: one rule for every batch.  dist takes @FILE as `slide
+ * --help` says every BOARD does (at b66e30a: "unexpected character '@'");
+ * an input of blank and # lines only is refused by dist (exit 0 at
+ * b66e30a) and by solve (which said "longer than 16 MiB" once the comment
+ * lines passed it) alike; a line of 16 MiB - 1 bytes and its newline is
+ * read by both, one of 16 MiB by neither (dist read it, solve refused it).
+ * The distances are those of the boards' construction: the goal is 0, one
+ * move from it 1.
+ */
+static void test_batch_rules(void **state)
+{
+    (void)state;
+    struct measured m;
+    char line[1400], *out;
+    expect_measured("printf '# boards\\n1 2 3/4 5 6/7 0 8\\n\\n1 2 3/4 5 6/7 8 0\\n' > @/b.txt",
+                    0, "", &m);
+    snprintf(line, sizeof line, "dist --db %s/33.db --format csv @%s/b.txt", dir, dir);
+    assert_int_equal(clitest_run(line, NULL, &out, NULL), 0);
+    assert_string_equal(out, "board,distance\n1 2 3/4 5 6/7 0 8,1\n1 2 3/4 5 6/7 8 0,0\n");
+    free(out);
+    static const char *const cmds[] = {"dist --db @/33.db", "solve --count"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(line, sizeof line, "SLIDE %s - </dev/null", cmds[i]);
+        expect_measured(line, 2, "slide: standard input holds no board (only blank lines and "
+                        "# comments)", &m);
+        snprintf(line, sizeof line, "yes '%s' | head -c 20000000 | SLIDE %s -", comment_line(),
+                 cmds[i]);
+        expect_measured(line, 2, "slide: standard input holds no board", &m);
+        snprintf(line, sizeof line, "printf '#\\n\\n' > @/e.txt; SLIDE %s @@/e.txt", cmds[i]);
+        expect_measured(line, 2, "e.txt holds no board", &m);
+        assert_int_equal(clitest_count_lines(m.err), 1);
+        /* the goal padded with blanks to 16 MiB - 1 bytes, then 16 MiB */
+        for (long n = (16L << 20) - 1; n <= 16L << 20; n++) {
+            snprintf(line, sizeof line, "{ printf '1 2 3/4 5 6/7 8 0'; head -c %ld /dev/zero | "
+                     "tr '\\000' ' '; echo; } | SLIDE %s -", n - 17, cmds[i]);
+            if (n < 16L << 20)
+                expect_measured(line, 0, "", &m);
+            else
+                expect_measured(line, 2, "the boards on standard input: line 1 is longer "
+                                "than 16777216 bytes (16 MiB) with its newline", &m);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -304,6 +412,8 @@ int main(void)
         cmocka_unit_test(test_huge_file),
         cmocka_unit_test(test_nul_byte),
         cmocka_unit_test(test_out_of_memory),
+        cmocka_unit_test(test_predict_input),
+        cmocka_unit_test(test_batch_rules),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -219,12 +219,14 @@ static void test_frontier_resume(void **state)
 }
 
 /*
- * An output file's temporaries: beside o/x.pdb, a dead run's temporary
- * of x.pdb that starts as a pattern database (a copy of a real one's
- * first 64 KiB) goes when x.pdb is written; kept are an empty one (nothing
- * proves it slide's), one of other bytes, one that a live run holds locked
- * (flock, as atomic_file holds its own), one of another target (y.pdb),
- * and the foreign entries.
+ * An output file's temporaries: beside o/x.pdb, a dead run's temporaries
+ * of x.pdb go when x.pdb is written, whatever they hold: one that starts
+ * as a pattern database (a copy of a real one's first 64 KiB), an empty
+ * one (a run killed right after the create), one of other bytes (a table
+ * killed while its blocks were written: its header comes last, over
+ * zeros; issue 39 item 1: at b66e30a only the first went); kept are one
+ * that a live run holds locked (flock, as atomic_file holds its own), one
+ * of another target (y.pdb), and the foreign entries.
  */
 static void test_output_temporaries(void **state)
 {
@@ -239,8 +241,8 @@ static void test_output_temporaries(void **state)
     assert_non_null(table);
     size_t head = len < 65536 ? len : 65536;
     put("o", ".x.pdb.0123456789abcdef.tmp", table, head);             /* dead: goes */
-    put("o", ".x.pdb.1111111111111111.tmp", NULL, 0);                 /* empty */
-    put("o", ".x.pdb.2222222222222222.tmp", "not a table at all", 18); /* other bytes */
+    put("o", ".x.pdb.1111111111111111.tmp", NULL, 0);                 /* empty: goes */
+    put("o", ".x.pdb.2222222222222222.tmp", "not a table at all", 18); /* goes too */
     put("o", ".x.pdb.3333333333333333.tmp", table, head);             /* live: locked */
     put("o", ".y.pdb.4444444444444444.tmp", table, head);             /* another target */
     put_foreign("o");
@@ -253,13 +255,54 @@ static void test_output_temporaries(void **state)
     run_ok("pdb build 3x3 --pattern 5-8 -o %s%s", out, "");
     close(fd);
     assert_false(exists("o", ".x.pdb.0123456789abcdef.tmp"));
-    assert_true(exists("o", ".x.pdb.1111111111111111.tmp"));
-    assert_true(exists("o", ".x.pdb.2222222222222222.tmp"));
+    assert_false(exists("o", ".x.pdb.1111111111111111.tmp"));
+    assert_false(exists("o", ".x.pdb.2222222222222222.tmp"));
     assert_true(exists("o", ".x.pdb.3333333333333333.tmp"));
     assert_true(exists("o", ".y.pdb.4444444444444444.tmp"));
     assert_true(exists("o", "x.pdb"));
     check_foreign("o");
     free(table);
+}
+
+/*
+ * bfs --save x.db after runs killed during the save (issue 39 item 1: at
+ * b66e30a every one of these stayed): a temporary as `slide bfs 2x3 --save`
+ * leaves it when killed before its header - the file's bytes with the
+ * first 256 zeroed (the header is written last, over zeros) -, an empty
+ * one, and the first half of a complete file are all removed when x.db is
+ * written; x.db is then the database of 2x3 (db info's count of boards:
+ * 6!/2 = 360, the half of the arrangements the parity allows).
+ */
+static void test_bfs_save_temporaries(void **state)
+{
+    (void)state;
+    char s[128], src[128], out[160], args[512], *o, *e;
+    size_t len;
+    snprintf(s, sizeof s, "%s/s", dir);
+    assert_int_equal(mkdir(s, 0755), 0);
+    snprintf(src, sizeof src, "%s/src.db", dir);
+    run_ok("bfs 2x3 --save %s%s", src, "");
+    char *db = test_read_file(src, &len);
+    assert_non_null(db);
+    assert_true(len > 256);
+    put("s", ".x.db.00000000000000aa.tmp", db, len / 2);    /* half written */
+    put("s", ".x.db.00000000000000bb.tmp", NULL, 0);        /* empty */
+    memset(db, 0, 256);
+    put("s", ".x.db.00000000000000cc.tmp", db, len);        /* header not yet */
+    put_foreign("s");
+    snprintf(out, sizeof out, "%s/x.db", s);
+    run_ok("bfs 2x3 --save %s%s", out, "");
+    assert_false(exists("s", ".x.db.00000000000000aa.tmp"));
+    assert_false(exists("s", ".x.db.00000000000000bb.tmp"));
+    assert_false(exists("s", ".x.db.00000000000000cc.tmp"));
+    check_foreign("s");
+    snprintf(args, sizeof args, "db info %s", out);
+    assert_int_equal(clitest_run(args, NULL, &o, &e), 0);
+    if (!strstr(o, "360 reachable boards"))
+        fail_msg("db info %s:\n%s", out, o);
+    free(o);
+    free(e);
+    free(db);
 }
 
 int main(void)
@@ -268,6 +311,7 @@ int main(void)
         cmocka_unit_test(test_pdb_checkpoint),
         cmocka_unit_test(test_frontier_resume),
         cmocka_unit_test(test_output_temporaries),
+        cmocka_unit_test(test_bfs_save_temporaries),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -18,14 +18,20 @@
  * pre-placed), created with O_CREAT|O_EXCL|O_NOFOLLOW and mode 0644 less
  * the umask, open for writing as `stream`, and locked (flock(2), held by
  * `lock` until the temporary is renamed or removed), so that another run
- * can tell a live temporary from one that a killed run left.
+ * can tell a live temporary from one that a killed run left.  The lock is
+ * taken right after the create, and the name checked again once it is
+ * held (a cleanup may have taken the empty, not yet locked file for a dead
+ * run's): from then on the lock is the proof of life, whatever the bytes.
  *
  * Leftovers: a run killed by SIGKILL (or a power loss) leaves its
- * temporary.  atomic_file_open removes those of its own target that are
- * provably slide's: named .NAME.<16 hex>.tmp, a regular file (never a
- * link), not locked by a live run, and starting as a file of the target's
- * kind (its magic or header line).  Directories that slide owns and locks
- * (checkpoints) clear theirs with atomic_file_remove_stale.
+ * temporary, in any state: empty, a database whose header is still the
+ * zeros it is written over last, or complete.  atomic_file_open removes
+ * every one of its own target that is provably a dead slide run's: named
+ * .NAME.<16 hex>.tmp, a regular file (never a link, a FIFO, a directory)
+ * owned by this user, and not locked by a live run (atomic_file_remove_stale).
+ * Its contents are not looked at: they prove nothing.  Directories that
+ * slide owns and locks (checkpoints) clear theirs with
+ * atomic_file_remove_stale too.
  *
  * Life cycle: atomic_file_check (before any long work) -> atomic_file_open
  * -> writes to stream -> atomic_file_sync (flush, fsync, close) ->
@@ -39,7 +45,11 @@
  * that a SIGINT/SIGTERM handler reads (the only global state: a signal
  * handler can reach nothing else); on any error the temporary is removed
  * before the function returns; the target is re-examined just before the
- * rename, so a special file put there during the work is still refused.
+ * rename, so a special file put there during the work is still refused;
+ * the temporary's name is checked to be still the file written (same
+ * device and inode as the locked descriptor, a regular file) before the
+ * rename and the target's after it, so a temporary swapped for a symbolic
+ * link during the work never becomes the output.
  *
  * Signals: atomic_file_open installs, for SIGINT and SIGTERM whose
  * disposition is still the default, a handler that removes every registered
@@ -121,9 +131,15 @@ int atomic_file_open(struct atomic_file *f, const char *path,
 int atomic_file_sync(struct atomic_file *f, slide_error *err);
 
 /*
- * Sync (if not done), check the target again, rename the temporary over it
- * and fsync the directory; f is released.  On failure the temporary is
- * removed and the target is left as it was.
+ * Sync (if not done), check the target again, check that the temporary's
+ * name is still the file written, rename it over the target, check the
+ * target is that file, and fsync the directory; f is released.  On failure
+ * the temporary is removed and the target is left as it was, except that
+ * a temporary replaced by another program (a symbolic link, say) is
+ * refused: "cannot write X: its temporary T was replaced by another
+ * program (it is now a symbolic link); X was not written", and what stands
+ * at that name is removed when it is not a regular file; the same when the
+ * swap lands between the check and the rename (then X, a link, is removed).
  * Errors: SLIDE_EIO naming the target and what failed.
  */
 int atomic_file_commit(struct atomic_file *f, slide_error *err);
@@ -141,18 +157,16 @@ int atomic_file_write_all(const char *path, const void *buf, size_t len, slide_e
 
 /*
  * Remove the temporaries that dead runs left in dir: the regular files
- * (never a link, a FIFO or a directory) named ".P.<16 hex>.tmp" for a name
- * P in names (NULL-terminated; an entry ending in '*' stands for every P
- * that starts with the rest, "layer-*" for layer-3 and layer-12), that no
- * live run holds locked, and, when kind is not NULL, whose first bytes are
- * of that kind (an empty file proves nothing and stays).  kind NULL is for
- * a directory slide owns and has locked (a checkpoint), where the name is
- * proof enough.  *bytes (may be NULL) receives the bytes freed.  Returns
- * the number of files removed; errors (an unreadable directory) remove
- * nothing.
+ * (never a link, a FIFO or a directory) of this user (the effective uid)
+ * named ".P.<16 hex>.tmp" for a name P in names (NULL-terminated; an entry
+ * ending in '*' stands for every P that starts with the rest, "layer-*"
+ * for layer-3 and layer-12) that no live run holds locked, whatever they
+ * hold (empty, zeros, a part).  *bytes (may be NULL) receives the bytes
+ * freed.  Returns the number of files removed; errors (an unreadable
+ * directory) remove nothing.
  */
 int atomic_file_remove_stale(const char *dir, const char *const *names,
-                             const struct atomic_file_kind *kind, unsigned long long *bytes);
+                             unsigned long long *bytes);
 
 /*
  * Remove every registered temporary.  Async-signal-safe (unlink only): for

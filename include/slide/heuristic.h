@@ -55,6 +55,8 @@
 #ifndef SLIDE_HEURISTIC_H
 #define SLIDE_HEURISTIC_H
 
+#include <signal.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "slide/board.h"
@@ -208,6 +210,46 @@ int heuristic_wd_start(const struct heuristic *h, const int *cells,
                        struct heuristic_wd_node *nd);
 int heuristic_wd_move(const struct heuristic *h, const struct heuristic_wd_node *before,
                       int tile, int from, int to, struct heuristic_wd_node *after);
+
+/*
+ * Walking-distance tables shared between goals and threads (slide serve's
+ * searches and evaluations).  A component's table depends only on its
+ * lines, the cells per line and the line of the goal's blank, not on
+ * where the other tiles' goals are, so one table serves every goal of a
+ * size with the blank in that row (or column).  A store builds each table
+ * at most once, under its lock, and keeps it read-only until it is freed;
+ * a build that is stopped keeps nothing.  Once the store holds max_bytes
+ * of tables it keeps no more: a missing table is then built for the one
+ * heuristic that asks (outside the lock) and freed with it, so the store
+ * holds at most max_bytes plus one table.  (Every table of every size wd
+ * takes, each position of the blank, is about 130 MB.)
+ */
+struct heuristic_wd_store;
+
+/* An empty store that keeps up to max_bytes of tables (see above).
+ * Errors: SLIDE_ENOMEM. */
+int heuristic_wd_store_new(struct heuristic_wd_store **out, size_t max_bytes,
+                           slide_error *err);
+
+/* Free the store (NULL is ignored); every heuristic bound to it must have
+ * been freed. */
+void heuristic_wd_store_free(struct heuristic_wd_store *s);
+
+/* Bytes of the tables the store holds. */
+size_t heuristic_wd_store_bytes(struct heuristic_wd_store *s);
+
+/*
+ * heuristic_init(h, "wd", goal, err) with the tables from store, built
+ * there when missing (while the store's lock is held: a caller that needs
+ * a table another is building waits for that build), or built for h
+ * alone when the store is full.  cancel: NULL, or a
+ * flag read every few thousand states of a build; when it becomes nonzero
+ * the build stops and SLIDE_EINTR is returned.  Other errors as
+ * heuristic_init.  h borrows the tables: free it before the store.
+ */
+int heuristic_init_wd_shared(struct heuristic *h, const struct board *goal,
+                             struct heuristic_wd_store *store,
+                             const volatile sig_atomic_t *cancel, slide_error *err);
 
 /* Sizes of the walking-distance tables of h (0, 0 when h is not wd). */
 void heuristic_wd_states(const struct heuristic *h, uint64_t *vertical,

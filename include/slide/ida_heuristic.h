@@ -41,6 +41,7 @@
 #define SLIDE_IDA_HEURISTIC_H
 
 #include <limits.h>
+#include <signal.h>
 
 #include "slide/board.h"
 #include "slide/metric.h"
@@ -130,6 +131,20 @@ struct pdb_set;
 int ida_heuristic_open_pdb(struct ida_heuristic *h, const struct pdb_set *set,
                            const char *with, const struct board *goal,
                            slide_error *err);
+
+struct heuristic_wd_store;
+
+/*
+ * Open "wd" for goal with its tables from store (heuristic.h's
+ * heuristic_init_wd_shared: each built there at most once, shared
+ * read-only; the store must outlive h).  cancel: NULL, or a flag that
+ * stops a build in progress when it becomes nonzero (SLIDE_EINTR).
+ * Errors: SLIDE_ERANGE (a size whose tables wd does not build),
+ * SLIDE_EINTR, SLIDE_ENOMEM.
+ */
+int ida_heuristic_open_wd_shared(struct ida_heuristic *h, const struct board *goal,
+                                 struct heuristic_wd_store *store,
+                                 const volatile sig_atomic_t *cancel, slide_error *err);
 
 /* Release what ida_heuristic_open allocated (h may be zeroed). */
 void ida_heuristic_close(struct ida_heuristic *h);

@@ -4,12 +4,17 @@
  *
  * Representation: a struct serve owns the libmicrohttpd daemon (one thread
  * per connection, at most limits.connections of them and
- * limits.per_address from one client address; more are closed at once),
- * the search pool (serve_pool.h), the connections' deadlines and the API
+ * limits.per_address from one client address: a new connection beyond
+ * them takes the place of the oldest one still sending its head or idle
+ * between requests, else of the oldest sending its body or receiving its
+ * answer, and is closed at once only when every one is at work), the
+ * search pool (serve_pool.h), the connections' deadlines and the API
  * context; it borrows the loaded databases, which must outlive it.  Every
- * request is bounded: its head and body must arrive within
- * limits.read_seconds and its answer be taken within limits.send_seconds
- * (else the connection is closed), its body by limits.max_body (larger
+ * request is bounded: its head must arrive within limits.head_seconds,
+ * its head and body within limits.read_seconds and its answer be taken
+ * within limits.send_seconds (else the connection is closed), its target
+ * (path and query) by SERVE_MAX_TARGET bytes and 32 query fields (414 and
+ * 400), its body by limits.max_body (larger
  * ones get 413: at once when Content-Length says so, else as soon as the
  * body passes the limit, and the connection is closed), its board by
  * limits.max_side, its search by limits.max_nodes and limits.max_seconds,
@@ -40,10 +45,12 @@ struct pdb_set;
 #define SERVE_MAX_MOVES 20000            /* moves replayed by /api/eval */
 #define SERVE_MAX_CONNECTIONS 512        /* open connections */
 #define SERVE_MAX_PER_ADDRESS 256        /* open connections from one address */
+#define SERVE_HEAD_SECONDS 2.0           /* a request's head arrives within */
 #define SERVE_READ_SECONDS 10.0          /* a request's head and body arrive within */
 #define SERVE_SEND_SECONDS 60.0          /* an answer is taken within */
 #define SERVE_CONNECTION_TIMEOUT 15      /* seconds without a byte either way */
 #define SERVE_AUTO_IDA_CELLS 16          /* "auto" uses IDA* up to 4x4 */
+#define SERVE_WD_TABLE_BYTES (48u << 20) /* wd's tables kept (heuristic.h's store) */
 
 struct serve_limits {
     size_t max_body;
@@ -54,10 +61,16 @@ struct serve_limits {
     int searches;         /* concurrent searches and evaluations, 1..SERVE_POOL_MAX */
     int connections;      /* open connections in all, 1..1024 */
     int per_address;      /* open connections from one client address, 1..connections */
-    double read_seconds;  /* head and body of a request, from the connection's start or
-                             the previous answer, > 0 */
+    double head_seconds;  /* the head of a request, from the connection's start or the
+                             previous answer, > 0 (read_seconds if that is less) */
+    double read_seconds;  /* head and body of a request, from the same start, > 0 */
     double send_seconds;  /* an answer, from its start to its last byte, > 0 */
 };
+
+/* The open files (RLIMIT_NOFILE) a server of `connections` connections
+ * needs: those, as many again as half of them (connections shut down for
+ * new ones that have not closed yet; at least 16) and 64 more. */
+int serve_files_needed(int connections);
 
 /* The default limits above (searches: 2). */
 struct serve_limits serve_default_limits(void);

@@ -34,6 +34,7 @@
 #include "slide/serve_pool.h"
 
 struct serve_eval_cache;
+struct heuristic_wd_store;
 
 struct serve_api {
     const struct serve_limits *limits;
@@ -45,6 +46,10 @@ struct serve_api {
     struct serve_eval_cache *cache;
     const struct pdb_set *pdbs; /* borrowed, read-only (serve.h) */
     int npdbs;
+    /* wd's tables, built at most once each (by the request that first
+     * needs one, inside its search slot and deadline) and shared
+     * read-only by /api/solve and /api/eval; NULL until serve_api_init */
+    struct heuristic_wd_store *wd;
 };
 
 struct serve_reply {
@@ -54,8 +59,8 @@ struct serve_reply {
     const char *allow;     /* methods for an Allow header (405); NULL: none */
 };
 
-/* Make what answering requests needs (the heuristic cache) in api, whose
- * other fields are set.  Errors: SLIDE_ENOMEM.  Release with
+/* Make what answering requests needs (the heuristic cache, the store of
+ * wd's tables) in api, whose other fields are set.  Errors: SLIDE_ENOMEM.  Release with
  * serve_api_free after the last request. */
 int serve_api_init(struct serve_api *api, slide_error *err);
 void serve_api_free(struct serve_api *api);

@@ -14,15 +14,65 @@
 #include <string.h>
 #include <unistd.h>
 
+/*
+ * The one writer of messages on stderr: prefix, then the formatted text
+ * with every control byte (below 0x20, and 0x7f) written as \xNN - a
+ * board, a line of input or a file name echoed in a message can hold an
+ * escape sequence that would drive the terminal - except a newline that
+ * ends the text, then a newline when nl is set.
+ */
+static void vput(const char *prefix, int nl, const char *fmt, va_list ap)
+{
+    char small[1024], *text = small;
+    va_list copy;
+    va_copy(copy, ap);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
+    if (n < 0)
+        small[0] = '\0';
+    if (n >= (int)sizeof small && (text = malloc((size_t)n + 1)))
+        vsnprintf(text, (size_t)n + 1, fmt, copy);
+    else if (n >= (int)sizeof small)
+        text = small; /* out of memory: the message cut short */
+    va_end(copy);
+    fputs(prefix, stderr);
+    size_t len = strlen(text);
+    int ends_line = len > 0 && text[len - 1] == '\n';
+    for (size_t i = 0; i < len - (size_t)ends_line; i++) {
+        unsigned char c = (unsigned char)text[i];
+        if (c < 0x20 || c == 0x7f)
+            fprintf(stderr, "\\x%02x", c);
+        else
+            fputc(c, stderr);
+    }
+    if (ends_line || nl)
+        fputc('\n', stderr);
+    if (text != small)
+        free(text);
+}
+
 int cli_fail(int code, const char *fmt, ...)
 {
     va_list ap;
-    fputs("slide: ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vput("slide: ", 1, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
     return code;
+}
+
+void cli_note(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vput("slide: ", 1, fmt, ap);
+    va_end(ap);
+}
+
+void cli_eprintf(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vput("", 0, fmt, ap);
+    va_end(ap);
 }
 
 int cli_fail_lib(int rc, const slide_error *err)
@@ -50,20 +100,6 @@ int cli_fail_file(int code, const char *path, const slide_error *err)
     if (names_path(err->msg, path))
         return cli_fail(code, "%s", err->msg);
     return cli_fail(code, "%s: %s", path, err->msg);
-}
-
-int cli_int(const char *option, const char *text, long lo, long hi, long *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(text, &end, 10);
-    if (errno || end == text || *end || v < lo || v > hi) {
-        cli_fail(EXIT_USAGE, "%s expects a whole number from %ld to %ld, not \"%s\"",
-                 option, lo, hi, text);
-        return -1;
-    }
-    *out = v;
-    return 0;
 }
 
 int cli_format(const char *text, enum report_format *out)
@@ -99,74 +135,16 @@ void cli_histogram(enum report_format format, int rows, int cols, const uint64_t
     report_end(&t);
 }
 
-int cli_bytes(const char *option, const char *text, uint64_t *out)
-{
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(text, &end, 10);
-    int shift = 0;
-    if (*end && !end[1])
-        switch (*end) {
-        case 'k': case 'K': shift = 10; end++; break;
-        case 'm': case 'M': shift = 20; end++; break;
-        case 'g': case 'G': shift = 30; end++; break;
-        case 't': case 'T': shift = 40; end++; break;
-        }
-    if (errno || end == text || *end || text[0] == '-' || v == 0 ||
-        v > (~0ULL >> shift)) {
-        cli_fail(EXIT_USAGE,
-                 "%s expects a positive byte count such as 512M or 8G, not \"%s\"",
-                 option, text);
-        return -1;
-    }
-    *out = (uint64_t)v << shift;
-    return 0;
-}
-
 int cli_max_memory(const char *text, uint64_t *out)
 {
     if (cli_bytes("--max-memory", text, out))
         return -1;
     uint64_t avail = store_memory_available(0);
     if (avail && *out > avail)
-        fprintf(stderr, "slide: warning: --max-memory %s is more than the %" PRIu64
+        cli_note("warning: --max-memory %s is more than the %" PRIu64
                 " bytes (%.2f GB) available now (MemAvailable); the limit used is %" PRIu64
                 " bytes\n", text, avail, avail / 1e9, avail);
     return 0;
-}
-
-char *cli_slurp(FILE *in)
-{
-    size_t len = 0, cap = 4096;
-    char *buf = malloc(cap);
-    if (!buf)
-        return NULL;
-    for (;;) {
-        size_t got = fread(buf + len, 1, cap - len - 1, in);
-        len += got;
-        if (got == 0)
-            break;
-        if (len > CLI_INPUT_MAX) {
-            free(buf);
-            errno = EFBIG;
-            return NULL;
-        }
-        if (len + 1 == cap) {
-            char *b = realloc(buf, cap * 2);
-            if (!b) {
-                free(buf);
-                return NULL;
-            }
-            buf = b;
-            cap *= 2;
-        }
-    }
-    if (ferror(in)) {
-        free(buf);
-        return NULL;
-    }
-    buf[len] = '\0';
-    return buf;
 }
 
 int cli_board(const char *cmd, int argc, char **argv, int rows, int cols, struct board *b)

@@ -30,8 +30,21 @@ enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2, EXIT_UNSOLVABLE = 3 };
     X(130, "stopped by SIGINT (bfs with a checkpoint directory saves a checkpoint first)") \
     X(143, "stopped by SIGTERM (as SIGINT)")
 
+/*
+ * Every message on stderr goes through these: the text is formatted, then
+ * written with each control byte (0x00-0x1f, 0x7f; a final newline aside)
+ * as \xNN, so input or a file name echoed in a message never reaches the
+ * terminal as an escape sequence.
+ */
 /* Print "slide: <message>" on stderr; returns code. */
 int cli_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Print "slide: <message>" on stderr (a warning, a note, progress). */
+void cli_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Print the text on stderr as it is formatted, control bytes escaped but a
+ * final newline (progress lines with a prefix of their own, "pdb: "). */
+void cli_eprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Print "slide: <err>" for a library error and return EXIT_USAGE for input
  * errors (SLIDE_EINVAL, SLIDE_ERANGE) or EXIT_FAIL for the rest. */
@@ -163,8 +176,32 @@ int cli_help(const char *text);
  * when it names path, else "path: message"; returns code. */
 int cli_fail_file(int code, const char *path, const slide_error *err);
 
-/* Parse an integer option value in [lo, hi]; prints and returns -1 on error. */
+/*
+ * Numbers in option values: one parser for every option of every command
+ * (cli_number.c).  A whole number is an optional sign and decimal digits,
+ * nothing else (no spaces, no suffix); a value outside the range, or past
+ * 64 bits, is refused, never clamped.  The printing forms write one line
+ * naming the option, the range and the value given ("--max-nodes expects
+ * a whole number from 1 to 9223372036854775807, not \"99...\"") and return
+ * -1 (the caller exits EXIT_USAGE); they return 0 with *out set otherwise.
+ */
+enum { CLI_NUM_SYNTAX = -1, CLI_NUM_RANGE = -2 };
+
+/* text as a whole number in [lo, hi] into *out, printing nothing: 0,
+ * CLI_NUM_SYNTAX (not a number), CLI_NUM_RANGE (outside). */
+int cli_parse_whole(const char *text, long long lo, long long hi, long long *out);
+
+/* An integer option value in [lo, hi]. */
 int cli_int(const char *option, const char *text, long lo, long hi, long *out);
+
+/* An unsigned 64-bit value, 0 to 2^64-1, decimal or 0x hex (seeds). */
+int cli_u64(const char *option, const char *text, uint64_t *out);
+
+/* A decimal value in [lo, hi] ((lo, hi] when above); expects is the
+ * allowed range in words, for the message ("a number of seconds above 0
+ * and at most 3600"). */
+int cli_real(const char *option, const char *text, double lo, double hi, int above,
+             const char *expects, double *out);
 
 /* Parse --format's value (text, csv, md, tex); prints and returns -1 on error. */
 int cli_format(const char *text, enum report_format *out);
@@ -183,7 +220,8 @@ void cli_histogram(enum report_format format, int rows, int cols, const uint64_t
  * kept but said on stderr, since the smaller figure is what applies. */
 int cli_max_memory(const char *text, uint64_t *out);
 
-/* Parse a byte count with an optional K, M, G or T suffix (powers of 1024). */
+/* Parse a byte count (a positive whole number) with an optional K, M, G or T
+ * suffix (powers of 1024), at most 2^64-1 bytes (cli_number.c). */
 int cli_bytes(const char *option, const char *text, uint64_t *out);
 
 /*
@@ -191,8 +229,10 @@ int cli_bytes(const char *option, const char *text, uint64_t *out);
  * line by line within these limits, each refusal one line naming the
  * input and the limit, exit status EXIT_USAGE (reading or memory failing:
  * EXIT_FAIL, "out of memory reading ...").
- *   CLI_TEXT_MAX   bytes of one board's text, and of one line: a 1000x1000
- *                  board (BOARD_MAX_SIDE) written with single spaces takes
+ *   CLI_TEXT_MAX   bytes of one board's text, and of one line, each line
+ *                  counted with its newline (one ends the last line when it
+ *                  has none), for every command alike: a 1000x1000 board
+ *                  (BOARD_MAX_SIDE) written with single spaces takes
  *                  6.9 MB, so any spacing up to twice that fits;
  *   CLI_INPUT_MAX  bytes of one input: about ten million boards of 3x4
  *                  for solve or dist, one per line.
@@ -230,6 +270,11 @@ int cli_read_text(const char *arg, const char *what, char **out);
 typedef int (*cli_line_fn)(char *line, size_t len, long number, void *ctx);
 int cli_read_lines(const char *arg, const char *what, cli_line_fn fn, void *ctx);
 
+/* The refusal of a batch ("-" or "@FILE") without a board, the same for
+ * every command: "standard input holds no board (only blank lines and #
+ * comments)", exit status EXIT_USAGE (returned). */
+int cli_no_boards(const char *arg);
+
 /* One board's text gathered from lines (cli_read_lines), joined by
  * newlines: text (malloc'd, NUL-terminated) of len bytes, at most
  * CLI_TEXT_MAX.  what and where name it ("the board", "standard input");
@@ -262,9 +307,6 @@ void cli_lines_free(struct cli_lines *l);
  * (printed). */
 int cli_goal(const char *text, int rows, int cols, struct board *goal);
 
-/* Read all of a stream into a NUL-terminated buffer (NULL on failure, and
- * with errno EFBIG past CLI_INPUT_MAX bytes). */
-char *cli_slurp(FILE *in);
 
 /* Print text to stdout, then check that stdout was written (disk full). */
 int cli_finish_stdout(void);

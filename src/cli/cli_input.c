@@ -25,6 +25,7 @@ static int stdin_taken;
 /* An input being read: its stream, its name in messages, its limits. */
 struct input {
     FILE *f;
+    const char *what;   /* "the board", "the boards", "the goal" */
     char where[96];     /* "standard input" or the file name */
     size_t max;         /* bytes the input may hold */
     size_t bytes;       /* read so far */
@@ -44,6 +45,7 @@ static int input_open(struct input *in, const char *arg, const char *what, size_
 {
     memset(in, 0, sizeof *in);
     in->max = max;
+    in->what = what;
     if (!strcmp(arg, "-")) {
         if (stdin_taken++)
             return cli_fail(EXIT_USAGE, "standard input is read once: only one of BOARD "
@@ -116,10 +118,11 @@ static int next_line(struct input *in, long number, size_t *len, int *got)
         if (c == '\0')
             return cli_fail(EXIT_USAGE, "%s: line %ld holds a NUL byte (byte %zu of the "
                             "line); board text has none", in->where, number, *len + 1);
-        if (*len == CLI_TEXT_MAX)
-            return cli_fail(EXIT_USAGE, "%s: line %ld is longer than %s, the most slide "
-                            "reads for one board", in->where, number,
-                            mib(CLI_TEXT_MAX, limit, sizeof limit));
+        /* one rule with cli_text_add: a line counts with its newline */
+        if (*len + 1 == CLI_TEXT_MAX)
+            return cli_fail(EXIT_USAGE, "%s on %s: line %ld is longer than %s with its "
+                            "newline, the most slide reads for one board", in->what,
+                            in->where, number, mib(CLI_TEXT_MAX, limit, sizeof limit));
         if ((rc = grow_line(in, *len)))
             return rc;
         in->line[(*len)++] = (char)c;
@@ -146,6 +149,12 @@ int cli_read_lines(const char *arg, const char *what, cli_line_fn fn, void *ctx)
     }
     input_close(&in);
     return rc;
+}
+
+int cli_no_boards(const char *arg)
+{
+    return cli_fail(EXIT_USAGE, "%s holds no board (only blank lines and # comments)",
+                    strcmp(arg, "-") ? arg + 1 : "standard input");
 }
 
 int cli_text_add(struct cli_text *t, const char *line, size_t len)

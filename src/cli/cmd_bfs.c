@@ -192,11 +192,10 @@ struct run_ctx {
 
 static int parse_minutes(const char *text, double *seconds)
 {
-    char *end;
-    double v = strtod(text, &end);
-    if (end == text || *end || !isfinite(v) || v < 0 || v > 1e6)
-        return cli_fail(EXIT_USAGE, "--checkpoint-every expects minutes from 0 to "
-                                    "1000000 (0: every layer), not \"%s\"", text);
+    double v;
+    if (cli_real("--checkpoint-every", text, 0, 1e6, 0,
+                 "minutes from 0 to 1000000 (0: every layer)", &v))
+        return EXIT_USAGE;
     *seconds = v * 60;
     return 0;
 }
@@ -204,15 +203,12 @@ static int parse_minutes(const char *text, double *seconds)
 /* --antipodes: "all" or a count from 0 to 10^9. */
 static int parse_antipodes(const char *text, uint64_t *out)
 {
-    long v;
+    long long v;
     if (strcmp(text, "all") == 0) {
         *out = UINT64_MAX;
         return 0;
     }
-    char *end;
-    errno = 0;
-    v = strtol(text, &end, 10);
-    if (end == text || *end || errno || v < 0 || v > 1000000000L)
+    if (cli_parse_whole(text, 0, 1000000000L, &v))
         return cli_fail(EXIT_USAGE, "--antipodes expects 'all' or a count from 0 to "
                                     "1000000000, not \"%s\"", text);
     *out = (uint64_t)v;
@@ -503,7 +499,7 @@ static int save(struct run_ctx *c, const struct store *st, struct bfs_result *r,
         return rc;
     c->save_seconds = t1 - t0;
     if (c->progress)
-        fprintf(stderr, "slide: checkpoint at distance %d%s saved in %s: %.1f MB in "
+        cli_note("checkpoint at distance %d%s saved in %s: %.1f MB in "
                 "%.2f s\n", r->radius, r->complete ? " (complete)" : "", c->dir,
                 (double)st->nwords * 8 / 1e6, t1 - t0);
     return SLIDE_OK;
@@ -562,7 +558,7 @@ static int save_db(const struct bfs_args *a, const struct space *s,
     int rc = db_save(a->save, s, st, r, &o, &bytes, &err);
     if (rc)
         return cli_fail_lib(rc, &err);
-    fprintf(stderr, "slide: saved %s: %" PRIu64 " bytes, %.4f bytes per board\n",
+    cli_note("saved %s: %" PRIu64 " bytes, %.4f bytes per board\n",
             a->save, bytes, (double)bytes / (double)s->size);
     return EXIT_OK;
 }
@@ -588,7 +584,7 @@ static int search(struct run_ctx *c, const struct bfs_args *a, struct store *st,
             return cli_fail(EXIT_FAIL, "stopped after distance %d, but the "
                             "checkpoint was not saved: %s", r->radius, err.msg);
         else
-            fprintf(stderr, "slide: warning: checkpoint not saved (the search goes "
+            cli_note("warning: checkpoint not saved (the search goes "
                     "on): %s\n", err.msg);
         if (stop_signal)
             return cli_fail(128 + stop_signal, "stopped by %s after distance %d; "
@@ -599,7 +595,7 @@ static int search(struct run_ctx *c, const struct bfs_args *a, struct store *st,
     }
     if (rc == SLIDE_OK && c->dir && !done && save(c, st, r, &err)) {
         /* the result is complete and valid: report it, exit 0 */
-        fprintf(stderr, "slide: warning: the search finished but its final checkpoint "
+        cli_note("warning: the search finished but its final checkpoint "
                 "was not saved (the result below is complete): %s\n", err.msg);
     }
     /* a signal during the last layer or the final save: the result is complete */
@@ -658,7 +654,7 @@ static int open_search(const struct bfs_args *a, const struct space *s,
     if (a->resume) {
         if ((rc = checkpoint_load(a->resume, s, a->max_memory, st, r, &err)))
             return cli_fail_lib(rc, &err);
-        fprintf(stderr, "slide: resuming %s at distance %d%s: %" PRIu64 " boards "
+        cli_note("resuming %s at distance %d%s: %" PRIu64 " boards "
                 "reached, %.1f s of search so far\n", a->resume, r->radius,
                 r->complete ? " (complete)" : "", r->reached, r->seconds);
         return EXIT_OK;

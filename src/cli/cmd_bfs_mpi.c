@@ -132,7 +132,6 @@ static int take(int id, const char *v, void *ctx)
 {
     struct mpi_args *a = ctx;
     int k;
-    char *end;
     switch (id) {
     case 'M': return EXIT_OK;
     case 'g': a->goal_text = v; return EXIT_OK;
@@ -157,10 +156,10 @@ static int take(int id, const char *v, void *ctx)
     case 'c': a->checkpoint = v; return EXIT_OK;
     case 'r': a->resume = v; return EXIT_OK;
     case 'e':
-        a->every = strtod(v, &end) * 60;
-        if (end == v || *end || !(a->every >= 0) || a->every > 6e7)
-            return cli_fail(EXIT_USAGE, "--checkpoint-every expects minutes from 0 to "
-                            "1000000, not \"%s\"", v);
+        if (cli_real("--checkpoint-every", v, 0, 1e6, 0, "minutes from 0 to 1000000",
+                     &a->every))
+            return EXIT_USAGE;
+        a->every *= 60;
         return EXIT_OK;
     }
     return EXIT_USAGE;
@@ -302,7 +301,10 @@ static int search(MPI_Comm comm, const struct mpi_args *a, const struct space *s
     int rank;
     MPI_Comm_rank(comm, &rank);
     const char *pause = getenv("SLIDE_MPI_PAUSE_MS");
-    struct mpi_ctx c = {a, s, rank, MPI_Wtime(), pause ? strtol(pause, NULL, 10) : 0};
+    long long pause_ms = 0;
+    if (pause && cli_parse_whole(pause, 0, 3600000, &pause_ms))
+        pause_ms = 0;
+    struct mpi_ctx c = {a, s, rank, MPI_Wtime(), (long)pause_ms};
     struct bfs_mpi_options o = {.threads = a->threads, .no_backward = a->no_backward,
                                 .budget = a->budget, .on_layer = on_layer, .ctx = &c,
                                 .fault_rank = -1, .fault_depth = -1};

@@ -185,7 +185,7 @@ static int recompress(const struct db_args *a)
     db_free(&db);
     if (rc)
         return cli_fail_lib(rc, &err);
-    fprintf(stderr, "slide: wrote %s: %" PRIu64 " bytes, %.4f bytes per board (load %.3f s, "
+    cli_note("wrote %s: %" PRIu64 " bytes, %.4f bytes per board (load %.3f s, "
             "compress and write %.3f s)\n", a->out, bytes, (double)bytes / (double)indexes,
             t1 - t0, t2 - t1);
     return EXIT_OK;

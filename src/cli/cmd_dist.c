@@ -12,7 +12,7 @@
 
 static const char help[] =
     "usage: slide dist --db FILE [--goal G] [--path] [--format text|csv|md|tex]\n"
-    "                  [--threads N] [--time] [--keep-going] BOARD... | -\n"
+    "                  [--threads N] [--time] [--keep-going] BOARD... | - | @FILE\n"
     "Examples:\n"
     "  slide bfs 3x3 --save 3x3.db    # the database, once\n"
     "  slide scramble 3x3 --count 9 | slide dist --db 3x3.db --path -\n"
@@ -21,9 +21,10 @@ static const char help[] =
     "or 2 bits the distance is found by walking to the goal: from every board\n"
     "the database names the neighbours one move closer.\n"
     "BOARD: one board per argument, quoted (\"8 6 7/2 5 4/3 0 1\") or with\n"
-    "commas (8,6,7,2,5,4,3,0,1); - reads boards from standard input, one per\n"
-    "line (rows separated by /), skipping empty lines and lines starting #\n"
-    "(at most 256 MiB, a line at most 16 MiB, no NUL byte: exit 2 otherwise).\n"
+    "commas (8,6,7,2,5,4,3,0,1); - reads boards from standard input and @FILE\n"
+    "from FILE, one per line (rows separated by /), skipping empty lines and\n"
+    "lines starting # (at most 256 MiB, a line at most 16 MiB with its newline,\n"
+    "no NUL byte, at least one board: exit 2 otherwise).\n"
     "  --db FILE      the database (required)\n"
     "  --goal G       refuse unless the database was built for goal G\n"
     "  --path         also print an optimal solution\n"
@@ -97,14 +98,16 @@ static int parse_args(int argc, char **argv, struct dist_args *a, struct cli_par
     if (!a->db_path)
         return cli_fail(EXIT_USAGE, "slide dist needs --db FILE (see --help)");
     if (p->nargs == 0)
-        return cli_fail(EXIT_USAGE, "no board given (one per argument, or - for standard input)");
+        return cli_fail(EXIT_USAGE, "no board given (one per argument, or - for standard input, "
+                                    "or @FILE)");
     return EXIT_OK;
 }
 
 /*
  * The boards, each checked as it comes (so that a bad line of an endless
- * input stops it at once): the arguments, or "-": the non-empty,
- * non-comment lines of standard input, read by cli_read_lines.  A bad
+ * input stops it at once): the arguments, or "-" or "@FILE" (alone): the
+ * non-empty, non-comment lines of standard input or FILE, read by
+ * cli_read_lines; an input without one is refused (cli_no_boards).  A bad
  * board is refused (exit 2), or with --keep-going reported and left out.
  */
 struct board_source {
@@ -177,6 +180,10 @@ static int take_arguments(struct board_source *src, int argc, char **argv)
         !(src->line = malloc((size_t)argc * sizeof *src->line)))
         return cli_fail(EXIT_FAIL, "out of memory for the boards");
     for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "-") || argv[i][0] == '@')
+            return cli_fail(EXIT_USAGE, "board %d: %s stands alone: give - or @FILE as the "
+                            "only BOARD (a board per line), or the boards as arguments",
+                            i + 1, argv[i][0] == '@' ? "@FILE" : "-");
         int rc = check_one(src, argv[i], -(long)(i + 1));
         if (rc > 0)
             return rc;
@@ -195,11 +202,13 @@ static int source_open(struct board_source *src, const struct db *db, int keep_g
     memset(src, 0, sizeof *src);
     src->db = db;
     src->keep_going = keep_going;
-    if (!(argc == 1 && strcmp(argv[0], "-") == 0))
+    if (!(argc == 1 && (strcmp(argv[0], "-") == 0 || argv[0][0] == '@')))
         return take_arguments(src, argc, argv);
-    int rc = cli_read_lines("-", "the boards", take_line, src);
+    int rc = cli_read_lines(argv[0], "the boards", take_line, src);
     if (rc)
         return rc;
+    if (src->in.count == 0 && !src->skipped)
+        return cli_no_boards(argv[0]);
     src->count = src->in.count;
     src->line = src->in.number;
     if (!(src->text = malloc(((size_t)src->count + 1) * sizeof *src->text)))

@@ -316,7 +316,7 @@ static int save(struct run_ctx *c, slide_error *err)
     }
     c->save_failed = 0;
     if (c->progress)
-        fprintf(stderr, "slide: checkpoint at distance %d saved in %s: %.1f MB in %.2f s\n",
+        cli_note("checkpoint at distance %d saved in %s: %.1f MB in %.2f s\n",
                 c->f->depth, c->dir, (double)bytes / 1e6, omp_get_wtime() - t0);
     return SLIDE_OK;
 }
@@ -328,7 +328,7 @@ static int on_layer(const struct frontier_layer *L, void *ctx)
     if (c->progress)
         print_layer(c, L);
     if (c->dir && save(c, &err)) /* the search goes on; the last one says so at the end */
-        fprintf(stderr, "slide: warning: checkpoint of distance %d not saved: %s\n",
+        cli_note("warning: checkpoint of distance %d not saved: %s\n",
                 c->f->depth, err.msg);
     return stop_signal != 0;
 }
@@ -355,7 +355,7 @@ static int start(const struct frontier_args *a, struct run_ctx *c, struct fronti
     if (a->resume) {
         if ((rc = fcheckpoint_load(a->resume, f, c->goal, a->max_memory, &err)))
             return cli_fail_lib(rc, &err);
-        fprintf(stderr, "slide: resuming %s at distance %d%s: %" PRIu64 " boards so far, "
+        cli_note("resuming %s at distance %d%s: %" PRIu64 " boards so far, "
                 "%.1f s of search\n", a->resume, f->depth, f->complete ? " (complete)" : "",
                 f->reached, f->seconds);
     }
@@ -484,7 +484,7 @@ static int run(const struct frontier_args *a, const struct board *goal)
     else
         rc = report(a, goal, &f, threads);
     if (!rc && c.save_failed)
-        fprintf(stderr, "slide: warning: the search finished but its final checkpoint "
+        cli_note("warning: the search finished but its final checkpoint "
                 "(distance %d) was not saved (the result is complete)\n", f.depth);
     frontier_free(&f);
     if (lock_fd >= 0)

@@ -28,7 +28,7 @@ static const char help[] =
     "       slide pdb verify FILE [--max-memory BYTES]\n"
     "       slide pdb stats RxC --h H [--samples N] [--seed S] [--exact] [--goal G]\n"
     "       slide pdb predict RxC --h H BOARD --length L [--samples N] [--seed S]\n"
-    "       slide pdb predict RxC --h H - [--samples N] [--seed S] [--exact]\n"
+    "       slide pdb predict RxC --h H - | @FILE [--samples N] [--seed S] [--exact]\n"
     "Examples:\n"
     "  slide pdb build 4x4 --partition 7-8 -o pdb78    # the two 15-puzzle tables\n"
     "  slide solve --h pdb:pdb78 --reflect - < data/korf100.txt\n"
@@ -107,8 +107,10 @@ static const char help[] =
     "c times Pr(h <= t - i | blank on c) from the distribution of stats;\n"
     "generated nodes likewise with the nodes' children.  One line per threshold\n"
     "and one for all of them ('threshold all'), each with its sampling standard\n"
-    "error (se); '-' reads lines 'LENGTH BOARD' (LENGTH 0..1000), every one\n"
-    "checked before anything is printed: a bad line is refused as 'line N: ...'.\n"
+    "error (se); '-' (standard input) or @FILE reads lines 'LENGTH BOARD' (LENGTH\n"
+    "0..1000; blank and # lines skipped; at most 16 MiB a line, 256 MiB in all),\n"
+    "every one checked before anything is printed: a bad line is refused as\n"
+    "'line N: ...', an input without one as 'standard input holds no board'.\n"
     "  --h H           the heuristic (stats, predict)\n"
     "  --samples N     boards drawn (default 1000000)\n"
     "  --seed S        the generator's seed (default 1)\n"
@@ -269,7 +271,8 @@ static int parse_args(int argc, char **argv, struct pdb_args *a)
     unsigned active = build ? USE_BUILD | (a->tiles ? USE_PATTERN : 0)
                       : !strcmp(a->action, "verify") ? USE_VERIFY
                       : stats ? USE_STATS
-                      : predict ? USE_STATS | (strcmp(a->st.board, "-") ? USE_PREDICT : 0)
+                      : predict ? USE_STATS | (strcmp(a->st.board, "-") && a->st.board[0] != '@'
+                                                   ? USE_PREDICT : 0)
                                 : 0;
     char now[32];
     snprintf(now, sizeof now, "pdb %s", a->action);

@@ -24,8 +24,8 @@ volatile sig_atomic_t pdb_stop_signal;
 static void pause_hook(void)
 {
     const char *v = getenv("SLIDE_PDB_PAUSE_MS");
-    long ms = v ? strtol(v, NULL, 10) : 0;
-    if (ms > 0 && ms < 60000) {
+    long long ms = 0;
+    if (v && !cli_parse_whole(v, 1, 59999, &ms)) {
         struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
         nanosleep(&ts, NULL);
     }
@@ -61,7 +61,7 @@ static int save(const struct pdb_ckpt *c, const struct pdb_run *run, int progres
     if (pdb_checkpoint_save(c->dir, run, &bytes, &err))
         return cli_fail_lib(SLIDE_EIO, &err);
     if (progress)
-        fprintf(stderr, "pdb: checkpoint at cost %d saved in %s: %.0f MB in %.1f s\n",
+        cli_eprintf("pdb: checkpoint at cost %d saved in %s: %.0f MB in %.1f s\n",
                 run->depth, c->dir, bytes / 1e6, omp_get_wtime() - t0);
     return EXIT_OK;
 }
@@ -88,7 +88,7 @@ static int layers(struct pdb_run *run, const struct pdb_build_options *o,
             return rc;
         last = omp_get_wtime();
         if (sig) {
-            fprintf(stderr, "slide: pdb build stopped by %s before cost %d; checkpoint saved "
+            cli_note("pdb build stopped by %s before cost %d; checkpoint saved "
                     "in %s (continue with --resume %s)\n", sig == SIGINT ? "SIGINT" : "SIGTERM",
                     run->depth, c->dir, c->dir);
             return 128 + sig;

@@ -195,31 +195,45 @@ static int predict_board(const struct pdb_stats_args *a, const struct loaded *l,
     return rc;
 }
 
-/*
- * "LENGTH BOARD" lines of text (in place; blank lines and # comments
- * skipped) into *items (malloc'd) and *n.  The lengths are checked here,
- * before anything is loaded: a number of 0..KRE_MAX_DEPTH.
- */
-static int predict_lines(char *text, struct predict_item **items, int *n)
+/* A "LENGTH BOARD" line of the input (cli_read_lines), kept unless it is
+ * blank or a # comment. */
+static int predict_take(char *line, size_t len, long number, void *ctx)
 {
-    char *save = NULL;
-    int cap = 0, line = 0;
+    const char *s = line + strspn(line, " \t\r");
+    if (!*s || *s == '#')
+        return EXIT_OK;
+    return cli_lines_add(ctx, line, len, number);
+}
+
+/*
+ * The "LENGTH BOARD" lines of "-" or "@FILE", read within the limits of
+ * every board input (cli_read_lines: 16 MiB a line, 256 MiB in all, no
+ * NUL byte), into *items (malloc'd; their texts point into lines) and *n.
+ * The lengths are checked here, before anything is loaded: a number of
+ * 0..KRE_MAX_DEPTH.  Input with no line of a board is refused.
+ */
+static int predict_lines(const char *arg, struct cli_lines *lines,
+                         struct predict_item **items, int *n)
+{
+    int cap = 0;
     *items = NULL;
     *n = 0;
-    for (char *s = strtok_r(text, "\n", &save); s; s = strtok_r(NULL, "\n", &save)) {
-        line++;
-        while (isspace((unsigned char)*s))
-            s++;
-        if (!*s || *s == '#')
-            continue;
-        char *end;
+    int rc = cli_read_lines(arg, "the boards", predict_take, lines);
+    if (rc)
+        return rc;
+    if (lines->count == 0)
+        return cli_no_boards(arg);
+    for (long i = 0; i < lines->count; i++) {
+        char *s = lines->buf + lines->off[i], *end;
+        long line = lines->number[i];
+        s += strspn(s, " \t\r");
         errno = 0;
         long length = strtol(s, &end, 10);
         if (end == s || !isspace((unsigned char)*end))
-            return cli_fail(EXIT_USAGE, "line %d: expected \"LENGTH BOARD\" (the optimal "
+            return cli_fail(EXIT_USAGE, "line %ld: expected \"LENGTH BOARD\" (the optimal "
                             "length, then the board), got \"%.40s\"", line, s);
         if (errno == ERANGE || length < 0 || length > KRE_MAX_DEPTH)
-            return cli_fail(EXIT_USAGE, "line %d: length %.*s is out of range: give the "
+            return cli_fail(EXIT_USAGE, "line %ld: length %.*s is out of range: give the "
                             "optimal length, 0..%d", line, (int)(end - s < 40 ? end - s : 40),
                             s, KRE_MAX_DEPTH);
         if (*n == cap) {
@@ -229,7 +243,7 @@ static int predict_lines(char *text, struct predict_item **items, int *n)
                 return cli_fail(EXIT_FAIL, "out of memory for %d boards", *n);
             *items = p;
         }
-        (*items)[(*n)++] = (struct predict_item){end, length, line};
+        (*items)[(*n)++] = (struct predict_item){end, length, (int)line};
     }
     return EXIT_OK;
 }
@@ -241,17 +255,15 @@ static int predict_lines(char *text, struct predict_item **items, int *n)
  */
 int pdb_predict_run(const struct pdb_stats_args *a)
 {
-    if (strcmp(a->board, "-") && a->length < 0)
+    int batch = !strcmp(a->board, "-") || a->board[0] == '@';
+    if (!batch && a->length < 0)
         return cli_fail(EXIT_USAGE, "pdb predict BOARD needs --length L, its optimal length "
-                                    "(or give \"-\" and lines \"LENGTH BOARD\")");
+                                    "(or give - or @FILE and lines \"LENGTH BOARD\")");
     struct predict_item one = {a->board, a->length, 0}, *items = &one;
     int n = 1, rc = EXIT_OK;
-    char *text = NULL;
-    if (!strcmp(a->board, "-")) {
-        if (!(text = cli_slurp(stdin)))
-            return cli_fail(EXIT_FAIL, "cannot read the boards from standard input");
-        rc = predict_lines(text, &items, &n);
-    }
+    struct cli_lines lines = {0};
+    if (batch)
+        rc = predict_lines(a->board, &lines, &items, &n);
     struct loaded l;
     struct board *boards = NULL;
     int *h0 = NULL, checked = 0;
@@ -278,6 +290,6 @@ int pdb_predict_run(const struct pdb_stats_args *a)
     free(h0);
     if (items != &one)
         free(items);
-    free(text);
+    cli_lines_free(&lines);
     return rc ? rc : cli_finish_stdout();
 }

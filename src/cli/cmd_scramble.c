@@ -50,14 +50,7 @@ struct scramble_args {
 
 static int parse_seed(const char *text, uint64_t *seed)
 {
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(text, &end, 0);
-    if (errno || end == text || *end || text[strspn(text, " \t")] == '-')
-        return cli_fail(EXIT_USAGE, "--seed expects a whole number from 0 to "
-                                    "18446744073709551615 (or 0x hex), not \"%s\"", text);
-    *seed = (uint64_t)v;
-    return 0;
+    return cli_u64("--seed", text, seed) ? EXIT_USAGE : 0;
 }
 
 static const struct cli_option scramble_options[] = {

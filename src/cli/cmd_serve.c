@@ -60,12 +60,17 @@ static const char help[] =
     "Limits of every request: a body of at most 64 KiB (413 beyond, at once\n"
     "when Content-Length says so, else when the body passes it; the\n"
     "connection is then closed), boards up to 32x32 (400 beyond;\n"
-    "/api/solvable takes any size the body can hold), the head and body\n"
-    "within 10 s of the connection's start or the previous answer and the\n"
-    "answer taken within 60 s (else the connection is closed), at most 512\n"
-    "open connections, 256 from one client address (more are closed at\n"
-    "once).  A search or evaluation whose client closes the connection is\n"
-    "cancelled.  API calls from pages of other sites are refused (403): a\n"
+    "/api/solvable takes any size the body can hold), a path and query of\n"
+    "at most 8 KiB (414) and 32 query fields (400), no control byte in the\n"
+    "path (400), Host in HTTP/1.1 (400), the head within 2 s and the head\n"
+    "and body within 10 s of the connection's start or the previous answer\n"
+    "and the answer taken within 60 s (else the connection is closed), at\n"
+    "most 512 open connections, 256 from one client address: a new one\n"
+    "beyond takes the place of the oldest still sending its head or idle\n"
+    "(else of the oldest sending its body or receiving its answer), and is\n"
+    "closed at once only when all are at work.  A search or evaluation\n"
+    "whose client closes the connection is cancelled.  API calls from\n"
+    "pages of other sites are refused (403): a\n"
     "browser's Origin must be this server and Sec-Fetch-Site same-origin, and\n"
     "on a loopback address the Host must be localhost, 127.x.x.x or [::1]\n"
     "(programs such as curl send neither Origin nor Sec-Fetch-Site).\n"
@@ -130,22 +135,15 @@ struct serve_args {
 
 static int parse_seconds(const char *text, double *out)
 {
-    char *end;
-    double v = strtod(text, &end);
-    if (end == text || *end || !(v > 0 && v <= 3600))
-        return cli_fail(EXIT_USAGE, "--max-seconds expects a number of seconds above 0 and "
-                                    "at most 3600, not \"%s\"", text);
-    *out = v;
-    return 0;
+    return cli_real("--max-seconds", text, 0, 3600, 1,
+                    "a number of seconds above 0 and at most 3600", out) ? EXIT_USAGE : 0;
 }
 
 static int parse_nodes(const char *text, long long *out)
 {
-    char *end;
-    long long v = strtoll(text, &end, 10);
-    if (end == text || *end || v < 1)
-        return cli_fail(EXIT_USAGE, "--max-nodes expects a whole number from 1 to %lld, "
-                                    "not \"%s\"", (long long)INT64_MAX, text);
+    long v;
+    if (cli_int("--max-nodes", text, 1, INT64_MAX, &v))
+        return EXIT_USAGE;
     *out = v;
     return 0;
 }
@@ -257,7 +255,7 @@ static int load_pdb_sets(const char *spec, int reflect, struct pdb_set *sets, in
 static void room_for_connections(int connections)
 {
     struct rlimit r;
-    rlim_t need = (rlim_t)connections + 64;
+    rlim_t need = (rlim_t)serve_files_needed(connections);
     if (getrlimit(RLIMIT_NOFILE, &r) == 0 && r.rlim_cur != RLIM_INFINITY && r.rlim_cur < need &&
         (r.rlim_max == RLIM_INFINITY || r.rlim_max >= need)) {
         r.rlim_cur = need;

@@ -628,8 +628,10 @@ static int empty_line(const char *p)
 /*
  * The lines of "-" or "@FILE" as read (cli_read_lines): until the first
  * one that is not empty the input may be one board over several lines or
- * a board per line; that line decides (is_board_line).  One board: every
- * line is kept, joined, at most CLI_TEXT_MAX bytes.  A board per line:
+ * a board per line; that line decides (is_board_line).  Blank lines and
+ * # comments are dropped in either case; an input of nothing else is
+ * refused (cli_no_boards).  One board: every other line is kept, joined,
+ * at most CLI_TEXT_MAX bytes.  A board per line:
  * each is kept apart and, unless --keep-going, parsed at once, so that a
  * bad one stops the input there.
  */
@@ -659,9 +661,11 @@ static int gather_line(struct gather *g, const char *line, size_t len, long numb
 static int gather_one(char *line, size_t len, long number, void *ctx)
 {
     struct gather *g = ctx;
+    if (empty_line(line)) /* nothing for the board either (board_parse skips it) */
+        return EXIT_OK;
     if (g->mode == BY_LINE)
-        return empty_line(line) ? EXIT_OK : gather_line(g, line, len, number);
-    if (g->mode == UNDECIDED && !empty_line(line)) {
+        return gather_line(g, line, len, number);
+    if (g->mode == UNDECIDED) {
         if (is_board_line(line, g->a->rows, g->a->cols)) {
             g->mode = BY_LINE; /* the empty lines before it are dropped */
             return gather_line(g, line, len, number);
@@ -678,6 +682,8 @@ static int read_input(const char *arg, const struct solve_args *a, struct board_
                                       strcmp(arg, "-") ? arg + 1 : "standard input",
                                       " (or give one board per line)"}, {0}};
     int rc = cli_read_lines(arg, "the boards", gather_one, &g);
+    if (!rc && g.mode == UNDECIDED)
+        rc = cli_no_boards(arg);
     int n = g.mode == BY_LINE ? (int)g.lines.count : 1;
     l->buf = g.mode == BY_LINE ? g.lines.buf : g.one.text;
     if (g.mode == BY_LINE)
@@ -1059,7 +1065,7 @@ static int method_for(struct solve_run *r, const struct solve_job *job, int line
                       : cli_fail(EXIT_USAGE, "--method %s: %s", (*m)->name, why);
     *m = r->a->fallback;
     if (!quiet && strcmp(why, r->note) != 0) {
-        fprintf(stderr, "slide: %s; solving with --method %s\n", why, (*m)->name);
+        cli_note("%s; solving with --method %s\n", why, (*m)->name);
         snprintf(r->note, sizeof r->note, "%s", why);
     }
     return EXIT_OK;

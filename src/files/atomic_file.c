@@ -216,7 +216,23 @@ static char *temp_name(const char *path, const char *dir, slide_error *err)
     return t;
 }
 
-/* Create f->tmp anew (never an existing file or a link) as f->stream. */
+/* 1 if name (in dir, or a path when dirfd is AT_FDCWD) is still the
+ * regular file open as fd: same device and inode (lstat: a link is never
+ * taken for what it points to). */
+static int still_named(int fd, int dirfd, const char *name)
+{
+    struct stat a, b;
+    return fstat(fd, &a) == 0 && fstatat(dirfd, name, &b, AT_SYMLINK_NOFOLLOW) == 0 &&
+           S_ISREG(b.st_mode) && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+/*
+ * Create f->tmp anew (never an existing file or a link) as f->stream,
+ * locked.  Between the create and the lock another run's cleanup may take
+ * the unlocked, empty file for a dead run's and remove it: the name is
+ * checked again once the lock is held, and a lost name is given up for a
+ * fresh one (only this run can lock a temporary from then on).
+ */
 static int create_temporary(struct atomic_file *f, slide_error *err)
 {
     for (int k = 0; k < NAME_TRIES; k++) {
@@ -229,9 +245,21 @@ static int create_temporary(struct atomic_file *f, slide_error *err)
         if (fd < 0)
             return slide_fail(err, SLIDE_EIO, "cannot create a temporary file in %s for "
                               "%s: %s", f->dir, f->path, strerror(errno));
+        int locked = flock(fd, LOCK_EX | LOCK_NB) == 0;
+        if (!locked && errno != EWOULDBLOCK) {
+            int e = errno;
+            close(fd);
+            unlink(f->tmp);
+            return slide_fail(err, SLIDE_EIO, "cannot write %s: cannot lock its temporary "
+                              "in %s: %s", f->path, f->dir, strerror(e));
+        }
+        if (!locked || !still_named(fd, AT_FDCWD, f->tmp)) {
+            close(fd); /* taken by a cleanup, which removes it */
+            continue;
+        }
         /* the lock marks it live (atomic_file_remove_stale); a dup holds
          * it after the stream is closed by sync */
-        f->lock = flock(fd, LOCK_EX | LOCK_NB) == 0 ? fcntl(fd, F_DUPFD_CLOEXEC, 0) : -1;
+        f->lock = fcntl(fd, F_DUPFD_CLOEXEC, 0);
         if (f->lock < 0 || (f->slot = register_temporary(f->tmp)) < 0 ||
             !(f->stream = fdopen(fd, "wb"))) {
             int e = errno;
@@ -278,11 +306,10 @@ int atomic_file_open(struct atomic_file *f, const char *path,
         release(f);
         return slide_fail(err, SLIDE_ENOMEM, "out of memory for a file name");
     }
-    if (kind) { /* what a killed run left for this target */
-        const char *slash = strrchr(path, '/');
-        const char *const names[] = {slash ? slash + 1 : path, NULL};
-        atomic_file_remove_stale(f->dir, names, kind, NULL);
-    }
+    /* what a killed run left for this target */
+    const char *slash = strrchr(path, '/');
+    const char *const names[] = {slash ? slash + 1 : path, NULL};
+    atomic_file_remove_stale(f->dir, names, NULL);
     catch_signals();
     if ((rc = create_temporary(f, err)))
         release(f);
@@ -330,6 +357,32 @@ static int fsync_dir(const char *dir)
     return rc;
 }
 
+/*
+ * EIO unless name (f->tmp, or f->path after the rename) is still the
+ * regular file that f wrote (f->lock is open on it).  On a mismatch
+ * whatever stands at name is removed when it is not a regular file (a
+ * link made there by someone else: removing a link touches nothing it
+ * points to; a regular file there may be someone's and stays), our file
+ * is gone with its last descriptor, and f is released.
+ */
+static int check_written(struct atomic_file *f, const char *name, const char *what,
+                         slide_error *err)
+{
+    struct stat sb;
+    if (still_named(f->lock, AT_FDCWD, name))
+        return SLIDE_OK;
+    int found = lstat(name, &sb) == 0;
+    slide_fail(err, SLIDE_EIO, "cannot write %s: %s %s was replaced by another program "
+               "(it is now %s); %s was not written", f->path, what, name,
+               found ? file_kind_name(sb.st_mode) : "gone", f->path);
+    if (found && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode))
+        unlink(name);
+    unregister(f->slot);
+    f->slot = -1;
+    release(f);
+    return SLIDE_EIO;
+}
+
 int atomic_file_commit(struct atomic_file *f, slide_error *err)
 {
     int rc = atomic_file_sync(f, err);
@@ -340,10 +393,18 @@ int atomic_file_commit(struct atomic_file *f, slide_error *err)
         atomic_file_abort(f);
         return rc;
     }
+    /* the name must still be the file written: a temporary swapped for a
+     * link (or anything else) is not renamed to the target */
+    if ((rc = check_written(f, f->tmp, "its temporary", err)))
+        return rc;
     if (rename(f->tmp, f->path) != 0)
         return fail_abort(f, "renaming the finished file to", err);
     unregister(f->slot);
     f->slot = -1;
+    /* a swap between that check and the rename put the other thing at
+     * the target: take it away again */
+    if ((rc = check_written(f, f->path, "the renamed file", err)))
+        return rc;
     if (fsync_dir(f->dir) != 0) {
         rc = slide_fail(err, SLIDE_EIO, "%s was written but syncing directory %s failed: "
                         "%s", f->path, f->dir, strerror(errno));
@@ -372,39 +433,31 @@ static int stale_name(const char *name, const char *const *names)
     return 0;
 }
 
-/* 1 if the open file fd (a regular file, locked by us) starts as a file of
- * kind; an empty one does not. */
-static int stale_is_kind(int fd, const struct atomic_file_kind *kind)
+/*
+ * Remove the entry name of directory dfd when it is a dead run's
+ * temporary: a regular file of this user that no live run holds locked
+ * (every writer locks its temporary right after creating it and checks
+ * the name once it holds the lock: create_temporary), still the file
+ * that was locked; its size into *size.  Its bytes prove nothing (a
+ * database's header is written last, over zeros; a run killed at once
+ * leaves an empty file), so they are not read.
+ */
+static int remove_if_stale(int dfd, const char *name, off_t *size)
 {
-    unsigned char head[ATOMIC_FILE_HEAD];
-    ssize_t n = pread(fd, head, sizeof head, 0);
-    if (n <= 0)
-        return 0;
-    return kind->is_ours ? kind->is_ours(head, (size_t)n)
-                         : text_is_ours((const char *)head, (size_t)n, kind->header);
-}
-
-/* Remove the entry name of directory dfd when it is a dead run's
- * temporary; its size into *size. */
-static int remove_if_stale(int dfd, const char *name, const struct atomic_file_kind *kind,
-                           off_t *size)
-{
-    struct stat a, b;
+    struct stat a;
     int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0)
         return 0; /* a link (ELOOP), gone, or not ours to read */
-    int stale = fstat(fd, &a) == 0 && S_ISREG(a.st_mode) &&
-                flock(fd, LOCK_EX | LOCK_NB) == 0 && (!kind || stale_is_kind(fd, kind)) &&
-                /* still the same file at that name */
-                fstatat(dfd, name, &b, AT_SYMLINK_NOFOLLOW) == 0 && a.st_dev == b.st_dev &&
-                a.st_ino == b.st_ino && unlinkat(dfd, name, 0) == 0;
+    int stale = fstat(fd, &a) == 0 && S_ISREG(a.st_mode) && a.st_uid == geteuid() &&
+                flock(fd, LOCK_EX | LOCK_NB) == 0 && still_named(fd, dfd, name) &&
+                unlinkat(dfd, name, 0) == 0;
     *size = stale ? a.st_size : 0;
     close(fd);
     return stale;
 }
 
 int atomic_file_remove_stale(const char *dir, const char *const *names,
-                             const struct atomic_file_kind *kind, unsigned long long *bytes)
+                             unsigned long long *bytes)
 {
     int removed = 0;
     unsigned long long freed = 0;
@@ -414,7 +467,7 @@ int atomic_file_remove_stale(const char *dir, const char *const *names,
         close(dfd);
     for (struct dirent *e; d && (e = readdir(d));) {
         off_t size;
-        if (stale_name(e->d_name, names) && remove_if_stale(dirfd(d), e->d_name, kind, &size)) {
+        if (stale_name(e->d_name, names) && remove_if_stale(dirfd(d), e->d_name, &size)) {
             removed++;
             freed += (unsigned long long)size;
         }

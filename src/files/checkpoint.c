@@ -812,7 +812,7 @@ static void remove_stale(const char *dir)
 {
     static const char *const names[] = {"store", "state.tmp", "pdb-store.*", "pdb-values.*",
                                         "pdb-state", NULL};
-    atomic_file_remove_stale(dir, names, NULL, NULL);
+    atomic_file_remove_stale(dir, names, NULL);
 }
 
 int checkpoint_lock(const char *dir, struct checkpoint_lock *lk, slide_error *err)

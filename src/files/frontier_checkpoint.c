@@ -58,7 +58,7 @@ int fcheckpoint_open(const char *dir, int *lock_fd, slide_error *err)
     }
     /* what a killed run was writing: under the lock no live run owns it */
     static const char *const names[] = {"layer-*", "state", NULL};
-    atomic_file_remove_stale(dir, names, NULL, NULL);
+    atomic_file_remove_stale(dir, names, NULL);
     *lock_fd = fd;
     return SLIDE_OK;
 }

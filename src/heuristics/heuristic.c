@@ -9,6 +9,7 @@
 
 #include "slide/pdb.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,8 +38,11 @@ struct wd_table {
     uint64_t cap;          /* slots, a power of two */
 };
 
+/* The two components of one bound heuristic: its own tables, or a
+ * store's (shared, read-only). */
 struct heuristic_wd {
-    struct wd_table vert, horiz;
+    const struct wd_table *vert, *horiz;
+    struct wd_table own[2];
 };
 
 static uint64_t wd_hash(const uint64_t *key, int words)
@@ -185,6 +189,9 @@ static int wd_layout(struct wd_table *t, int lines, int width, const char *what,
     return SLIDE_OK;
 }
 
+/* States expanded between two looks at a build's cancel flag. */
+#define WD_CANCEL_EVERY 4096
+
 /*
  * The multi-tile moves of the relaxed puzzle from state key (blank in line
  * b) to blank line nb: every line i from nb towards b, b excluded, gives one
@@ -219,10 +226,12 @@ static int wd_jumps(struct wd_table *t, const uint64_t *key, uint64_t *next, int
  * blank's line into it (the blank's line changes).  MTM: the blank's line
  * jumps to any other line nb, and every line from nb up to the blank's
  * (that one excluded) passes one tile of a class it holds one line towards
- * the blank's old line (wd_jumps).
+ * the blank's old line (wd_jumps).  Stops with SLIDE_EINTR when *cancel
+ * (NULL: never) becomes nonzero.
  */
 static int wd_build(struct wd_table *t, int blank_class, enum metric metric,
-                    const char *what, int rows, int cols, slide_error *err)
+                    const char *what, int rows, int cols,
+                    const volatile sig_atomic_t *cancel, slide_error *err)
 {
     uint64_t key[WD_MAX_WORDS] = {0};
     int L = t->lines;
@@ -231,6 +240,9 @@ static int wd_build(struct wd_table *t, int blank_class, enum metric metric,
             wd_add(t, key, i * L + i, 1);
     int rc = wd_insert(t, key, 0, what, rows, cols, err);
     for (uint64_t head = 0; !rc && head < t->nstates; head++) {
+        if (cancel && head % WD_CANCEL_EVERY == 0 && *cancel)
+            return slide_fail(err, SLIDE_EINTR, "the walking-distance tables' build was "
+                              "stopped");
         memcpy(key, t->keys + head * (uint64_t)t->words, (size_t)t->words * sizeof *key);
         unsigned d = t->dist[head];
         int b = wd_blank_line(t, key);
@@ -266,22 +278,175 @@ static void wd_table_free(struct wd_table *t)
     memset(t, 0, sizeof *t);
 }
 
+/* One component's table: `lines` lines of `width` cells, the goal blank
+ * in line `blank`, moves of `metric` (t freed on error).  vertical: the
+ * rows of a rows x cols board, else its columns. */
+static int wd_table_make(struct wd_table *t, int vertical, int rows, int cols, int blank,
+                         enum metric metric, const volatile sig_atomic_t *cancel,
+                         slide_error *err)
+{
+    const char *what = vertical ? "vertical (row)" : "horizontal (column)";
+    int rc = wd_layout(t, vertical ? rows : cols, vertical ? cols : rows, what, rows, cols,
+                       err);
+    if (!rc)
+        rc = wd_build(t, blank, metric, what, rows, cols, cancel, err);
+    if (rc)
+        wd_table_free(t);
+    return rc;
+}
+
 static int prepare_wd(struct heuristic *h, slide_error *err)
 {
     struct heuristic_wd *w = calloc(1, sizeof *w);
     if (!w)
         return slide_fail(err, SLIDE_ENOMEM, "out of memory for walking-distance tables");
     h->wd = w;
-    int rc = wd_layout(&w->vert, h->rows, h->cols, "vertical (row)", h->rows, h->cols, err);
+    int rc = wd_table_make(&w->own[0], 1, h->rows, h->cols, h->goal_row[0], h->metric,
+                           NULL, err);
     if (!rc)
-        rc = wd_layout(&w->horiz, h->cols, h->rows, "horizontal (column)", h->rows,
-                       h->cols, err);
+        rc = wd_table_make(&w->own[1], 0, h->rows, h->cols, h->goal_col[0], h->metric,
+                           NULL, err);
+    w->vert = &w->own[0];
+    w->horiz = &w->own[1];
+    return rc;
+}
+
+/* ---- walking-distance tables shared between goals ---------------------- */
+
+/* One table of a store: a component's lines, cells per line and the goal
+ * blank's line are its key (the table depends on nothing else). */
+struct wd_entry {
+    struct wd_entry *next;
+    int lines, width, blank;
+    struct wd_table t;
+};
+
+struct heuristic_wd_store {
+    pthread_mutex_t lock;    /* held while a table is looked up or built */
+    struct wd_entry *head;
+    size_t bytes, max_bytes;
+};
+
+static size_t wd_table_bytes(const struct wd_table *t)
+{
+    return (size_t)(t->alloc * ((uint64_t)t->words * sizeof *t->keys + sizeof *t->dist) +
+                    t->cap * sizeof *t->slot);
+}
+
+int heuristic_wd_store_new(struct heuristic_wd_store **out, size_t max_bytes,
+                           slide_error *err)
+{
+    if (!(*out = calloc(1, sizeof **out)))
+        return slide_fail(err, SLIDE_ENOMEM, "out of memory for the walking-distance tables");
+    pthread_mutex_init(&(*out)->lock, NULL);
+    (*out)->max_bytes = max_bytes;
+    return SLIDE_OK;
+}
+
+void heuristic_wd_store_free(struct heuristic_wd_store *s)
+{
+    if (!s)
+        return;
+    while (s->head) {
+        struct wd_entry *e = s->head;
+        s->head = e->next;
+        wd_table_free(&e->t);
+        free(e);
+    }
+    pthread_mutex_destroy(&s->lock);
+    free(s);
+}
+
+size_t heuristic_wd_store_bytes(struct heuristic_wd_store *s)
+{
+    pthread_mutex_lock(&s->lock);
+    size_t b = s->bytes;
+    pthread_mutex_unlock(&s->lock);
+    return b;
+}
+
+/* The store's table of one component, built there if it is not there
+ * yet - or, when the store is full, built into own (the caller's). */
+static int wd_shared(struct heuristic_wd_store *s, int vertical, int rows, int cols,
+                     int blank, const volatile sig_atomic_t *cancel, struct wd_table *own,
+                     const struct wd_table **out, slide_error *err)
+{
+    int lines = vertical ? rows : cols, width = vertical ? cols : rows, rc = SLIDE_OK;
+    pthread_mutex_lock(&s->lock);
+    struct wd_entry *e = s->head;
+    while (e && !(e->lines == lines && e->width == width && e->blank == blank))
+        e = e->next;
+    if (!e && s->bytes >= s->max_bytes) { /* the caller's own, built without the lock */
+        pthread_mutex_unlock(&s->lock);
+        rc = wd_table_make(own, vertical, rows, cols, blank, METRIC_STM, cancel, err);
+        *out = own;
+        return rc;
+    }
+    if (!e) { /* built here, kept only when complete */
+        if (!(e = calloc(1, sizeof *e))) {
+            rc = slide_fail(err, SLIDE_ENOMEM, "out of memory for walking-distance tables");
+        } else if ((rc = wd_table_make(&e->t, vertical, rows, cols, blank, METRIC_STM, cancel,
+                                       err))) {
+            free(e);
+            e = NULL;
+        } else {
+            e->lines = lines;
+            e->width = width;
+            e->blank = blank;
+            e->next = s->head;
+            s->head = e;
+            s->bytes += wd_table_bytes(&e->t);
+        }
+    }
     if (!rc)
-        rc = wd_build(&w->vert, h->goal_row[0], h->metric, "vertical (row)", h->rows,
-                      h->cols, err);
+        *out = &e->t;
+    pthread_mutex_unlock(&s->lock);
+    return rc;
+}
+
+/* h bound to def and goal: the goal row and column of every tile (h
+ * zeroed first; freed on error). */
+static int bind_goal(struct heuristic *h, const struct heuristic_def *def,
+                     const struct board *goal, slide_error *err)
+{
+    int n = board_cells(goal);
+    memset(h, 0, sizeof *h);
+    h->def = def;
+    h->rows = goal->rows;
+    h->cols = goal->cols;
+    h->n = n;
+    h->goal_row = malloc((size_t)n * sizeof *h->goal_row);
+    h->goal_col = malloc((size_t)n * sizeof *h->goal_col);
+    if (!h->goal_row || !h->goal_col) {
+        heuristic_free(h);
+        return slide_fail(err, SLIDE_ENOMEM, "out of memory for the %s heuristic of a "
+                          "%dx%d board", def->name, goal->rows, goal->cols);
+    }
+    for (int k = 0; k < n; k++) {
+        h->goal_row[goal->cells[k]] = k / goal->cols;
+        h->goal_col[goal->cells[k]] = k % goal->cols;
+    }
+    return SLIDE_OK;
+}
+
+int heuristic_init_wd_shared(struct heuristic *h, const struct board *goal,
+                             struct heuristic_wd_store *store,
+                             const volatile sig_atomic_t *cancel, slide_error *err)
+{
+    int rc = bind_goal(h, heuristic_find("wd"), goal, err);
+    if (rc)
+        return rc;
+    if (!(h->wd = calloc(1, sizeof *h->wd))) {
+        heuristic_free(h);
+        return slide_fail(err, SLIDE_ENOMEM, "out of memory for walking-distance tables");
+    }
+    rc = wd_shared(store, 1, h->rows, h->cols, h->goal_row[0], cancel, &h->wd->own[0],
+                       &h->wd->vert, err);
     if (!rc)
-        rc = wd_build(&w->horiz, h->goal_col[0], h->metric, "horizontal (column)",
-                      h->rows, h->cols, err);
+        rc = wd_shared(store, 0, h->rows, h->cols, h->goal_col[0], cancel, &h->wd->own[1],
+                       &h->wd->horiz, err);
+    if (rc)
+        heuristic_free(h);
     return rc;
 }
 
@@ -295,7 +460,7 @@ static int wd_lookup(const struct wd_table *t, const uint64_t *key)
 
 static int eval_wd(const struct heuristic *h, const int *cells)
 {
-    const struct wd_table *v = &h->wd->vert, *z = &h->wd->horiz;
+    const struct wd_table *v = h->wd->vert, *z = h->wd->horiz;
     uint64_t kv[WD_MAX_WORDS] = {0}, kh[WD_MAX_WORDS] = {0};
     int R = h->rows, C = h->cols;
     for (int r = 0, k = 0; r < R; r++)
@@ -313,7 +478,7 @@ static int eval_wd(const struct heuristic *h, const int *cells)
 int heuristic_wd_start(const struct heuristic *h, const int *cells,
                        struct heuristic_wd_node *nd)
 {
-    const struct wd_table *v = &h->wd->vert, *z = &h->wd->horiz;
+    const struct wd_table *v = h->wd->vert, *z = h->wd->horiz;
     memset(nd, 0, sizeof *nd);
     int R = h->rows, C = h->cols;
     for (int r = 0, k = 0; r < R; r++)
@@ -333,7 +498,7 @@ int heuristic_wd_move(const struct heuristic *h, const struct heuristic_wd_node 
                       int tile, int from, int to, struct heuristic_wd_node *after)
 {
     int C = h->cols, vertical = from / C != to / C, i = vertical ? 0 : 1;
-    const struct wd_table *t = vertical ? &h->wd->vert : &h->wd->horiz;
+    const struct wd_table *t = vertical ? h->wd->vert : h->wd->horiz;
     int lines = t->lines, cls = vertical ? h->goal_row[tile] : h->goal_col[tile];
     int a = vertical ? from / C : from % C, b = vertical ? to / C : to % C;
     *after = *before;
@@ -346,8 +511,8 @@ int heuristic_wd_move(const struct heuristic *h, const struct heuristic_wd_node 
 void heuristic_wd_states(const struct heuristic *h, uint64_t *vertical,
                          uint64_t *horizontal)
 {
-    *vertical = h->wd ? h->wd->vert.nstates : 0;
-    *horizontal = h->wd ? h->wd->horiz.nstates : 0;
+    *vertical = h->wd && h->wd->vert ? h->wd->vert->nstates : 0;
+    *horizontal = h->wd && h->wd->horiz ? h->wd->horiz->nstates : 0;
 }
 
 /* ---- misplaced, manhattan ------------------------------------------------ */
@@ -773,23 +938,11 @@ int heuristic_init_metric(struct heuristic *h, const char *name, const struct bo
         return slide_fail(err, SLIDE_EINVAL, "unknown heuristic \"%s\" (known: %s)",
                           name, names);
     }
-    int n = board_cells(goal);
-    h->def = def;
-    h->rows = goal->rows;
-    h->cols = goal->cols;
-    h->n = n;
-    h->goal_row = malloc((size_t)n * sizeof *h->goal_row);
-    h->goal_col = malloc((size_t)n * sizeof *h->goal_col);
-    if (!h->goal_row || !h->goal_col) {
-        heuristic_free(h);
-        return slide_fail(err, SLIDE_ENOMEM, "out of memory for the %s heuristic of a "
-                          "%dx%d board", name, goal->rows, goal->cols);
-    }
-    for (int k = 0; k < n; k++) {
-        h->goal_row[goal->cells[k]] = k / goal->cols;
-        h->goal_col[goal->cells[k]] = k % goal->cols;
-    }
-    int rc = def->prepare ? def->prepare(h, err) : SLIDE_OK;
+    int rc = bind_goal(h, def, goal, err);
+    if (rc)
+        return rc;
+    h->metric = metric;
+    rc = def->prepare ? def->prepare(h, err) : SLIDE_OK;
     if (!rc && metric == METRIC_MTM)
         rc = mtm_claims(h, def, err);
     if (rc)
@@ -801,8 +954,8 @@ void heuristic_free(struct heuristic *h)
 {
     lines_free(h->lines);
     if (h->wd) {
-        wd_table_free(&h->wd->vert);
-        wd_table_free(&h->wd->horiz);
+        wd_table_free(&h->wd->own[0]);
+        wd_table_free(&h->wd->own[1]);
         free(h->wd);
     }
     free(h->goal_row);

@@ -231,6 +231,7 @@ const char *ida_heuristic_summary(int i)
 }
 
 static int open_wd(struct ida_heuristic *h, const struct board *goal, enum metric metric,
+                   struct heuristic_wd_store *store, const volatile sig_atomic_t *cancel,
                    slide_error *err);
 
 int ida_heuristic_open(struct ida_heuristic *h, const char *name,
@@ -245,7 +246,7 @@ int ida_heuristic_open_metric(struct ida_heuristic *h, const char *name,
 {
     memset(h, 0, sizeof *h);
     if (strcmp(name, "wd") == 0)
-        return open_wd(h, goal, metric, err);
+        return open_wd(h, goal, metric, NULL, NULL, err);
     if (metric == METRIC_MTM && heuristic_stm_only(name))
         return slide_fail(err, SLIDE_EINVAL, "%s is not admissible in the multi-tile "
                           "metric (one move slides up to %d tiles); use wd, pdb:FILES "
@@ -304,14 +305,18 @@ static void wd_release(void *ctx)
 }
 
 /* wd's tables are built for this goal and metric (heuristic_init_metric),
- * and h is their sum. */
+ * or taken from store (heuristic_init_wd_shared: single-tile tables only)
+ * when it is not NULL; h is their sum. */
 static int open_wd(struct ida_heuristic *h, const struct board *goal, enum metric metric,
+                   struct heuristic_wd_store *store, const volatile sig_atomic_t *cancel,
                    slide_error *err)
 {
     struct heuristic *w = calloc(1, sizeof *w);
     if (!w)
         return slide_fail(err, SLIDE_ENOMEM, "out of memory for the wd heuristic");
-    int rc = heuristic_init_metric(w, "wd", goal, metric, err);
+    int rc = store && metric == METRIC_STM
+                 ? heuristic_init_wd_shared(w, goal, store, cancel, err)
+                 : heuristic_init_metric(w, "wd", goal, metric, err);
     if (rc) {
         free(w);
         return rc;
@@ -327,6 +332,14 @@ static int open_wd(struct ida_heuristic *h, const struct board *goal, enum metri
     h->move = wd_move;
     h->release = wd_release;
     return SLIDE_OK;
+}
+
+int ida_heuristic_open_wd_shared(struct ida_heuristic *h, const struct board *goal,
+                                 struct heuristic_wd_store *store,
+                                 const volatile sig_atomic_t *cancel, slide_error *err)
+{
+    memset(h, 0, sizeof *h);
+    return open_wd(h, goal, METRIC_STM, store, cancel, err);
 }
 
 /* ---- pattern databases ------------------------------------------------- */

@@ -10,6 +10,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
@@ -20,6 +21,7 @@
 #include "origin.h"
 #include "slide/serve.h"
 #include "slide/serve_api.h"
+#include "target.h"
 #include "text.h"
 
 struct serve {
@@ -37,10 +39,14 @@ struct serve {
     int active;
 };
 
-/* One request's body, collected across the calls of the access handler. */
+/* One request, from its request line (on_target) to its completion: the
+ * body is collected across the calls of the access handler. */
 struct request {
     char *body;
     size_t len, cap;
+    int headed;      /* the head is in: the handler has been called */
+    int refuse;      /* 400 or 414 for the request target (target.h); 0: none */
+    char why[200];   /* the refusal's reason */
 };
 
 struct serve_limits serve_default_limits(void)
@@ -53,6 +59,7 @@ struct serve_limits serve_default_limits(void)
                                  .searches = 2,
                                  .connections = SERVE_MAX_CONNECTIONS,
                                  .per_address = SERVE_MAX_PER_ADDRESS,
+                                 .head_seconds = SERVE_HEAD_SECONDS,
                                  .read_seconds = SERVE_READ_SECONDS,
                                  .send_seconds = SERVE_SEND_SECONDS};
 }
@@ -303,16 +310,69 @@ static int collect(struct serve *s, struct request *q, const char *data, size_t 
     return 0;
 }
 
-/* The first call of a request: its headers are in. */
-static enum MHD_Result begin(struct serve *s, struct MHD_Connection *c, void **state)
+/*
+ * The request line is in (libmicrohttpd's URI log callback, in the
+ * connection's thread): the request's state starts here, and its target
+ * is checked before libmicrohttpd reads the query (target.h).  The query
+ * of a refused target is cut at its '?': libmicrohttpd passes the request
+ * line's own buffer and parses the query from it after this call (0.9.x
+ * and 1.x alike), so it then stores no field and its pool keeps room for
+ * the answer.  NULL when out of memory (the handler then closes the
+ * connection).
+ */
+static void *on_target(void *cls, const char *target, struct MHD_Connection *c)
 {
+    (void)c;
+    struct serve *s = cls;
     struct request *q = calloc(1, sizeof *q);
     if (!q)
-        return MHD_NO;
-    *state = q;
+        return NULL;
     pthread_mutex_lock(&s->lock);
     s->active++;
     pthread_mutex_unlock(&s->lock);
+    q->refuse = target_check(target, q->why, sizeof q->why);
+    char *query = q->refuse && target ? strchr(target, '?') : NULL;
+    if (query)
+        query[1] = '\0';
+    return q;
+}
+
+static enum MHD_Result count_host(void *cls, enum MHD_ValueKind kind, const char *key,
+                                  const char *value)
+{
+    (void)kind;
+    (void)value;
+    *(int *)cls += !strcasecmp(key, MHD_HTTP_HEADER_HOST);
+    return MHD_YES;
+}
+
+/* 0, or 400 with the reason in why: RFC 9112, section 3.2, has a server
+ * refuse an HTTP/1.1 request without Host, and any with more than one. */
+static int host_check(struct MHD_Connection *c, const char *version, char *why, size_t len)
+{
+    int hosts = 0;
+    MHD_get_connection_values(c, MHD_HEADER_KIND, count_host, &hosts);
+    if (hosts > 1)
+        snprintf(why, len, "the request has %d Host headers; one is allowed (RFC 9112, "
+                 "section 3.2)", hosts);
+    else if (!hosts && strcmp(version, MHD_HTTP_VERSION_1_0))
+        snprintf(why, len, "an HTTP/1.1 request must have a Host header (RFC 9112, "
+                 "section 3.2)");
+    else
+        return 0;
+    return 400;
+}
+
+/* The first call of a request: its head is in. */
+static enum MHD_Result begin(struct serve *s, struct MHD_Connection *c, const char *version,
+                             struct request *q)
+{
+    q->headed = 1;
+    conns_set(&s->conns, conn_of(c), CONN_BODY);
+    if (!q->refuse)
+        q->refuse = host_check(c, version, q->why, sizeof q->why);
+    if (q->refuse) /* answered at once: a body is never read */
+        return respond_error(s, c, q->refuse, NULL, q->why);
     const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
                                                  MHD_HTTP_HEADER_CONTENT_LENGTH);
     if (cl && strtoull(cl, NULL, 10) > s->limits.max_body)
@@ -324,11 +384,12 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
                                   const char *method, const char *version,
                                   const char *upload_data, size_t *upload_size, void **state)
 {
-    (void)version;
     struct serve *s = cls;
     struct request *q = *state;
-    if (!q) /* the headers are in; the body, if any, comes next */
-        return begin(s, c, state);
+    if (!q) /* out of memory at the request line */
+        return MHD_NO;
+    if (!q->headed) /* the head is in; the body, if any, comes next */
+        return begin(s, c, version, q);
     if (*upload_size) {
         char msg[128];
         int status = collect(s, q, upload_data, *upload_size);
@@ -353,7 +414,7 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **state,
     (void)why;
     struct serve *s = cls;
     struct request *q = *state;
-    conns_set(&s->conns, conn_of(c), CONN_READING); /* the next request's deadline */
+    conns_set(&s->conns, conn_of(c), CONN_HEAD); /* the next request's deadline */
     if (!q)
         return;
     free(q->body);
@@ -363,6 +424,17 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **state,
     if (--s->active == 0)
         pthread_cond_broadcast(&s->idle);
     pthread_mutex_unlock(&s->lock);
+}
+
+/* A connection is about to be accepted (libmicrohttpd's accept policy,
+ * in the listening thread, just before it announces the connection in
+ * that thread): the caps, with eviction (conns.h). */
+static enum MHD_Result on_accept(void *cls, const struct sockaddr *addr, socklen_t len)
+{
+    (void)len;
+    struct serve *s = cls;
+    struct conn_addr from = conns_address(addr);
+    return conns_admit(&s->conns, &from) ? MHD_YES : MHD_NO;
 }
 
 /* A connection opens (its deadline starts) or closes (before its socket
@@ -377,14 +449,30 @@ static void on_connection(void *cls, struct MHD_Connection *c, void **socket_con
         return;
     }
     int fd = socket_of(c);
-    *socket_context = fd >= 0 ? conns_add(&s->conns, fd) : NULL;
+    const union MHD_ConnectionInfo *i =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    struct conn_addr from = conns_address(i ? i->client_addr : NULL);
+    *socket_context = fd >= 0 ? conns_add(&s->conns, fd, &from) : NULL;
     if (!*socket_context && fd >= 0)
         shutdown(fd, SHUT_RDWR); /* without a deadline it is not kept */
+}
+
+/* Connections libmicrohttpd keeps beyond limits.connections: those shut
+ * down for a new one that have not closed yet (each within milliseconds,
+ * but a reconnecting client evicts thousands a second). */
+static int evicted_spare(int connections)
+{
+    return connections / 2 > 16 ? connections / 2 : 16;
 }
 
 /* Descriptors beside the connections: the listening socket, the pool's
  * and the daemon's pipes, the databases, standard streams. */
 #define SERVE_SPARE_FILES 64
+
+int serve_files_needed(int connections)
+{
+    return connections + evicted_spare(connections) + SERVE_SPARE_FILES;
+}
 
 static int check_limits(const struct serve_limits *l, slide_error *err)
 {
@@ -392,14 +480,14 @@ static int check_limits(const struct serve_limits *l, slide_error *err)
     if (l->max_body < 1 || l->max_body > SERVE_MAX_BODY * 16 || l->max_side < 1 ||
         l->max_side > BOARD_MAX_SIDE || l->max_nodes < 1 || !(l->max_seconds > 0) ||
         l->max_moves < 0 || l->connections < 1 || l->connections > 1024 ||
-        l->per_address < 1 || l->per_address > l->connections || !(l->read_seconds > 0) ||
-        !(l->send_seconds > 0))
+        l->per_address < 1 || l->per_address > l->connections || !(l->head_seconds > 0) ||
+        !(l->read_seconds > 0) || !(l->send_seconds > 0))
         return slide_fail(err, SLIDE_EINVAL, "a server limit is out of range");
     if (getrlimit(RLIMIT_NOFILE, &nofile) == 0 && nofile.rlim_cur != RLIM_INFINITY &&
-        (rlim_t)l->connections + SERVE_SPARE_FILES > nofile.rlim_cur)
+        (rlim_t)serve_files_needed(l->connections) > nofile.rlim_cur)
         return slide_fail(err, SLIDE_EINVAL, "%d connections need %d open files, but the "
                           "limit (ulimit -n) is %llu", l->connections,
-                          l->connections + SERVE_SPARE_FILES,
+                          serve_files_needed(l->connections),
                           (unsigned long long)nofile.rlim_cur);
     return SLIDE_OK;
 }
@@ -441,11 +529,13 @@ static int listen_on(struct serve *s, const struct serve_config *cfg, slide_erro
                      MHD_USE_POLL | MHD_USE_ITC | (v6 ? MHD_USE_IPv6 : 0);
     s->loopback = serve_is_loopback(bind);
     errno = 0;
+    /* the caps are conns_admit's (on_accept): libmicrohttpd's are above */
     s->daemon = MHD_start_daemon(
-        flags, (uint16_t)cfg->port, NULL, NULL, on_request, s, MHD_OPTION_SOCK_ADDR, &a,
-        MHD_OPTION_CONNECTION_LIMIT, (unsigned)s->limits.connections,
-        MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)s->limits.per_address,
+        flags, (uint16_t)cfg->port, on_accept, s, on_request, s, MHD_OPTION_SOCK_ADDR, &a,
+        MHD_OPTION_CONNECTION_LIMIT,
+        (unsigned)(s->limits.connections + evicted_spare(s->limits.connections)),
         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)SERVE_CONNECTION_TIMEOUT,
+        MHD_OPTION_URI_LOG_CALLBACK, on_target, s,
         MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
         MHD_OPTION_NOTIFY_CONNECTION, on_connection, s, MHD_OPTION_END);
     if (!s->daemon)
@@ -469,13 +559,17 @@ int serve_start(const struct serve_config *cfg, struct serve **out, slide_error 
     pthread_mutex_init(&s->lock, NULL);
     pthread_cond_init(&s->idle, NULL);
     s->api = (struct serve_api){&s->limits, cfg->dbs, cfg->ndbs, &s->pool, NULL,
-                              cfg->pdbs, cfg->npdbs};
+                              cfg->pdbs, cfg->npdbs, NULL};
     json_object_seed(0); /* before any thread makes a JSON object */
     rc = serve_pool_init(&s->pool, cfg->limits.searches, err);
     if (!rc)
         rc = serve_api_init(&s->api, err);
     if (!rc)
-        rc = conns_init(&s->conns, s->limits.read_seconds, s->limits.send_seconds, err);
+        rc = conns_init(&s->conns,
+                        &(struct conns_limits){s->limits.head_seconds, s->limits.read_seconds,
+                                               s->limits.send_seconds, s->limits.connections,
+                                               s->limits.per_address},
+                        err);
     if (!rc)
         rc = listen_on(s, cfg, err);
     if (rc) {

@@ -70,12 +70,13 @@ static void info(struct serve_api *api, json_t *f, int client, struct serve_repl
     json_array_append_new(ida, json_string("wd"));
     if (api->npdbs)
         json_array_append_new(ida, json_string("pdb"));
-    json_t *limits = json_pack("{s:I, s:i, s:I, s:f, s:i, s:i, s:i, s:i, s:f, s:f, s:i}",
+    json_t *limits = json_pack("{s:I, s:i, s:I, s:f, s:i, s:i, s:i, s:i, s:f, s:f, s:f, s:i}",
                                "max_body", (json_int_t)l->max_body, "max_side", l->max_side,
                                "max_nodes", (json_int_t)l->max_nodes,
                                "max_seconds", l->max_seconds, "max_moves", l->max_moves,
                                "searches", l->searches, "connections", l->connections,
                                "per_address", l->per_address,
+                               "head_seconds", l->head_seconds,
                                "read_seconds", l->read_seconds,
                                "send_seconds", l->send_seconds,
                                "auto_ida_cells", SERVE_AUTO_IDA_CELLS);
@@ -256,13 +257,18 @@ static const struct route {
 
 int serve_api_init(struct serve_api *api, slide_error *err)
 {
-    return serve_eval_cache_new(&api->cache, err);
+    int rc = heuristic_wd_store_new(&api->wd, SERVE_WD_TABLE_BYTES, err);
+    if (!rc)
+        rc = serve_eval_cache_new(&api->cache, err);
+    return rc;
 }
 
 void serve_api_free(struct serve_api *api)
 {
-    serve_eval_cache_free(api->cache);
+    serve_eval_cache_free(api->cache); /* its heuristics borrow the store's tables */
     api->cache = NULL;
+    heuristic_wd_store_free(api->wd);
+    api->wd = NULL;
 }
 
 void serve_api_handle(struct serve_api *api, const char *method, const char *path,

@@ -60,8 +60,12 @@ int serve_wd_fits(int rows, int cols)
 }
 
 /* Bind every heuristic to goal; one that is not built for this size (wd
- * beyond serve_wd_fits) has the value null. */
-static int evaluator_new(const struct board *goal, struct evaluator **out, slide_error *err)
+ * beyond serve_wd_fits) has the value null.  wd's tables come from the
+ * store (built there at most once; a build stops with SLIDE_EINTR when
+ * *cancel is raised). */
+static int evaluator_new(struct heuristic_wd_store *wd, const struct board *goal,
+                         const volatile sig_atomic_t *cancel, struct evaluator **out,
+                         slide_error *err)
 {
     const struct heuristic_def *table;
     struct evaluator *e = calloc(1, sizeof *e);
@@ -76,10 +80,12 @@ static int evaluator_new(const struct board *goal, struct evaluator **out, slide
         return slide_fail(err, SLIDE_ENOMEM, "out of memory for the heuristics");
     }
     for (int i = 0; i < e->count; i++) {
-        if (!strcmp(table[i].name, "wd") && !serve_wd_fits(goal->rows, goal->cols))
+        int is_wd = !strcmp(table[i].name, "wd");
+        if (is_wd && !serve_wd_fits(goal->rows, goal->cols))
             continue;
-        int rc = heuristic_init(&e->h[i], table[i].name, goal, err);
-        if (rc == SLIDE_ENOMEM) {
+        int rc = is_wd ? heuristic_init_wd_shared(&e->h[i], goal, wd, cancel, err)
+                       : heuristic_init(&e->h[i], table[i].name, goal, err);
+        if (rc == SLIDE_ENOMEM || rc == SLIDE_EINTR) {
             evaluator_free(e);
             return rc;
         }
@@ -101,16 +107,18 @@ static struct evaluator *cached(struct serve_eval_cache *c, const struct board *
     return e;
 }
 
-/* The evaluator of goal: from the cache, or built and (room permitting)
- * kept there; *own is 1 when the caller must free it. */
+/* The evaluator of goal: from the cache, or built (in the caller's slot,
+ * stopped by its flag: SLIDE_EINTR) and (room permitting) kept there;
+ * *own is 1 when the caller must free it. */
 static int evaluator_for(struct serve_api *api, const struct board *goal,
-                         struct evaluator **out, int *own, slide_error *err)
+                         const volatile sig_atomic_t *cancel, struct evaluator **out,
+                         int *own, slide_error *err)
 {
     struct serve_eval_cache *c = api->cache;
     *own = 0;
     if ((*out = cached(c, goal)))
         return SLIDE_OK;
-    int rc = evaluator_new(goal, out, err);
+    int rc = evaluator_new(api->wd, goal, cancel, out, err);
     if (rc)
         return rc;
     pthread_mutex_lock(&c->lock);
@@ -261,9 +269,13 @@ static void eval_board(struct serve_api *api, json_t *f, int client, const struc
     struct evaluator *e;
     int own, stopped = 0;
     slide_error err;
-    if (evaluator_for(api, goal, &e, &own, &err)) {
+    int rc = evaluator_for(api, goal, x.cancel, &e, &own, &err);
+    if (rc) {
+        if (rc == SLIDE_EINTR)
+            stopped_reply(api, slot, moves ? strlen(moves) : 0, r);
+        else
+            reply_error(r, 500, "%s", err.msg);
         serve_pool_release(api->pool, slot);
-        reply_error(r, 500, "%s", err.msg);
         return;
     }
     x.e = e;

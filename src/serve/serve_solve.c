@@ -65,33 +65,64 @@ static char *letters(const unsigned char *moves, int len)
     return s;
 }
 
-/* IDA* in a pool slot; returns SLIDE_OK, SLIDE_EINTR (stopped: s->stopped
- * says why) or another error; 1 when every slot is busy. */
+/* The heuristic of q, opened in the caller's slot: wd's tables come from
+ * the server's store (built there at most once, stopped by the slot's
+ * flag: SLIDE_EINTR). */
+static int open_heuristic(struct serve_api *api, const struct solve_request *q,
+                          const volatile sig_atomic_t *flag, struct ida_heuristic *h,
+                          slide_error *err)
+{
+    if (q->pdb)
+        return ida_heuristic_open_pdb(h, q->pdb, q->heuristic, q->goal, err);
+    if (!strcmp(q->heuristic, "wd"))
+        return ida_heuristic_open_wd_shared(h, q->goal, api->wd, flag, err);
+    return ida_heuristic_open(h, q->heuristic, q->goal, err);
+}
+
+/* Why the slot's flag stopped a search (or a build of its tables). */
+static void stopped_why(struct serve_api *api, int slot, const struct solve_request *q,
+                        const char *during, struct solved *s, const slide_error *err)
+{
+    if (serve_pool_timed_out(api->pool, slot))
+        snprintf(s->stopped, sizeof s->stopped, "stopped at the time limit of %g s, %s",
+                 q->max_seconds, during);
+    else if (serve_pool_left(api->pool, slot))
+        snprintf(s->stopped, sizeof s->stopped, "stopped: the client has gone");
+    else
+        snprintf(s->stopped, sizeof s->stopped, "%s", err->msg);
+}
+
+/* IDA* in a pool slot (the heuristic's tables are built in it too);
+ * returns SLIDE_OK, SLIDE_EINTR (stopped: s->stopped says why) or another
+ * error; 1 when every slot is busy. */
 static int run_ida(struct serve_api *api, const struct solve_request *q, struct solved *s,
                    slide_error *err)
 {
-    struct ida_heuristic h;
-    int rc = q->pdb ? ida_heuristic_open_pdb(&h, q->pdb, q->heuristic, q->goal, err)
-                    : ida_heuristic_open(&h, q->heuristic, q->goal, err);
-    if (rc)
-        return rc;
     int slot = serve_pool_acquire(api->pool, q->max_seconds, q->client);
-    if (slot < 0) {
-        ida_heuristic_close(&h);
+    if (slot < 0)
         return 1;
+    struct ida_heuristic h;
+    int rc = open_heuristic(api, q, serve_pool_flag(api->pool, slot), &h, err);
+    if (rc) {
+        s->method = "ida";
+        s->heuristic = q->pdb ? NULL : q->heuristic;
+        s->lower_bound = 0;
+        if (rc == SLIDE_EINTR)
+            stopped_why(api, slot, q, "while the walking-distance tables were built", s,
+                        err);
+        serve_pool_release(api->pool, slot);
+        return rc;
     }
     struct ida_options o = {(uint64_t)q->max_nodes, serve_pool_flag(api->pool, slot), NULL,
                             NULL, METRIC_STM};
     struct ida_result res;
     rc = ida_solve(q->start, q->goal, &h, &o, &res, err);
-    if (rc == SLIDE_EINTR && serve_pool_timed_out(api->pool, slot))
-        snprintf(s->stopped, sizeof s->stopped, "stopped at the time limit of %g s, in "
-                 "the iteration with threshold %d: the optimum is at least %d",
-                 q->max_seconds, res.bound, res.bound);
-    else if (rc == SLIDE_EINTR && serve_pool_left(api->pool, slot))
-        snprintf(s->stopped, sizeof s->stopped, "stopped: the client has gone");
-    else if (rc == SLIDE_EINTR)
-        snprintf(s->stopped, sizeof s->stopped, "%s", err->msg);
+    if (rc == SLIDE_EINTR) {
+        char during[128];
+        snprintf(during, sizeof during, "in the iteration with threshold %d: the optimum "
+                 "is at least %d", res.bound, res.bound);
+        stopped_why(api, slot, q, during, s, err);
+    }
     serve_pool_release(api->pool, slot);
     s->method = "ida";
     snprintf(s->heuristic_name, sizeof s->heuristic_name, "%s", h.name);
