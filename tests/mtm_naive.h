@@ -5,9 +5,10 @@
  * column, and every tile between (the one on that cell included) slides one
  * cell towards the blank's old cell.
  *
- *   naive_mtm_neighbours  the boards one MTM move away from a packed board;
+ *   naive_mtm_neighbours  the boards one MTM move away from a packed board
+ *                         (testutil.h's naive_neighbours_mtm);
  *   naive_mtm_bfs         plain BFS from the goal over a hash set (testutil.h's
- *                         struct naive_set: arrangement -> distance);
+ *                         naive_bfs_metric: arrangement -> distance);
  *   naive_mtm_ball, naive_mtm_distance_by_ball
  *                         testutil.h's meet-in-the-middle distance with MTM
  *                         moves, for boards too big for a whole BFS;
@@ -21,43 +22,20 @@
 
 #include "testutil.h"
 
-/* The rows + cols - 2 boards one MTM move from k; returns how many. */
+/* The boards one MTM move from k (testutil.h's naive_neighbours_mtm). */
 static inline int naive_mtm_neighbours(int rows, int cols, naive_key k, naive_key *out)
 {
-    int n = rows * cols, cells[16], z = 0, m = 0;
-    for (int i = 0; i < n; i++) {
-        cells[i] = naive_cell(k, i);
-        if (!cells[i])
-            z = i;
-    }
-    int zr = z / cols, zc = z % cols;
-    for (int r = 0; r < rows; r++)   /* the blank to (r, zc) */
-        for (int c = 0; c < cols; c++) {
-            if ((r == zr) == (c == zc)) /* the blank itself, or off its lines */
-                continue;
-            int next[16];
-            memcpy(next, cells, sizeof next);
-            if (r != zr) { /* tiles of column zc between slide one row towards zr */
-                int s = r > zr ? 1 : -1;
-                for (int i = zr; i != r; i += s)
-                    next[i * cols + zc] = cells[(i + s) * cols + zc];
-                next[r * cols + zc] = 0;
-            } else {
-                int s = c > zc ? 1 : -1;
-                for (int j = zc; j != c; j += s)
-                    next[zr * cols + j] = cells[zr * cols + j + s];
-                next[zr * cols + c] = 0;
-            }
-            out[m++] = naive_pack(next, n);
-        }
-    return m;
+    return naive_neighbours_mtm(rows, cols, k, out);
 }
 
 /* BFS from goal (rows*cols <= 16) under MTM moves; as naive_bfs. */
 static inline int naive_mtm_bfs(int rows, int cols, const int *goal, uint64_t *hist,
                                 int maxd, struct naive_set *set)
 {
-    return naive_bfs_by(rows, cols, goal, hist, maxd, set, naive_mtm_neighbours);
+    size_t half = 1;
+    for (int i = 3; i <= rows * cols; i++)
+        half *= (size_t)i;
+    return naive_bfs_metric(rows, cols, goal, hist, maxd, set, 1, -1, half);
 }
 
 /* The ball of radius depth around start under MTM moves (as naive_ball). */

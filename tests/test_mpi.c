@@ -506,9 +506,60 @@ static int teardown(void **state)
     return clitest_remove_dir(SCRATCH);
 }
 
+/* The first antipodes line and the boards listed after it. */
+static const char *antipodes_of(const char *out)
+{
+    const char *p = strstr(out, "antipodes:");
+    assert_non_null(p);
+    return p;
+}
+
+/*
+ * The multi-tile metric (--metric mtm): P = 1..3 processes, with a small
+ * budget so that passes stop for room, give the histogram and antipodes of
+ * the threaded `slide bfs 3x3 --metric mtm` (a consistency test: that one is
+ * checked against a brute-force MTM BFS in test_bfs_mtm); a checkpoint of
+ * one records the metric, and resuming it in the other metric is refused.
+ */
+static void test_mtm_P1_to_3(void **state)
+{
+    (void)state;
+    char *ref, *out, *err, args[256];
+    uint64_t want[MAXD], got[MAXD];
+    assert_int_equal(clitest_run("bfs 3x3 --metric mtm --threads 2 --no-progress", NULL,
+                                 &ref, NULL), 0);
+    int radius = parse_hist(ref, want);
+    assert_int_equal(radius, 24);
+    for (int P = 1; P <= 3; P++) {
+        snprintf(args, sizeof args, "bfs 3x3 --mpi --metric mtm --threads 2 --budget 4K%s",
+                 P == 2 ? " --checkpoint " SCRATCH "/mtm" : "");
+        assert_int_equal(mpi_run(P, NULL, args, &out, &err), 0);
+        assert_int_equal(parse_hist(out, got), radius);
+        assert_memory_equal(got, want, (size_t)(radius + 1) * sizeof *got);
+        const char *a = antipodes_of(ref), *b = antipodes_of(out);
+        assert_memory_equal(a, b, (size_t)(strstr(a, "wall") - a));
+        assert_non_null(strstr(out, "metric mtm"));
+        free(out);
+        free(err);
+    }
+    assert_int_not_equal(mpi_run(2, NULL, "bfs --mpi --resume " SCRATCH "/mtm --metric stm",
+                                 &out, &err), 0);
+    if (!strstr(err, "multi-tile metric"))
+        fail_msg("resuming an MTM checkpoint in STM: %s", err);
+    free(out);
+    free(err);
+    assert_int_equal(mpi_run(2, NULL, "bfs --mpi --resume " SCRATCH "/mtm", &out, &err), 0);
+    assert_int_equal(parse_hist(out, got), radius);
+    assert_memory_equal(got, want, (size_t)(radius + 1) * sizeof *got);
+    free(out);
+    free(err);
+    free(ref);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_mtm_P1_to_3),
         cmocka_unit_test(test_3x3_published_and_consistency_P1_to_4),
         cmocka_unit_test(test_2x5_published_and_consistency_P1_to_4),
         cmocka_unit_test(test_threads_published_and_consistency),

@@ -14,6 +14,7 @@
 #include "slide/ida.h"
 #include "slide/metric.h"
 #include "slide/parity.h"
+#include "slide/sweep.h"
 
 static void unpack(const struct naive_set *set, size_t k, struct board *b)
 {
@@ -234,6 +235,68 @@ static void test_wd_incremental(void **state)
         }
 }
 
+/*
+ * The sweep in MTM (sweep.h, metric MTM) on every board of 3x3 and 2x5
+ * against naive_mtm_bfs: its histogram, each heuristic's boards with h > d,
+ * and the edges (every MTM edge once) and those with |dh| > 1 counted over
+ * naive_mtm_neighbours.
+ */
+static void test_sweep_mtm(void **state)
+{
+    (void)state;
+    static const int dims[][2] = {{3, 3}, {2, 5}};
+    static const char *names[] = {"wd", "manhattan"};
+    for (size_t i = 0; i < sizeof dims / sizeof dims[0]; i++) {
+        int R = dims[i][0], C = dims[i][1], n = R * C, cells[16];
+        struct board goal;
+        slide_error err;
+        assert_int_equal(board_goal(&goal, R, C, &err), 0);
+        uint64_t hist[64];
+        struct naive_set set;
+        int radius = naive_mtm_bfs(R, C, goal.cells, hist, 64, &set);
+        struct heuristic hs[2];
+        for (int j = 0; j < 2; j++)
+            assert_int_equal(heuristic_init_metric(&hs[j], names[j], &goal, METRIC_MTM, &err),
+                             0);
+        struct sweep_options o = {2, 0, NULL, NULL, METRIC_MTM};
+        struct sweep_result r;
+        if (sweep_run(&goal, hs, 2, &o, &r, &err))
+            fail_msg("sweep: %s", err.msg);
+        assert_int_equal(r.radius, radius);
+        for (int d = 0; d <= radius; d++)
+            assert_int_equal(r.hist[d], hist[d]);
+        for (int j = 0; j < 2; j++) {
+            uint64_t over = 0, edges = 0, steep = 0;
+            for (size_t k = 0; k < set.cap; k++) {
+                if (!set.keys[k])
+                    continue;
+                for (int c = 0; c < n; c++)
+                    cells[c] = naive_cell(set.keys[k], c);
+                int v = heuristic_eval(&hs[j], cells);
+                over += v > set.dist[k];
+                naive_key next[NAIVE_MAX_NEIGHBOURS];
+                for (int m = naive_mtm_neighbours(R, C, set.keys[k], next); m-- > 0;) {
+                    for (int c = 0; c < n; c++)
+                        cells[c] = naive_cell(next[m], c);
+                    int w = heuristic_eval(&hs[j], cells);
+                    edges++;
+                    steep += w - v > 1 || v - w > 1;
+                }
+            }
+            assert_int_equal(r.stats[j].violations, over);
+            assert_int_equal(2 * r.stats[j].edges, edges); /* each edge seen from both ends */
+            assert_int_equal(2 * r.stats[j].edge_violations, steep);
+        }
+        assert_true(r.stats[0].admissible && r.stats[0].consistent);
+        assert_false(r.stats[1].admissible);
+        sweep_result_free(&r);
+        heuristic_free(&hs[0]);
+        heuristic_free(&hs[1]);
+        naive_free(&set);
+        board_free(&goal);
+    }
+}
+
 /* Notation: format and parse are inverse; bad texts are refused. */
 static void test_notation(void **state)
 {
@@ -299,6 +362,7 @@ int main(void)
         cmocka_unit_test(test_notation),
         cmocka_unit_test(test_brute_force_small),
         cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_sweep_mtm),
         cmocka_unit_test(test_wd_incremental),
         cmocka_unit_test(test_heuristics_every_board),
         cmocka_unit_test(test_bibfs_any_two),

@@ -163,12 +163,49 @@ static void test_solve_mtm_pdb(void **state)
     board_free(&b);
 }
 
+/* slide heuristic --metric mtm: wd admissible, manhattan not, with the
+ * boards h > d counted from the brute force; exit 0 (the claims hold). */
+static void test_heuristic_mtm(void **state)
+{
+    (void)state;
+    struct board goal;
+    slide_error err;
+    assert_int_equal(board_goal(&goal, 2, 4, &err), 0);
+    uint64_t hist[64];
+    struct naive_set set;
+    naive_mtm_bfs(2, 4, goal.cells, hist, 64, &set);
+    int over = 0, cells[8];
+    for (size_t k = 0; k < set.cap; k++) {
+        if (!set.keys[k])
+            continue;
+        int h = 0; /* Manhattan, written here */
+        for (int c = 0; c < 8; c++) {
+            int t = cells[c] = naive_cell(set.keys[k], c);
+            if (t)
+                h += abs(c / 4 - (t - 1) / 4) + abs(c % 4 - (t - 1) % 4);
+        }
+        over += h > set.dist[k];
+    }
+    char *out, *e, want[128];
+    assert_int_equal(clitest_runf(&out, &e, "heuristic 2x4 --metric mtm --h wd,manhattan "
+                                  "--format csv --no-progress"), 0);
+    assert_non_null(strstr(out, "\nwd,20160,yes,0,0,yes,0,"));
+    snprintf(want, sizeof want, "\nmanhattan,20160,no,%d,", over);
+    if (!strstr(out, want))
+        fail_msg("\"%s\" not in:\n%s", want, out);
+    free(out);
+    free(e);
+    naive_free(&set);
+    board_free(&goal);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_solve_mtm_methods),
         cmocka_unit_test(test_solve_mtm_refusals),
         cmocka_unit_test(test_solve_mtm_pdb),
+        cmocka_unit_test(test_heuristic_mtm),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -203,38 +203,61 @@ static inline int naive_neighbours(int rows, int cols, naive_key k, naive_key ou
     return m;
 }
 
-/* The boards one move from k (at most NAIVE_MAX_NEIGHBOURS) into out;
- * returns how many.  naive_neighbours is the single-tile metric's. */
-#define NAIVE_MAX_NEIGHBOURS 32
-typedef int (*naive_neighbours_fn)(int rows, int cols, naive_key k, naive_key *out);
+/* Most boards next to one in the multi-tile metric: rows - 1 + cols - 1. */
+#define NAIVE_MTM_MAX 32
 
-static inline int naive_stm_neighbours(int rows, int cols, naive_key k, naive_key *out)
+/*
+ * The boards next to k in the multi-tile metric (MTM: the blank jumps to
+ * any other cell of its row or column, the tiles between sliding one cell
+ * each), up to NAIVE_MTM_MAX; returns how many.  Made the slow, obvious
+ * way: from k, the blank steps one cell at a time in each direction, each
+ * step a swap with the tile it meets, and every board met is a neighbour.
+ */
+static inline int naive_neighbours_mtm(int rows, int cols, naive_key k,
+                                       naive_key out[NAIVE_MTM_MAX])
 {
-    return naive_neighbours(rows, cols, k, out);
+    int z = 0, m = 0;
+    while (naive_cell(k, z) != 0)
+        z++;
+    static const int dr[4] = {-1, 1, 0, 0}, dc[4] = {0, 0, -1, 1};
+    for (int dir = 0; dir < 4; dir++) {
+        naive_key b = k;
+        int r = z / cols, c = z % cols;
+        for (;;) {
+            int r2 = r + dr[dir], c2 = c + dc[dir];
+            if (r2 < 0 || r2 >= rows || c2 < 0 || c2 >= cols)
+                break;
+            int from = r * cols + c, to = r2 * cols + c2;
+            naive_key tile = (b >> (4 * to)) & 15;
+            b = (b & ~((naive_key)15 << (4 * to))) | (tile << (4 * from));
+            out[m++] = b;
+            r = r2;
+            c = c2;
+        }
+    }
+    return m;
 }
 
 /*
  * Plain BFS from goal (rows*cols <= 16 cells) with a hash set and a FIFO
- * queue, moves from nbr (whose graph reaches at most half the
- * arrangements, as both metrics' do).  Fills hist (counts per distance, at
- * most maxd) and returns the radius; the set (distances of every reachable
- * board) is left in *set for the caller to query and free with naive_free.
+ * queue, in the single-tile metric (mtm 0) or the multi-tile one (mtm 1,
+ * naive_neighbours_mtm), every board to distance maxdepth (-1: all).
+ * Fills hist (counts per distance, at most maxd) and returns the radius
+ * (the largest distance found); the set is left in *set as naive_bfs's.
  */
-static inline int naive_bfs_by(int rows, int cols, const int *goal, uint64_t *hist,
-                               int maxd, struct naive_set *set, naive_neighbours_fn nbr)
+static inline int naive_bfs_metric(int rows, int cols, const int *goal, uint64_t *hist,
+                                   int maxd, struct naive_set *set, int mtm, int maxdepth,
+                                   size_t expect)
 {
     int n = rows * cols;
-    size_t expect = 1;
-    for (int i = 2; i <= n; i++)
-        expect *= (size_t)i;
     set->cap = 1;
     while (set->cap < expect + expect / 2 + 16)
         set->cap <<= 1;
     set->keys = calloc(set->cap, sizeof *set->keys);
     set->dist = calloc(set->cap, 1);
     set->len = 0;
-    naive_key *queue = malloc(expect / 2 * sizeof *queue + 16 * sizeof *queue);
-    naive_key next[NAIVE_MAX_NEIGHBOURS];
+    naive_key *queue = malloc(expect * sizeof *queue + 16 * sizeof *queue),
+              next[NAIVE_MTM_MAX];
     size_t head = 0, tail = 0;
     memset(hist, 0, (size_t)maxd * sizeof *hist);
     queue[tail++] = naive_pack(goal, n);
@@ -243,12 +266,19 @@ static inline int naive_bfs_by(int rows, int cols, const int *goal, uint64_t *hi
     while (head < tail) {
         naive_key k = queue[head++];
         int d = naive_lookup(set, k);
+        assert_true(d >= 0 && d < maxd);
         hist[d]++;
         if (d > radius)
             radius = d;
-        for (int i = nbr(rows, cols, k, next); i-- > 0;)
-            if (naive_insert(set, next[i], (uint8_t)(d + 1)))
+        if (d == maxdepth)
+            continue;
+        int cnt = mtm ? naive_neighbours_mtm(rows, cols, k, next)
+                      : naive_neighbours(rows, cols, k, next);
+        for (int i = cnt; i-- > 0;)
+            if (naive_insert(set, next[i], (uint8_t)(d + 1))) {
+                assert_true(tail < expect + 16);
                 queue[tail++] = next[i];
+            }
     }
     free(queue);
     return radius;
@@ -257,7 +287,21 @@ static inline int naive_bfs_by(int rows, int cols, const int *goal, uint64_t *hi
 static inline int naive_bfs(int rows, int cols, const int *goal, uint64_t *hist,
                             int maxd, struct naive_set *set)
 {
-    return naive_bfs_by(rows, cols, goal, hist, maxd, set, naive_stm_neighbours);
+    size_t half = 1; /* (RC)!/2: every board the goal can reach, and more */
+    for (int i = 3; i <= rows * cols; i++)
+        half *= (size_t)i;
+    return naive_bfs_metric(rows, cols, goal, hist, maxd, set, 0, -1, half);
+}
+
+/* The boards one move from k (at most NAIVE_MAX_NEIGHBOURS) into out;
+ * returns how many: naive_stm_neighbours (naive_neighbours) or
+ * naive_neighbours_mtm. */
+#define NAIVE_MAX_NEIGHBOURS NAIVE_MTM_MAX
+typedef int (*naive_neighbours_fn)(int rows, int cols, naive_key k, naive_key *out);
+
+static inline int naive_stm_neighbours(int rows, int cols, naive_key k, naive_key *out)
+{
+    return naive_neighbours(rows, cols, k, out);
 }
 
 static inline void naive_free(struct naive_set *s)

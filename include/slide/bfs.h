@@ -29,6 +29,7 @@
 
 #include <stdint.h>
 
+#include "slide/metric.h"
 #include "slide/space.h"
 #include "slide/store.h"
 
@@ -78,6 +79,14 @@ struct bfs_options {
      * smaller ones (in the cache) being marked as they are found.  Same
      * result either way; for tests. */
     int queue;
+    /* METRIC_STM (0, the default) or METRIC_MTM: what one move is
+     * (metric.h).  In MTM the graph is not bipartite (a jump of two cells
+     * keeps the colour), so the frontier is told from the next layer by
+     * its code, not its colour: a pass marks new boards 01, and a close
+     * pass after every layer turns them into frontier (10); closed boards
+     * keep no depth bit (00).  MTM goes forward and board by board in every
+     * layer (no backward scan, no window tables). */
+    enum metric metric;
 };
 
 struct bfs_result {
@@ -93,6 +102,8 @@ struct bfs_result {
                                 pass: at most the threads asked for) */
     uint64_t applies;        /* apply phases of the forward passes of several
                                 threads (one ends each such pass) */
+    enum metric metric;      /* the metric searched (bfs_options.metric; a
+                                checkpoint records it) */
 };
 
 /*
@@ -108,7 +119,8 @@ int bfs_run(const struct space *s, struct store *st,
 /*
  * Continue a search stopped at a layer boundary: st holds the closed layers
  * 0..r->radius - 1 and layer r->radius as frontier, r its histogram.
- * Same errors as bfs_run.
+ * Same errors as bfs_run, and SLIDE_EINVAL when r->metric is not
+ * o->metric (a search goes on in the metric it began in).
  */
 int bfs_resume(const struct space *s, struct store *st,
                const struct bfs_options *o, struct bfs_result *r,

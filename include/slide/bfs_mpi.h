@@ -129,6 +129,7 @@ struct bfs_mpi_options {
     void *ctx;
     int fault_rank;           /* test hook: this rank dies with SIGKILL ... */
     int fault_depth;          /* ... in the middle of expanding this layer (< 0: never) */
+    enum metric metric;       /* as bfs_options.metric (0: the single-tile metric) */
 };
 
 /*

@@ -18,6 +18,9 @@
  *                complete 0|1               (1: the search has finished)
  *                elapsed SECONDS            (search wall time so far)
  *                first K i1 ... iK          (bfs_result.first)
+ *                metric mtm                 (only for a search in the
+ *                                            multi-tile metric; none: the
+ *                                            single-tile one, bfs_result.metric)
  *                hist h0 ... hD             (boards at distance 0..D)
  *                state-crc32 XXXXXXXX       (CRC-32 of all lines above)
  *

@@ -3,8 +3,8 @@
  * board of a small puzzle: admissibility, consistency, tightness and the
  * joint (distance, h) table.
  *
- * Method: a two-bit BFS from the goal (bfs.h).  When layer d is complete
- * its boards are exactly the frontier entries of colour d mod 2, so the
+ * Method: a two-bit BFS from the goal (bfs.h) in the sweep's metric.  When
+ * layer d is complete its boards are exactly the frontier entries, so the
  * on_layer callback visits them (bfs_visit_frontier) knowing their exact
  * distance d, unranks each into a per-thread board and evaluates every
  * heuristic on it.  Consistency is checked on every edge of the move graph
@@ -80,11 +80,9 @@ struct sweep_options {
     bfs_layer_fn progress;         /* called after each layer is swept, or NULL */
     void *progress_ctx;
     enum metric metric;            /* the moves d counts and edges follow (metric.h);
-                                      0: STM.  MTM: every heuristic must be bound
-                                      for it (heuristic_init_metric), and d comes
-                                      from the BFS in MTM, which this build lacks:
-                                      refused (SLIDE_EINVAL) until bfs_run takes a
-                                      metric */
+                                      0: STM.  MTM: d from the BFS in MTM
+                                      (bfs_options.metric), and every heuristic
+                                      bound for it (heuristic_init_metric) */
 };
 
 struct sweep_result {
@@ -102,8 +100,8 @@ struct sweep_result {
  * Sweep the heuristics hs[0..count-1] (each initialised for `goal`) over
  * every board that reaches goal (the compact space, n <= SPACE_MAX_CELLS).
  * Errors: SLIDE_EINVAL (count out of 1..SWEEP_MAX_HEURISTICS, a heuristic
- * of other dimensions or bound for another metric, h != 0 at the goal, or
- * o->metric MTM: not yet), SLIDE_ERANGE (too many
+ * of other dimensions or bound for single-tile moves in an MTM sweep, or
+ * h != 0 at the goal), SLIDE_ERANGE (too many
  * cells, or h outside 0..SWEEP_MAX_H on some board), SLIDE_ENOMEM (the
  * store over the memory limit).  Free r with sweep_result_free, also after
  * an error.

@@ -399,7 +399,8 @@ static int result_init(struct sweep_result *r, const struct board *goal,
 static int sweep_search(struct sweep_state *S, struct store *st, slide_error *err)
 {
     struct bfs_result br;
-    struct bfs_options bo = {.threads = S->threads, .on_layer = on_layer, .ctx = S};
+    struct bfs_options bo = {.threads = S->threads, .on_layer = on_layer, .ctx = S,
+                             .metric = S->moves.metric};
     int rc = bfs_run(S->s, st, &bo, &br, err);
     if (rc == SLIDE_EINTR && S->rc) {
         rc = S->rc;
@@ -426,10 +427,6 @@ int sweep_run(const struct board *goal, const struct heuristic *hs, int count,
     int rc = result_init(r, goal, hs, count, err);
     if (!rc)
         rc = check_heuristics(goal, hs, count, o->metric, err);
-    if (!rc && o->metric == METRIC_MTM)
-        rc = slide_fail(err, SLIDE_EINVAL, "a sweep in the multi-tile metric needs exact "
-                        "multi-tile distances from the two-bit BFS, which this build "
-                        "does not compute yet");
     if (!rc)
         rc = space_init(&s, goal, SPACE_COMPACT, err);
     if (rc)

@@ -224,6 +224,16 @@ int cli_threads(const char *text, int *out)
     return 0;
 }
 
+int cli_metric(const char *text, enum metric *out)
+{
+    int m = metric_parse(text);
+    if (m < 0)
+        return cli_fail(EXIT_USAGE, "--metric must be stm (one tile one cell) or mtm "
+                        "(the blank jumps along its row or column), not \"%s\"", text);
+    *out = (enum metric)m;
+    return 0;
+}
+
 /* ---- the option layer (cli.h) ------------------------------------------ */
 
 void cli_parse_init(struct cli_parse *p, const char *cmd, const struct cli_option *opts,

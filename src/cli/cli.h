@@ -13,6 +13,7 @@
 
 #include "slide/board.h"
 #include "slide/checkpoint.h"
+#include "slide/metric.h"
 #include "slide/report.h"
 
 enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2, EXIT_UNSOLVABLE = 3 };
@@ -208,6 +209,10 @@ int cli_format(const char *text, enum report_format *out);
 
 /* Parse --threads (1..1024); prints and returns -1 on error. */
 int cli_threads(const char *text, int *out);
+
+/* Parse --metric (stm, mtm: metric.h); prints a one-line error naming what
+ * is allowed and returns -1 on error. */
+int cli_metric(const char *text, enum metric *out);
 
 /*
  * The histogram table on stdout: columns distance, count, cumulative (CSV:

@@ -22,7 +22,7 @@
 #include "slide/report.h"
 
 static const char help[] =
-    "usage: slide bfs RxC [--goal G] [--threads N] [--space compact|full]\n"
+    "usage: slide bfs RxC [--goal G] [--metric stm|mtm] [--threads N] [--space compact|full]\n"
     "                 [--format text|csv|md|tex] [--progress] [--max-memory BYTES]\n"
     "                 [--checkpoint DIR] [--checkpoint-every MINUTES] [--resume DIR]\n"
     "                 [--save FILE [--encoding 1|2|8] [--level N]]\n"
@@ -37,6 +37,12 @@ static const char help[] =
     "(boards at the radius), and checks the count against (RC)!/2 (n for\n"
     "1-row and 1-column boards, which are paths).\n"
     "  --goal G           goal board (default 1..n-1 in reading order, blank last)\n"
+    "  --metric M         what one move is: stm (default, the single-tile metric:\n"
+    "                     one tile slides one cell) or mtm (the multi-tile\n"
+    "                     metric: the blank jumps to any cell of its row or\n"
+    "                     column, the tiles between sliding one cell each).\n"
+    "                     Checkpoints record it (--resume refuses the other one);\n"
+    "                     --save needs stm\n"
     "  --threads N        OpenMP threads (default: all cores); results do not\n"
     "                     depend on N\n"
     "  --space compact    index the (RC)!/2 solvable boards (default)\n"
@@ -153,6 +159,8 @@ struct bfs_args {
     char command[512];       /* the command line, for --provenance */
     const char *save;      /* database file, or NULL */
     int sized, kind_given;   /* RxC and --space were given */
+    enum metric metric;      /* --metric */
+    int metric_given;
     char resume_goal[512];   /* the goal read from --resume DIR's checkpoint */
     struct db_save_options db;
     uint64_t antipodes;      /* boards to list (--antipodes; UINT64_MAX: all) */
@@ -237,6 +245,7 @@ static const struct cli_option bfs_options[] = {
     {"level", 0, CLI_VALUE, 'L', USE_SAVE, "--save FILE", NULL},
     {"antipodes", 0, CLI_VALUE, 'A', 0, NULL, NULL},
     {"antipodes-file", 0, CLI_VALUE, 'F', 0, NULL, NULL},
+    {"metric", 0, CLI_VALUE, 'M', 0, NULL, NULL},
     {0, 0, 0, 0, 0, NULL, NULL}};
 
 /* One option's value into a; EXIT_OK or EXIT_USAGE (printed). */
@@ -276,6 +285,9 @@ static int take_option(int c, const char *v, void *ctx)
         a->db.level = (int)n;
         return EXIT_OK;
     case 'A': return parse_antipodes(v, &a->antipodes) ? EXIT_USAGE : EXIT_OK;
+    case 'M':
+        a->metric_given = 1;
+        return cli_metric(v, &a->metric) ? EXIT_USAGE : EXIT_OK;
     case 'F':
         if (!*v)
             return cli_fail(EXIT_USAGE, "--antipodes-file needs a file name");
@@ -306,6 +318,9 @@ static int parse_args(int argc, char **argv, struct bfs_args *a)
         return cli_fail(EXIT_USAGE, "bfs takes one board size such as 3x3 (or none with "
                         "--resume DIR; see --help)");
     a->sized = p.nargs == 1;
+    if (a->save && a->metric == METRIC_MTM)
+        return cli_fail(EXIT_USAGE, "--save writes single-tile distances; a distance "
+                        "database of the multi-tile metric (--metric mtm) is not built yet");
     if (a->sized && board_parse_dims(p.args[0], &a->rows, &a->cols, &err))
         return cli_fail(EXIT_USAGE, "%s", err.msg);
     return EXIT_OK;
@@ -568,7 +583,8 @@ static int search(struct run_ctx *c, const struct bfs_args *a, struct store *st,
                   struct bfs_result *r)
 {
     slide_error err;
-    struct bfs_options o = {.threads = a->threads, .on_layer = on_layer, .ctx = c};
+    struct bfs_options o = {.threads = a->threads, .on_layer = on_layer, .ctx = c,
+                            .metric = r->hist ? r->metric : a->metric};
     int fresh = r->hist == NULL, done = r->complete;
     c->last_save = omp_get_wtime();
     /* a resumed search whose frontier is already the last layer */
@@ -654,6 +670,15 @@ static int open_search(const struct bfs_args *a, const struct space *s,
     if (a->resume) {
         if ((rc = checkpoint_load(a->resume, s, a->max_memory, st, r, &err)))
             return cli_fail_lib(rc, &err);
+        if (a->metric_given && r->metric != a->metric) {
+            int m = (int)r->metric;
+            store_free(st);
+            bfs_result_free(r);
+            return cli_fail(EXIT_USAGE, "checkpoint %s is a search in the %s metric (%s), "
+                            "not the %s metric (--metric %s)", a->resume,
+                            metric_long_name((enum metric)m), metric_name((enum metric)m),
+                            metric_long_name(a->metric), metric_name(a->metric));
+        }
         cli_note("resuming %s at distance %d%s: %" PRIu64 " boards "
                 "reached, %.1f s of search so far\n", a->resume, r->radius,
                 r->complete ? " (complete)" : "", r->reached, r->seconds);
@@ -710,6 +735,9 @@ static int report(const struct bfs_args *a, const struct board *goal,
     fprintf(info, "%sboard %dx%d, goal %s, %s space of %" PRIu64 " index%s (%" PRIu64
             " bytes at 2 bits)\n", pre, a->rows, a->cols, gtext, space_kind_name(s->kind),
             s->size, s->size == 1 ? "" : "es", store_bytes_needed(s->size));
+    if (r->metric == METRIC_MTM)
+        fprintf(info, "%smetric mtm: the multi-tile metric (the blank jumps along its row "
+                "or column)\n", pre);
     if (a->format == REPORT_MD)
         fputc('\n', stdout);
     cli_histogram(a->format, a->rows, a->cols, r->hist, r->radius);

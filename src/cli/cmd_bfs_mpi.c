@@ -27,6 +27,7 @@
 
 static const char help[] =
     "usage: mpirun -n P slide-mpi bfs RxC --mpi [--goal G] [--space compact|full]\n"
+    "                 [--metric stm|mtm]\n"
     "                 [--threads N] [--progress] [--stats] [--max-memory BYTES]\n"
     "                 [--budget BYTES] [--checkpoint DIR] [--checkpoint-every MINUTES]\n"
     "                 [--resume DIR]\n"
@@ -42,6 +43,7 @@ static const char help[] =
     "sorted and delta-coded.  Histogram, radius and antipodes are those of\n"
     "slide bfs (text format) for any P and any --threads.\n"
     "  --goal G, --space S  as slide bfs\n"
+    "  --metric M         stm (default) or mtm, as slide bfs; checkpoints record it\n"
     "  --threads N        OpenMP threads in each process (default: OpenMP's, that\n"
     "                     is OMP_NUM_THREADS or the cores the process may use);\n"
     "                     run P x N <= cores\n"
@@ -98,6 +100,8 @@ struct mpi_args {
     int kind_given;
     char resume_goal[512]; /* the goal read from --resume DIR's checkpoint */
     int progress, stats, threads, no_backward;
+    enum metric metric;   /* --metric */
+    int metric_given;
     uint64_t max_memory, budget;
     const char *checkpoint, *resume;
     double every;
@@ -126,6 +130,7 @@ static const struct cli_option opts[] = {
     {"checkpoint-every", 0, CLI_VALUE, 'e', 1, "--checkpoint DIR or --resume DIR", NULL},
     {"resume", 0, CLI_VALUE, 'r', 0, NULL, NULL},
     {"help", 'h', CLI_FLAG, 'h', 0, NULL, NULL},
+    {"metric", 0, CLI_VALUE, 'X', 0, NULL, NULL},
     {0, 0, 0, 0, 0, NULL, NULL}};
 
 static int take(int id, const char *v, void *ctx)
@@ -146,6 +151,9 @@ static int take(int id, const char *v, void *ctx)
     case 'T': a->stats = 1; return EXIT_OK;
     case 't': return cli_threads(v, &a->threads) ? EXIT_USAGE : EXIT_OK;
     case 'B': a->no_backward = 1; return EXIT_OK;
+    case 'X':
+        a->metric_given = 1;
+        return cli_metric(v, &a->metric) ? EXIT_USAGE : EXIT_OK;
     case 'm': return cli_bytes("--max-memory", v, &a->max_memory) ? EXIT_USAGE : EXIT_OK;
     case 'b':
         if (cli_bytes("--budget", v, &a->budget))
@@ -288,9 +296,19 @@ static int open_search(MPI_Comm comm, const struct mpi_args *a, const struct spa
                               "buffers of this machine's processes", &nd->machine, err);
     if (rc)
         return rc;
-    if (a->resume)
-        return checkpoint_mpi_load(comm, a->resume, s, a->max_memory,
-                                   nd->mine - store_bytes_needed(hi - lo), st, r, gen, err);
+    if (a->resume) {
+        rc = checkpoint_mpi_load(comm, a->resume, s, a->max_memory,
+                                 nd->mine - store_bytes_needed(hi - lo), st, r, gen, err);
+        if (!rc && a->metric_given && r->metric != a->metric) {
+            store_free(st);
+            bfs_result_free(r);
+            rc = slide_fail(err, SLIDE_EFORMAT, "checkpoint %s is a search in the %s "
+                            "metric, not the %s metric (--metric %s)", a->resume,
+                            metric_long_name(r->metric), metric_long_name(a->metric),
+                            metric_name(a->metric));
+        }
+        return rc;
+    }
     return bfs_mpi_agree(comm, store_alloc(st, hi - lo, err), err);
 }
 
@@ -307,7 +325,8 @@ static int search(MPI_Comm comm, const struct mpi_args *a, const struct space *s
     struct mpi_ctx c = {a, s, rank, MPI_Wtime(), (long)pause_ms};
     struct bfs_mpi_options o = {.threads = a->threads, .no_backward = a->no_backward,
                                 .budget = a->budget, .on_layer = on_layer, .ctx = &c,
-                                .fault_rank = -1, .fault_depth = -1};
+                                .fault_rank = -1, .fault_depth = -1,
+                                .metric = a->resume ? r->metric : a->metric};
     const char *fault = getenv("SLIDE_MPI_FAULT"), *dir = a->checkpoint ? a->checkpoint
                                                                          : a->resume;
     if (fault && sscanf(fault, "%d:%d", &o.fault_rank, &o.fault_depth) != 2)
@@ -338,6 +357,9 @@ static void report(const struct mpi_args *a, const struct space *s,
     slide_error err;
     printf("board %dx%d, %s space of %" PRIu64 " indexes, %d MPI processes\n", a->rows,
            a->cols, space_kind_name(s->kind), s->size, nprocs);
+    if (r->metric == METRIC_MTM)
+        printf("metric mtm: the multi-tile metric (the blank jumps along its row or "
+               "column)\n");
     cli_histogram(REPORT_TEXT, a->rows, a->cols, r->hist, r->radius);
     printf("boards reached: %" PRIu64 "; expected %s = %" PRIu64 ": %s\n", r->reached,
            s->path_graph ? "n (a path)" : "(RC)!/2", s->reachable,

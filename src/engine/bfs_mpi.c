@@ -106,11 +106,16 @@ static uint64_t largest_slice(const struct space *s, int nprocs)
 }
 
 /* Remote entries per thread for these options (the same on every process). */
-static size_t cap_of(const struct space *s, int nprocs, int threads, uint64_t budget)
+static size_t cap_of(const struct space *s, int nprocs, int threads, uint64_t budget,
+                     enum metric metric)
 {
     if (!budget)
         budget = BFS_MPI_DEFAULT_BUDGET;
-    return bfs_slice_cap(budget, threads, largest_slice(s, nprocs));
+    size_t cap = bfs_slice_cap(budget, threads, largest_slice(s, nprocs));
+    /* what a slice's pass in the multi-tile metric needs at least
+     * (bfs_slice_open: two words of rows - 1 jumps per entry) */
+    size_t mtm = 4 * (size_t)(s->rows > 1 ? s->rows - 1 : 1) * STORE_ENTRIES_PER_WORD;
+    return metric == METRIC_MTM && cap < mtm ? mtm : cap;
 }
 
 /* Bytes of the sort's counts (frontier_sort.c): 128-bit keys, 11-bit digits. */
@@ -121,7 +126,7 @@ uint64_t bfs_mpi_bytes(const struct space *s, int nprocs, int rank, int threads,
 {
     uint64_t lo, hi;
     int T = threads_of(threads);
-    size_t cap = cap_of(s, nprocs, T, budget);
+    size_t cap = cap_of(s, nprocs, T, budget, METRIC_STM);
     uint64_t all = (uint64_t)T * cap * sizeof(uint64_t); /* every thread's remote entries */
     bfs_mpi_range(s, nprocs, rank, &lo, &hi);
     uint64_t bytes = store_bytes_needed(hi - lo) + bfs_slice_bytes(s, hi - lo, T, cap);
@@ -629,8 +634,9 @@ static int open_layers(MPI_Comm comm, struct layer_ctx *c, const struct space *s
     MPI_Comm_rank(comm, &rank);
     bfs_mpi_range(s, nprocs, rank, &lo, &hi);
     int threads = threads_of(o->threads);
-    size_t cap = cap_of(s, nprocs, threads, o->budget);
-    struct bfs_options bo = {.threads = threads, .no_backward = o->no_backward};
+    size_t cap = cap_of(s, nprocs, threads, o->budget, o->metric);
+    struct bfs_options bo = {.threads = threads, .no_backward = o->no_backward,
+                             .metric = o->metric};
     rc = bfs_slice_open(&c->sl, s, st, lo, nprocs > 1, &bo, cap, fresh, err);
     if (!rc && exchange_init(&c->x, s, nprocs, rank, threads, cap))
         rc = slide_fail(err, SLIDE_ENOMEM, "out of memory for the exchange buffers");
@@ -703,6 +709,9 @@ int bfs_mpi_resume(MPI_Comm comm, const struct space *s, struct store *st,
                    slide_error *err)
 {
     int rc = check_slice(comm, s, st, err);
+    if (!rc && r->metric != o->metric)
+        rc = slide_fail(err, SLIDE_EINVAL, "the search was begun in the %s metric, not the "
+                        "%s metric", metric_long_name(r->metric), metric_long_name(o->metric));
     return rc ? rc : mpi_layers(comm, s, st, o, r, 0, err);
 }
 
@@ -712,6 +721,7 @@ int bfs_mpi_run(MPI_Comm comm, const struct space *s, struct store *st,
 {
     int nprocs, rank;
     memset(r, 0, sizeof *r);
+    r->metric = o->metric;
     int rc = check_slice(comm, s, st, err);
     if (rc)
         return rc;

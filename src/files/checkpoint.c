@@ -54,6 +54,7 @@ struct paths {
 /* What a state file says (hist is malloc'd). */
 struct state {
     int rows, cols, radius, complete, nfirst;
+    enum metric metric;     /* "metric mtm" line; none: the single-tile metric */
     char goal[512], space[16];
     uint64_t entries, bytes;
     uint32_t store_crc;
@@ -309,6 +310,10 @@ static char *format_state(const struct space *s, const struct store *st,
                       r->radius, r->complete ? 1 : 0, r->seconds, r->nfirst);
     for (int i = 0; i < r->nfirst && !bad; i++)
         bad = appendf(&t, &len, &cap, " %" PRIu64, r->first[i]);
+    /* the multi-tile metric's line, only there: single-tile checkpoints are
+     * those of format 1 before it, byte for byte */
+    if (r->metric == METRIC_MTM)
+        bad = bad || appendf(&t, &len, &cap, "\nmetric mtm");
     bad = bad || appendf(&t, &len, &cap, "\nhist");
     for (int d = 0; d <= r->radius && !bad; d++)
         bad = appendf(&t, &len, &cap, " %" PRIu64, r->hist[d]);
@@ -538,6 +543,13 @@ static int parse_counts(char **cur, struct state *st, const char *path, slide_er
         parse_u64s(rest + 1, st->first, (int)k))
         return bad_field(err, path, "first", v);
     st->nfirst = (int)k;
+    if (strncmp(*cur, "metric ", 7) == 0) { /* optional: the multi-tile metric */
+        if (!(v = take_line(cur, "metric", path, err)))
+            return SLIDE_EFORMAT;
+        if (strcmp(v, "mtm") != 0)
+            return bad_field(err, path, "metric", v);
+        st->metric = METRIC_MTM;
+    }
     if (!(v = take_line(cur, "hist", path, err)))
         return SLIDE_EFORMAT;
     st->hist = calloc((size_t)st->radius + 1, sizeof *st->hist);
@@ -699,6 +711,7 @@ static void fill_result(struct state *sv, struct bfs_result *r)
     memcpy(r->first, sv->first, sizeof r->first);
     r->nfirst = sv->nfirst;
     r->complete = sv->complete;
+    r->metric = sv->metric;
     r->seconds = sv->elapsed;
 }
 

@@ -54,6 +54,8 @@ static int write_state(const char *dir, const struct space *s, int nprocs, int g
                           r->complete, r->seconds, r->nfirst);
     for (int i = 0; i < r->nfirst; i++)
         n += (size_t)snprintf(buf + n, cap - n, " %" PRIu64, r->first[i]);
+    if (r->metric == METRIC_MTM) /* only then: single-tile states are as before */
+        n += (size_t)snprintf(buf + n, cap - n, "\nmetric mtm");
     n += (size_t)snprintf(buf + n, cap - n, "\nhist");
     for (int d = 0; d <= r->radius; d++)
         n += (size_t)snprintf(buf + n, cap - n, " %" PRIu64, r->hist[d]);
@@ -188,6 +190,10 @@ static int parse_result(const char *text, struct bfs_result *r)
             return -1;
         r->reached += r->hist[d];
     }
+    const char *m = field(text, "metric");
+    if (m && strncmp(m, "mtm\n", 4) != 0)
+        return -1;
+    r->metric = m ? METRIC_MTM : METRIC_STM;
     long k = strtol(f, &end, 10);
     if (end == f || k < 0 || k > BFS_KEEP)
         return -1;
