@@ -70,7 +70,7 @@ static int solve(const struct board *start, const struct board *goal,
     struct ida_heuristic h;
     struct ida_result r;
     struct bounds bs = {{0}, 0};
-    struct ida_options o = {0, NULL, record_bound, &bs};
+    struct ida_options o = {0, NULL, record_bound, &bs, METRIC_STM};
     slide_error err;
     assert_int_equal(ida_heuristic_open(&h, name, goal, &err), 0);
     int rc = ida_solve(start, goal, &h, &o, &r, &err);
@@ -277,14 +277,14 @@ static void test_node_limit_and_cancel(void **state)
     parse(&b, korf1);
     assert_int_equal(board_goal(&goal, 4, 4, &err), 0);
     assert_int_equal(ida_heuristic_open(&h, "lc", &goal, &err), 0);
-    struct ida_options o = {1000, NULL, NULL, NULL};
+    struct ida_options o = {1000, NULL, NULL, NULL, METRIC_STM};
     assert_int_equal(ida_solve(&b, &goal, &h, &o, &r, &err), SLIDE_EINTR);
     assert_int_equal(r.expanded, 1000); /* --max-nodes N: N expansions, not N + 1 */
     assert_int_equal(r.length, -1);
     assert_true(r.bound >= r.h_start && r.bound <= 57);
     assert_non_null(strstr(err.msg, "node limit"));
     volatile sig_atomic_t stop = 1;
-    struct ida_options c = {0, &stop, NULL, NULL};
+    struct ida_options c = {0, &stop, NULL, NULL, METRIC_STM};
     assert_int_equal(ida_solve(&b, &goal, &h, &c, &r, &err), SLIDE_EINTR);
     assert_int_equal(r.expanded, 0); /* the flag is read before the first expansion */
     assert_non_null(strstr(err.msg, "interrupted"));

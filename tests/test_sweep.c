@@ -46,7 +46,7 @@ static void teardown(struct fixture *f)
 static void sweep(const struct fixture *f, int threads, struct sweep_result *r)
 {
     slide_error err;
-    struct sweep_options o = {threads, 0, NULL, NULL};
+    struct sweep_options o = {threads, 0, NULL, NULL, METRIC_STM};
     if (sweep_run(&f->goal, f->hs, NAMES, &o, r, &err))
         fail_msg("sweep: %s", err.msg);
 }
@@ -397,7 +397,7 @@ static void test_errors(void **state)
     setup(&f, "1 2 3/4 5 6/7 8 0");
     struct sweep_result r;
     slide_error err = {{0}};
-    struct sweep_options o = {1, 0, NULL, NULL};
+    struct sweep_options o = {1, 0, NULL, NULL, METRIC_STM};
     assert_int_equal(sweep_run(&f.goal, f.hs, 0, &o, &r, &err), SLIDE_EINVAL);
     sweep_result_free(&r);
     /* heuristics set up for another goal: h is not 0 at this one */

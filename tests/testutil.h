@@ -284,12 +284,6 @@ static inline int naive_bfs_metric(int rows, int cols, const int *goal, uint64_t
     return radius;
 }
 
-/*
- * Plain BFS from goal (rows*cols <= 16 cells) with a hash set and a FIFO
- * queue.  Fills hist (counts per distance, at most maxd) and returns the
- * radius; the set (distances of every reachable board) is left in *set for
- * the caller to query and free with naive_free.
- */
 static inline int naive_bfs(int rows, int cols, const int *goal, uint64_t *hist,
                             int maxd, struct naive_set *set)
 {
@@ -297,6 +291,17 @@ static inline int naive_bfs(int rows, int cols, const int *goal, uint64_t *hist,
     for (int i = 3; i <= rows * cols; i++)
         half *= (size_t)i;
     return naive_bfs_metric(rows, cols, goal, hist, maxd, set, 0, -1, half);
+}
+
+/* The boards one move from k (at most NAIVE_MAX_NEIGHBOURS) into out;
+ * returns how many: naive_stm_neighbours (naive_neighbours) or
+ * naive_neighbours_mtm. */
+#define NAIVE_MAX_NEIGHBOURS NAIVE_MTM_MAX
+typedef int (*naive_neighbours_fn)(int rows, int cols, naive_key k, naive_key *out);
+
+static inline int naive_stm_neighbours(int rows, int cols, naive_key k, naive_key *out)
+{
+    return naive_neighbours(rows, cols, k, out);
 }
 
 static inline void naive_free(struct naive_set *s)
@@ -321,19 +326,20 @@ static inline naive_key *naive_alloc(struct naive_set *set, size_t cap)
 /*
  * The ball of radius `depth` around `start` (rows*cols <= 16) by plain BFS
  * into a new hash set of capacity cap (a power of two above 1.5 times the
- * boards found; checked), distances in *set.  Returns the boards found.
+ * boards found; checked), distances in *set, moves from nbr.  Returns the
+ * boards found.
  */
-static inline size_t naive_ball(int rows, int cols, const int *start, int depth,
-                                size_t cap, struct naive_set *set)
+static inline size_t naive_ball_by(int rows, int cols, const int *start, int depth,
+                                   size_t cap, struct naive_set *set, naive_neighbours_fn nbr)
 {
-    naive_key *queue = naive_alloc(set, cap), next[4];
+    naive_key *queue = naive_alloc(set, cap), next[NAIVE_MAX_NEIGHBOURS];
     size_t head = 0, tail = 0;
     queue[tail++] = naive_pack(start, rows * cols);
     naive_insert(set, queue[0], 0);
     while (head < tail) {
         naive_key k = queue[head++];
         int d = naive_lookup(set, k);
-        for (int i = d < depth ? naive_neighbours(rows, cols, k, next) : 0; i-- > 0;)
+        for (int i = d < depth ? nbr(rows, cols, k, next) : 0; i-- > 0;)
             if (naive_insert(set, next[i], (uint8_t)(d + 1))) {
                 assert_true(set->len * 3 < cap * 2);
                 queue[tail++] = next[i];
@@ -343,19 +349,26 @@ static inline size_t naive_ball(int rows, int cols, const int *start, int depth,
     return set->len;
 }
 
+static inline size_t naive_ball(int rows, int cols, const int *start, int depth,
+                                size_t cap, struct naive_set *set)
+{
+    return naive_ball_by(rows, cols, start, depth, cap, set, naive_stm_neighbours);
+}
+
 /*
- * Exact distance from board to the centre of `ball` (a naive_ball of radius
- * R around the goal), by a plain BFS from board that expands nothing once a
- * board of the ball is seen: every shortest path crosses distance R from
- * the goal at layer D - R of this BFS, and every board of the ball seen
- * gives k + (its distance in the ball) >= D, so the least of these is D.
- * cap bounds the boards this BFS may hold (checked).
+ * Exact distance from board to the centre of `ball` (a ball of radius R
+ * around the goal, same moves nbr), by a plain BFS from board that expands
+ * nothing once a board of the ball is seen: every shortest path crosses
+ * distance R from the goal at layer D - R of this BFS, and every board of
+ * the ball seen gives k + (its distance in the ball) >= D, so the least of
+ * these is D.  cap bounds the boards this BFS may hold (checked).
  */
-static inline int naive_distance_by_ball(int rows, int cols, const int *board,
-                                         const struct naive_set *ball, size_t cap)
+static inline int naive_distance_by_ball_by(int rows, int cols, const int *board,
+                                            const struct naive_set *ball, size_t cap,
+                                            naive_neighbours_fn nbr)
 {
     struct naive_set mine;
-    naive_key *queue = naive_alloc(&mine, cap), next[4];
+    naive_key *queue = naive_alloc(&mine, cap), next[NAIVE_MAX_NEIGHBOURS];
     size_t head = 0, tail = 0;
     int best = -1;
     queue[tail++] = naive_pack(board, rows * cols);
@@ -365,7 +378,7 @@ static inline int naive_distance_by_ball(int rows, int cols, const int *board,
         int d = naive_lookup(&mine, k), in = naive_lookup(ball, k);
         if (in >= 0 && (best < 0 || d + in < best))
             best = d + in;
-        for (int i = best < 0 ? naive_neighbours(rows, cols, k, next) : 0; i-- > 0;)
+        for (int i = best < 0 ? nbr(rows, cols, k, next) : 0; i-- > 0;)
             if (naive_insert(&mine, next[i], (uint8_t)(d + 1))) {
                 assert_true(mine.len * 3 < cap * 2);
                 queue[tail++] = next[i];
@@ -374,6 +387,12 @@ static inline int naive_distance_by_ball(int rows, int cols, const int *board,
     free(queue);
     naive_free(&mine);
     return best;
+}
+
+static inline int naive_distance_by_ball(int rows, int cols, const int *board,
+                                         const struct naive_set *ball, size_t cap)
+{
+    return naive_distance_by_ball_by(rows, cols, board, ball, cap, naive_stm_neighbours);
 }
 
 /* The standard goal (1..n-1, blank last) with the blank moved to cell z by

@@ -31,13 +31,16 @@
 #include <stdint.h>
 
 #include "slide/board.h"
+#include "slide/metric.h"
 
 /* A cap of 20 M boards is up to 0.72 GB of hash slots (36 bytes each). */
 #define BIBFS_DEFAULT_MAX_STATES 20000000ULL
 
 struct bibfs_result {
     int distance;      /* moves in an optimal solution, 0 when from == to */
-    char *path;        /* distance blank moves 'U','D','L','R' + NUL, from `from` to `to` */
+    char *path;        /* the distance moves from `from` to `to` in the notation of
+                          metric.h (STM: one letter 'U','D','L','R' per move; MTM:
+                          groups of one letter separated by spaces), NUL-ended */
     uint64_t states;   /* boards stored by both sides */
     uint64_t expanded; /* boards whose neighbours were generated */
     int forward_layers, backward_layers; /* layers each side completed or began */
@@ -55,6 +58,17 @@ struct bibfs_result {
  */
 int bibfs_solve(const struct board *from, const struct board *to,
                 uint64_t max_states, struct bibfs_result *r, slide_error *err);
+
+/*
+ * The same in metric `metric` (metric.h): in the multi-tile metric a move
+ * jumps the blank to any cell of its row or column (move_set: the one move
+ * generator of each metric), and r->distance counts such moves.
+ * bibfs_solve is bibfs_solve_metric with METRIC_STM.  Errors: as
+ * bibfs_solve, and SLIDE_EINVAL for an unknown metric.
+ */
+int bibfs_solve_metric(const struct board *from, const struct board *to,
+                       uint64_t max_states, enum metric metric, struct bibfs_result *r,
+                       slide_error *err);
 
 void bibfs_result_free(struct bibfs_result *r);
 

@@ -66,6 +66,7 @@
 #include "slide/board.h"
 #include "slide/error.h"
 #include "slide/heuristic_api.h"
+#include "slide/metric.h"
 
 /* Largest relaxed-puzzle table (states) wd builds for one component. */
 #define HEURISTIC_WD_MAX_STATES (1u << 22)
@@ -98,6 +99,7 @@ struct heuristic_def {
 
 struct heuristic {
     const struct heuristic_def *def;
+    enum metric metric;         /* the moves h bounds (heuristic_init_metric) */
     int rows, cols, n;
     int *goal_row;              /* n entries, by tile */
     int *goal_col;              /* n entries, by tile */
@@ -161,6 +163,44 @@ int heuristic_init_plugin(struct heuristic *h, const char *name,
 /* Call a spec's fini and close a plugin (heuristic_free does). */
 void heuristic_spec_release(struct heuristic *h);
 
+/*
+ * The multi-tile metric (metric.h): one move jumps the blank to any cell of
+ * its row or column, sliding up to max(rows, cols) - 1 tiles one cell each.
+ * heuristic_init_metric(h, name, goal, METRIC_MTM, ...) binds a row for
+ * MTM; the row's claims (h->def) are then those for MTM moves:
+ *   wd         becomes the MTM walking distance: the same relaxed puzzles,
+ *              whose moves are the MTM ones.  A vertical MTM move of the
+ *              blank from row b to row b' (one column, k = |b' - b| rows)
+ *              slides the tile of each row from b' towards b (b excluded)
+ *              one row towards b: in the count matrix, each of those rows
+ *              passes one tile of some class it holds to its neighbour on
+ *              b's side, and the blank's row becomes b'.  The relaxed move
+ *              lets a row pass a tile of ANY class it holds (the real one
+ *              passes the class of the tile in the blank's column), so
+ *              every real vertical move is one relaxed move, and a
+ *              horizontal move (tiles and blank keep their rows) leaves the
+ *              vertical state alone; vice versa for columns.  A solution
+ *              with V vertical and H horizontal moves thus maps to relaxed
+ *              paths of V and H moves, and the tables hold the shortest
+ *              relaxed paths: wd <= V + H, admissible.  A real move changes
+ *              one component by one relaxed move, whose ends differ by at
+ *              most 1 in BFS distance: consistent.
+ *   misplaced, manhattan, lc, lc-pairs  claim NOT admissible (one MTM move
+ *              of k tiles lowers manhattan and misplaced by up to k and lc
+ *              by more): they are bound only so that a sweep can show
+ *              where they fail; a solver must refuse them
+ *              (heuristic_stm_only).
+ *   pdb:FILES  multi-tile pattern databases (pdb.h, kind mtm) maxed; the
+ *              sweep measures them.
+ * Errors: as heuristic_init, and SLIDE_EINVAL for an unknown metric.
+ */
+int heuristic_init_metric(struct heuristic *h, const char *name, const struct board *goal,
+                          enum metric metric, slide_error *err);
+
+/* 1 when the row `name` is admissible in STM only (misplaced, manhattan,
+ * lc, lc-pairs): a multi-tile search must refuse it. */
+int heuristic_stm_only(const char *name);
+
 /* Release what heuristic_init allocated (h may be zeroed or freed). */
 void heuristic_free(struct heuristic *h);
 
@@ -188,6 +228,24 @@ static inline int heuristic_manhattan_delta(const struct heuristic *h, int tile,
     int after = (tr > gr ? tr - gr : gr - tr) + (tc > gc ? tc - gc : gc - tc);
     return after - before;
 }
+
+/*
+ * wd kept incrementally (for IDA*): a node holds both relaxed states (the
+ * count matrices, packed) and their distances.  heuristic_wd_start fills nd
+ * for the board `cells` and returns wd; heuristic_wd_move fills *after for
+ * the board where tile `tile` has slid one cell from `from` to `to` (a unit
+ * step: in MTM a k-cell move is k of them, each a relaxed move of its own)
+ * and returns its wd: only the component of the step's axis changes, by
+ * two counts and one table lookup.  h must be a wd row (either metric).
+ */
+struct heuristic_wd_node {
+    uint64_t key[2][HEURISTIC_WD_MAX_BITS / 64]; /* vertical, horizontal */
+    int part[2];                                 /* their distances */
+};
+int heuristic_wd_start(const struct heuristic *h, const int *cells,
+                       struct heuristic_wd_node *nd);
+int heuristic_wd_move(const struct heuristic *h, const struct heuristic_wd_node *before,
+                      int tile, int from, int to, struct heuristic_wd_node *after);
 
 /*
  * Walking-distance tables shared between goals and threads (slide serve's

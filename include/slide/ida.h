@@ -10,14 +10,25 @@
  * optimal depth: every node of an optimal path has f <= d*, and no
  * threshold skips past d* (Korf 1985, Theorem 6.1).  When h has the parity
  * of the distance (Manhattan, lc) every f has the parity of h(start), so
- * the thresholds grow by exactly 2.  A move that undoes the previous move is
- * never generated (it only leads back to the parent).  The goal test is an
+ * the thresholds grow by exactly 2 (STM).  A move that undoes the previous
+ * move is never generated (it only leads back to the parent); in the
+ * multi-tile metric no move along the axis of the previous one is (metric.h,
+ * move_redundant: two jumps along one line are no jump or one jump, so an
+ * optimal path never holds them).  The goal test is an
  * O(1) count of misplaced tiles kept up to date along the path, so it works
  * with any heuristic.
  *
- * Representation of a solution: moves[0..length-1], each an enum move
- * (board.h), naming the direction the BLANK moves; the tile moved by move i
- * is the one on the cell the blank enters (ida_replay lists them).
+ * Moves: those of o->metric (metric.h), single-tile (STM, default) or
+ * multi-tile (MTM: the blank jumps to any cell of its row or column).  The
+ * search knows them only through struct move_set, the one move generator
+ * of each metric.  In MTM the heuristic must be admissible for MTM
+ * (ida_heuristic.h): a multi-tile move is told to h's incremental form as
+ * its unit steps, one after another.
+ *
+ * Representation of a solution: moves[0..length-1], each a move code
+ * (metric.h: the direction the BLANK moves and the cells it travels; in STM
+ * a code is the enum move of board.h); the tile on the cell the blank
+ * reaches is the last one a move slides (ida_replay lists them).
  *
  * Memory: O(n) for the board and the move table plus O(threshold) for the
  * path; no size limit beyond board.h's.  Search state lives in one struct
@@ -32,6 +43,7 @@
 
 #include "slide/board.h"
 #include "slide/ida_heuristic.h"
+#include "slide/metric.h"
 
 /*
  * Called when an iteration is about to start with threshold `bound`;
@@ -45,11 +57,12 @@ struct ida_options {
     const volatile sig_atomic_t *cancel; /* stop when *cancel != 0; may be NULL */
     ida_iteration_fn on_iteration;       /* may be NULL */
     void *ctx;
+    enum metric metric;                  /* what one move is (metric.h); 0: STM */
 };
 
 struct ida_result {
     int length;             /* moves of the solution, -1 when stopped */
-    unsigned char *moves;   /* length enum move values (NULL when length <= 0) */
+    unsigned char *moves;   /* length move codes (NULL when length <= 0) */
     uint64_t expanded;      /* nodes whose children were generated */
     uint64_t generated;     /* children generated (the undo move excluded) */
     int iterations;         /* depth-first searches run */
@@ -80,11 +93,12 @@ struct ida_result {
  * and r->moves a solution; free with ida_result_free.  r is filled on every
  * return (length -1 when no solution was found).
  * Errors:
- *   SLIDE_EINVAL       dimensions differ;
+ *   SLIDE_EINVAL       dimensions differ, or an unknown metric;
  *   SLIDE_EUNSOLVABLE  the parity criterion (parity.h) says start cannot
  *                      reach goal; no node is searched and the message is
  *                      parity_explain's;
- *   SLIDE_ERANGE       h(start) >= IDA_H_MAX: beyond any search;
+ *   SLIDE_ERANGE       h(start) >= IDA_H_MAX: beyond any search; MTM on a
+ *                      board with a side above MOVE_MAX_CELLS + 1;
  *   SLIDE_EINTR        stopped by o->max_nodes or o->cancel (the message
  *                      says which and gives the lower bound r->bound);
  *   SLIDE_ENOMEM.
@@ -96,9 +110,10 @@ int ida_solve(const struct board *start, const struct board *goal,
 void ida_result_free(struct ida_result *r);
 
 /*
- * Replay moves[0..length-1] (blank moves, enum move values) from start and
- * check that they are legal and end on goal.  If tiles is not NULL it
- * receives, for each move, the tile that slid.  Errors: SLIDE_EINVAL
+ * Replay moves[0..length-1] (move codes, metric.h, of either metric) from
+ * start and check that they are legal and end on goal.  If tiles is not
+ * NULL it receives, for each move, the tile on the cell the blank reaches
+ * (the only tile a single-tile move slides).  Errors: SLIDE_EINVAL
  * naming the first illegal move or the board reached instead of the goal,
  * SLIDE_ENOMEM.
  */

@@ -44,6 +44,7 @@
 #include <signal.h>
 
 #include "slide/board.h"
+#include "slide/metric.h"
 
 #define IDA_H_MAX (INT_MAX / 4)
 
@@ -82,6 +83,8 @@ typedef void (*ida_prefetch_fn)(void *ctx, const struct board *b, int from, int 
 struct ida_heuristic {
     const char *name;
     int admissible;     /* 1: never overestimates, so IDA* lengths are optimal */
+    enum metric metric; /* the moves it bounds: a bound on multi-tile moves
+                           bounds single-tile ones too, not the reverse */
     void *ctx;          /* owned; released by ida_heuristic_close */
     ida_eval_fn eval;
     ida_step_fn step;   /* NULL: eval at every node (unless move is set) */
@@ -100,12 +103,25 @@ struct ida_heuristic {
 int ida_heuristic_open(struct ida_heuristic *h, const char *name,
                        const struct board *goal, slide_error *err);
 
+/*
+ * The same for metric `metric` (metric.h).  In the multi-tile metric "wd"
+ * is the MTM walking distance (heuristic.h) and misplaced, manhattan and
+ * lc are refused: SLIDE_EINVAL saying that NAME is not admissible in the
+ * multi-tile metric and what is.  ida_heuristic_open is this with
+ * METRIC_STM.  Errors: as ida_heuristic_open.
+ */
+int ida_heuristic_open_metric(struct ida_heuristic *h, const char *name,
+                              const struct board *goal, enum metric metric,
+                              slide_error *err);
+
 struct pdb_set;
 
 /*
  * Open a pattern database heuristic over the loaded set (pdb.h; shared, not
  * copied: it must outlive h), maxed with the built-in heuristic `with` when
- * with is a non-empty name ("max(lc,pdb:...)").  admissible follows pdb_set_admissible.  Errors:
+ * with is a non-empty name ("max(lc,pdb:...)").  A set of mtm tables bounds
+ * multi-tile moves (h->metric, pdb_set_metric), and `with` is then opened
+ * for them (ida_heuristic_open_metric: lc is refused, wd is the MTM one).  admissible follows pdb_set_admissible.  Errors:
  * SLIDE_EINVAL (unknown `with`, or goal not the set's goal: the message
  * says so), SLIDE_ENOMEM.  When the tables are additive and disjoint and `with` is
  * empty, the search updates h incrementally (start/move above: only the

@@ -11,6 +11,11 @@
  * reflection, the larger of that and the same sum for the board mirrored
  * about the main diagonal and relabelled so that the goal maps to itself.
  *
+ * A set of multi-tile tables (kind mtm, pdb_build.h) is combined by max
+ * instead of the sum: one MTM move may slide tiles of several patterns, so
+ * their values do not add; the max of admissible values is admissible.  A
+ * set may not mix mtm tables with the others (pdb_set_load refuses it).
+ *
  * When h is admissible (pdb_set_admissible): the sum is admissible when all
  * tables are additive and their tile sets are disjoint (every move moves
  * one tile, which at most one table counts: Korf and Felner 2002), or when
@@ -27,6 +32,7 @@
 
 #include "slide/board.h"
 #include "slide/error.h"
+#include "slide/metric.h"
 #include "slide/pdb_build.h"
 
 #define PDB_SET_MAX 8
@@ -41,6 +47,9 @@ struct pdb_set {
                                             mirror of its goal cell */
     int disjoint;                        /* no tile in two tables */
     int all_additive;
+    int all_mtm;                         /* every table of kind mtm: maxed, not
+                                            summed, and a bound on multi-tile
+                                            moves (pdb_set_metric) */
     int table_of[PATTERN_MAX_CELLS];     /* tile -> the first table holding
                                             it, -1 for none (and the blank) */
     uint8_t index_in[PATTERN_MAX_CELLS]; /* tile -> its place in that table's
@@ -106,7 +115,14 @@ int pdb_set_load_for(struct pdb_set *s, const char *files, int reflect, int thre
 /* 1 when h is admissible (see above). */
 static inline int pdb_set_admissible(const struct pdb_set *s)
 {
-    return s->count == 1 || (s->disjoint && s->all_additive);
+    return s->count == 1 || s->all_mtm || (s->disjoint && s->all_additive);
+}
+
+/* The moves h bounds: METRIC_MTM for a set of mtm tables (admissible in
+ * both metrics then), else METRIC_STM. */
+static inline enum metric pdb_set_metric(const struct pdb_set *s)
+{
+    return s->all_mtm ? METRIC_MTM : METRIC_STM;
 }
 
 /* The goal the set was built for, into b (allocated here).  Errors: ENOMEM. */

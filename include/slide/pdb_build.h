@@ -60,7 +60,18 @@
 #include "slide/pattern.h"
 #include "slide/store.h"
 
-enum pdb_kind { PDB_ADDITIVE = 0, PDB_PLAIN = 1 };
+/*
+ *   mtm: plain, in the multi-tile metric (metric.h): a move jumps the blank to
+ *     any cell of its row or column and the cells between shift one cell
+ *     towards its old cell (pattern tiles among them move, free cells stay
+ *     free), at cost 1; the value is kept per (placement, blank cell) like
+ *     plain.  Such a value is the exact distance of an abstraction of the MTM
+ *     move graph (every real MTM move maps to one abstract move), so it is
+ *     admissible for MTM - and for STM, whose distances are never below MTM
+ *     ones.  MTM tables are NOT additive: one move may slide tiles of
+ *     several patterns, so they combine only by max (pdb.h).
+ */
+enum pdb_kind { PDB_ADDITIVE = 0, PDB_PLAIN = 1, PDB_MTM = 2 };
 
 /* The value of an entry no state reaches (e.g. the wrong parity). */
 #define PDB_NONE 255
@@ -97,7 +108,7 @@ struct pdb_build_options {
     void *ctx;
 };
 
-/* "additive" / "plain"; pdb_kind_parse returns -1 for other names. */
+/* "additive" / "plain" / "mtm"; pdb_kind_parse returns -1 for other names. */
 const char *pdb_kind_name(enum pdb_kind kind);
 int pdb_kind_parse(const char *name);
 

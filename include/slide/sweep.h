@@ -3,14 +3,16 @@
  * board of a small puzzle: admissibility, consistency, tightness and the
  * joint (distance, h) table.
  *
- * Method: a two-bit BFS from the goal (bfs.h).  When layer d is complete
- * its boards are exactly the frontier entries of colour d mod 2, so the
+ * Method: a two-bit BFS from the goal (bfs.h) in the sweep's metric.  When
+ * layer d is complete its boards are exactly the frontier entries, so the
  * on_layer callback visits them (bfs_visit_frontier) knowing their exact
  * distance d, unranks each into a per-thread board and evaluates every
  * heuristic on it.  Consistency is checked on every edge of the move graph
  * exactly once: from each board, the moves that take the blank down or
  * right (the other endpoint of an edge sees the same edge as an up or left
- * move), evaluating h on the neighbour made by swapping the blank.
+ * move), evaluating h on the neighbour made by the move; in the multi-tile
+ * metric the moves of the blank down or right by any number of cells
+ * (struct move_set, metric.h).
  *
  * Representation of the results: per heuristic the joint table
  * joint[d][h] = boards at distance d with heuristic value h, d = 0..radius,
@@ -26,6 +28,7 @@
 #include "slide/bfs.h"
 #include "slide/board.h"
 #include "slide/heuristic.h"
+#include "slide/metric.h"
 #include "slide/space.h"
 
 #define SWEEP_KEEP 10            /* example boards kept per kind */
@@ -42,7 +45,7 @@ struct sweep_example {
 /* An edge where |h(s) - h(s')| > 1: s' is s after move `move` (D or R). */
 struct sweep_edge {
     uint64_t index;                /* of s */
-    int move;                      /* enum move */
+    int move;                      /* its move code (metric.h; STM: the enum move) */
     int h, h_next;
     uint8_t cells[SPACE_MAX_CELLS];/* s */
 };
@@ -76,6 +79,10 @@ struct sweep_options {
     uint64_t max_memory;           /* 0: MemAvailable (store.h) */
     bfs_layer_fn progress;         /* called after each layer is swept, or NULL */
     void *progress_ctx;
+    enum metric metric;            /* the moves d counts and edges follow (metric.h);
+                                      0: STM.  MTM: d from the BFS in MTM
+                                      (bfs_options.metric), and every heuristic
+                                      bound for it (heuristic_init_metric) */
 };
 
 struct sweep_result {
@@ -93,7 +100,8 @@ struct sweep_result {
  * Sweep the heuristics hs[0..count-1] (each initialised for `goal`) over
  * every board that reaches goal (the compact space, n <= SPACE_MAX_CELLS).
  * Errors: SLIDE_EINVAL (count out of 1..SWEEP_MAX_HEURISTICS, a heuristic
- * of other dimensions, or h != 0 at the goal), SLIDE_ERANGE (too many
+ * of other dimensions or bound for single-tile moves in an MTM sweep, or
+ * h != 0 at the goal), SLIDE_ERANGE (too many
  * cells, or h outside 0..SWEEP_MAX_H on some board), SLIDE_ENOMEM (the
  * store over the memory limit).  Free r with sweep_result_free, also after
  * an error.

@@ -42,6 +42,7 @@ struct worker {
 
 struct sweep_state {
     const struct space *s;
+    struct move_set moves;  /* the metric's moves, by blank cell */
     const struct store *st;
     const struct heuristic *hs;
     int count, threads, depth;
@@ -110,14 +111,14 @@ static int eval_checked(struct worker *w, const struct heuristic *h, int which,
 static void check_edges(struct sweep_state *S, struct worker *w, uint64_t index,
                         int z, const int *hv)
 {
-    static const enum move moves[2] = {MOVE_DOWN, MOVE_RIGHT};
-    int *cells = w->b.cells;
-    for (int m = 0; m < 2; m++) {
-        int to = board_step(S->s->rows, S->s->cols, z, moves[m]);
-        if (to < 0)
+    const struct move_set *ms = &S->moves;
+    int *cells = w->b.cells, cols = S->s->cols;
+    for (int mi = 0; mi < ms->count[z]; mi++) {
+        unsigned char code = ms->codes[(size_t)z * (size_t)ms->max + (size_t)mi];
+        enum move dir = move_code_dir(code);
+        if (dir != MOVE_DOWN && dir != MOVE_RIGHT)
             continue;
-        cells[z] = cells[to];
-        cells[to] = 0;
+        int to = move_apply(cells, cols, z, code);
         for (int i = 0; i < S->count; i++) {
             struct acc *a = &w->acc[i];
             int v = eval_checked(w, &S->hs[i], i, cells);
@@ -132,19 +133,16 @@ static void check_edges(struct sweep_state *S, struct worker *w, uint64_t index,
                 struct sweep_edge e;
                 memset(&e, 0, sizeof e); /* padding too: results compare bytewise */
                 e.index = index;
-                e.move = (int)moves[m];
+                e.move = code;
                 e.h = hv[i];
                 e.h_next = v;
-                cells[to] = cells[z]; /* record s, not s' */
-                cells[z] = 0;
+                move_apply(cells, cols, to, move_code_inverse(code)); /* record s */
                 copy_cells(e.cells, cells, S->s->n);
-                cells[z] = cells[to];
-                cells[to] = 0;
+                move_apply(cells, cols, z, code);
                 keep_edge(a->eex, &a->neex, &e);
             }
         }
-        cells[to] = cells[z];
-        cells[z] = 0;
+        move_apply(cells, cols, to, move_code_inverse(code));
     }
 }
 
@@ -359,12 +357,15 @@ static int workers_alloc(struct sweep_state *S, slide_error *err)
 }
 
 static int check_heuristics(const struct board *goal, const struct heuristic *hs,
-                            int count, slide_error *err)
+                            int count, enum metric metric, slide_error *err)
 {
     if (count < 1 || count > SWEEP_MAX_HEURISTICS)
         return slide_fail(err, SLIDE_EINVAL, "a sweep takes 1..%d heuristics, not %d",
                           SWEEP_MAX_HEURISTICS, count);
     for (int i = 0; i < count; i++) {
+        if (hs[i].metric != metric && metric == METRIC_MTM)
+            return slide_fail(err, SLIDE_EINVAL, "heuristic %s was set up for single-tile "
+                              "moves, not for the multi-tile sweep", hs[i].def->name);
         if (hs[i].rows != goal->rows || hs[i].cols != goal->cols)
             return slide_fail(err, SLIDE_EINVAL, "heuristic %s was set up for %dx%d, "
                               "not for the %dx%d goal", hs[i].def->name, hs[i].rows,
@@ -398,7 +399,8 @@ static int result_init(struct sweep_result *r, const struct board *goal,
 static int sweep_search(struct sweep_state *S, struct store *st, slide_error *err)
 {
     struct bfs_result br;
-    struct bfs_options bo = {.threads = S->threads, .on_layer = on_layer, .ctx = S};
+    struct bfs_options bo = {.threads = S->threads, .on_layer = on_layer, .ctx = S,
+                             .metric = S->moves.metric};
     int rc = bfs_run(S->s, st, &bo, &br, err);
     if (rc == SLIDE_EINTR && S->rc) {
         rc = S->rc;
@@ -424,7 +426,7 @@ int sweep_run(const struct board *goal, const struct heuristic *hs, int count,
     struct store st = {0};
     int rc = result_init(r, goal, hs, count, err);
     if (!rc)
-        rc = check_heuristics(goal, hs, count, err);
+        rc = check_heuristics(goal, hs, count, o->metric, err);
     if (!rc)
         rc = space_init(&s, goal, SPACE_COMPACT, err);
     if (rc)
@@ -438,10 +440,13 @@ int sweep_run(const struct board *goal, const struct heuristic *hs, int count,
     struct sweep_state S = {.s = &s, .st = &st, .hs = hs, .count = count, .r = r, .o = o};
     S.threads = o->threads > 0 ? o->threads : omp_get_max_threads();
     r->threads = S.threads;
-    rc = workers_alloc(&S, err);
+    rc = move_set_init(&S.moves, goal->rows, goal->cols, o->metric, err);
+    if (!rc)
+        rc = workers_alloc(&S, err);
     if (!rc)
         rc = sweep_search(&S, &st, err);
     workers_free(&S);
+    move_set_free(&S.moves);
     store_free(&st);
     return rc;
 }

@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "slide/atomic_file.h"
 #include "slide/heuristic.h"
+#include "slide/metric.h"
 #include "slide/provenance.h"
 #include "slide/report.h"
 #include "slide/sweep.h"
@@ -51,6 +52,14 @@ static const char help_options[] =
     "  --progress         one line per layer on stderr (default on a terminal);\n"
     "  --no-progress      never\n"
     "  --max-memory B     refuse if the BFS store needs more than B bytes\n"
+    "  --metric M         stm (default) or mtm: the multi-tile metric (a move\n"
+    "                     jumps the blank along its row or column; see slide\n"
+    "                     solve --help).  In mtm wd is the multi-tile walking\n"
+    "                     distance, and misplaced, manhattan, lc and lc-pairs\n"
+    "                     are accepted to show where they fail (their mtm claim\n"
+    "                     is: not admissible); d is the multi-tile distance\n"
+    "                     (the BFS of slide bfs --metric mtm), and an edge one\n"
+    "                     multi-tile move\n"
     "Measures, per heuristic h (d = exact distance; an edge is one move):\n"
     "  boards             boards compared (the reachable ones)\n"
     "  admissible         yes if h <= d on every board\n"
@@ -87,6 +96,7 @@ struct heur_args {
     int progress;          /* -1 auto */
     uint64_t max_memory;
     const char *summary;   /* --summary FILE, or NULL */
+    int metric;         /* --metric: enum metric */
 };
 
 static int print_help(void)
@@ -120,6 +130,7 @@ static const struct cli_option heuristic_options[] = {
     {"no-progress", 0, CLI_FLAG, 'q', 0, NULL, "progress"},
     {"max-memory", 'm', CLI_VALUE, 'm', 0, NULL, NULL},
     {"summary", 0, CLI_VALUE, 'Y', 0, NULL, NULL},
+    {"metric", 0, CLI_VALUE, 'e', 0, NULL, NULL},
     {"help", 'h', CLI_FLAG, 'h', 0, NULL, NULL},
     {0, 0, 0, 0, 0, NULL, NULL}};
 
@@ -152,6 +163,11 @@ static int parse_args(int argc, char **argv, struct heur_args *a)
                 return EXIT_USAGE;
             break;
         case 'Y': a->summary = p.value; break;
+        case 'e':
+            if ((a->metric = metric_parse(p.value)) < 0)
+                return cli_fail(EXIT_USAGE, "--metric must be stm or mtm, not \"%s\"",
+                                p.value);
+            break;
         case 'h': return print_help();
         }
     }
@@ -166,7 +182,7 @@ static int parse_args(int argc, char **argv, struct heur_args *a)
 }
 
 /* Set up every heuristic of the comma-separated list; returns how many. */
-static int open_heuristics(const char *list, const struct board *goal,
+static int open_heuristics(const char *list, const struct board *goal, enum metric metric,
                            struct heuristic *hs, int *count)
 {
     char buf[512];
@@ -182,7 +198,7 @@ static int open_heuristics(const char *list, const struct board *goal,
                 return cli_fail(EXIT_USAGE, "--h names %s twice", name);
         if (*count == SWEEP_MAX_HEURISTICS)
             return cli_fail(EXIT_USAGE, "--h takes at most %d heuristics", SWEEP_MAX_HEURISTICS);
-        int rc = heuristic_init(&hs[*count], name, goal, &err);
+        int rc = heuristic_init_metric(&hs[*count], name, goal, metric, &err);
         if (rc)
             return cli_fail_lib(rc, &err);
         (*count)++;
@@ -311,8 +327,11 @@ static void print_examples(FILE *out, const char *pre, const struct sweep_result
         for (int k = 0; k < s->nedge_examples; k++) {
             const struct sweep_edge *e = &s->edge_examples[k];
             format_cells(e->cells, r->rows, r->cols, line, sizeof line);
-            fprintf(out, "%s%s: h %d, after move %c h %d: %s\n", pre, s->def->name, e->h,
-                    move_letter((enum move)e->move), e->h_next, line);
+            char mv[MOVE_MAX_CELLS + 1];
+            unsigned char code = (unsigned char)e->move;
+            move_format_codes(&code, 1, METRIC_MTM, mv, sizeof mv);
+            fprintf(out, "%s%s: h %d, after move %s h %d: %s\n", pre, s->def->name, e->h,
+                    mv, e->h_next, line);
         }
     }
 }
@@ -440,14 +459,15 @@ static int run(const struct heur_args *a, const struct board *goal, const char *
     struct sweep_result r = {0};
     slide_error err;
     int count = 0;
-    int rc = open_heuristics(a->list, goal, hs, &count);
+    int rc = open_heuristics(a->list, goal, (enum metric)a->metric, hs, &count);
     if (!rc)
         rc = check_joints(a, hs, count);
     if (!rc && a->summary)
         rc = cli_summary_check(a->summary);
     if (!rc) {
         struct sweep_options o = {a->threads, a->max_memory,
-                                  cli_progress_wanted(a->progress) ? print_layer : NULL, NULL};
+                                  cli_progress_wanted(a->progress) ? print_layer : NULL, NULL,
+                                  (enum metric)a->metric};
         int lrc = sweep_run(goal, hs, count, &o, &r, &err);
         rc = lrc ? cli_fail_lib(lrc, &err) : EXIT_OK;
     }

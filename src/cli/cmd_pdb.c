@@ -21,7 +21,8 @@
 #include "slide/provenance.h"
 
 static const char help[] =
-    "usage: slide pdb build RxC --pattern TILES [--additive|--plain] [--goal G] -o FILE\n"
+    "usage: slide pdb build RxC --pattern TILES [--additive|--plain|--mtm] [--goal G]\n"
+    "                       -o FILE\n"
     "       slide pdb build RxC --partition NAME [--goal G] -o DIR\n"
     "       slide pdb info FILE\n"
     "       slide pdb verify FILE [--max-memory BYTES]\n"
@@ -47,6 +48,11 @@ static const char help[] =
     "                   moving a pattern tile (file format 3; tables of format 2\n"
     "                   seeded the blank on any free cell, too low: rebuild them)\n"
     "  --plain          every move counts; stored per blank cell; max-combined\n"
+    "  --mtm            as --plain in the multi-tile metric: a move jumps the\n"
+    "                   blank to any cell of its row or column, the cells between\n"
+    "                   shifting one cell (kind mtm); for solve --metric mtm,\n"
+    "                   where tables of kind mtm are maxed, never summed (one\n"
+    "                   move may slide tiles of several patterns)\n"
     "  --partition NAME the standard additive tile sets for the standard goal,\n"
     "                   each written to DIR/NAME.K.pdb: on 4x4 7-8, 6-6-3, 5-5-5\n"
     "                   (Felner, Korf and Hanan 2004), on 5x5 6-6-6-6 (Korf and\n"
@@ -150,6 +156,7 @@ static const struct cli_option pdb_options[] = {
     {"partition", 0, CLI_VALUE, 'Q', USE_BUILD, "pdb build", NULL},
     {"additive", 0, CLI_FLAG, 'A', USE_PATTERN, "pdb build --pattern", NULL},
     {"plain", 0, CLI_FLAG, 'L', USE_PATTERN, "pdb build --pattern", "additive"},
+    {"mtm", 0, CLI_FLAG, 'T', USE_PATTERN, "pdb build --pattern", "additive"},
     {"goal", 0, CLI_VALUE, 'g', USE_BUILD | USE_STATS, "pdb build, stats or predict", NULL},
     {"h", 0, CLI_VALUE, 'H', USE_STATS, "pdb stats or pdb predict", NULL},
     {"samples", 0, CLI_VALUE, 'n', USE_STATS, "pdb stats or pdb predict", NULL},
@@ -180,7 +187,8 @@ static int take_option(int c, const char *v, void *ctx)
     case 'Q': a->partition = v; return EXIT_OK;
     case 'A':
     case 'L':
-        a->kind = c == 'A' ? PDB_ADDITIVE : PDB_PLAIN;
+    case 'T':
+        a->kind = c == 'A' ? PDB_ADDITIVE : c == 'L' ? PDB_PLAIN : PDB_MTM;
         a->kind_set = 1;
         return EXIT_OK;
     case 'g': a->goal = v; return EXIT_OK;
@@ -514,8 +522,8 @@ static int build_partition(const struct pdb_args *a, const struct board *goal)
         return cli_fail(EXIT_USAGE, "--partition %s is for %dx%d boards, not %dx%d", p->name,
                         p->rows, p->cols, goal->rows, goal->cols);
     if (a->kind_set && a->kind != PDB_ADDITIVE)
-        return cli_fail(EXIT_USAGE, "--partition builds additive tables; --plain is not "
-                                    "allowed with it");
+        return cli_fail(EXIT_USAGE, "--partition builds additive tables; --%s is not "
+                                    "allowed with it", pdb_kind_name(a->kind));
     char paths[4][1024] = {""}, sum[4200] = "", out[900];
     /* "DIR/" names DIR: without the slash, lstat sees a link as a link */
     size_t n = strlen(a->out);
@@ -580,7 +588,7 @@ static int info(const struct pdb_args *a)
     printf("file: %s, %" PRIu64 " bytes, zlib level %d, written by slide %s (format %u)\n",
            a->file, db.file_bytes, db.level, db.tool_version, db.version);
     printf("board: %dx%d, goal %s\n", db.rows, db.cols, goal);
-    printf("kind: %s\n", db.pdb.kind == PDB_ADDITIVE ? "additive" : "plain");
+    printf("kind: %s\n", pdb_kind_name((enum pdb_kind)db.pdb.kind));
     printf("seed: the goal placement, the blank %s\ntiles:",
            db.pdb.kind == PDB_ADDITIVE ? "on every cell of the goal blank's region"
                                        : "on the goal's blank cell");

@@ -18,6 +18,7 @@
 #include "slide/ida.h"
 #include "slide/ida_parallel.h"
 #include "slide/layers.h"
+#include "slide/metric.h"
 #include "slide/parity.h"
 #include "slide/pdb.h"
 #include "slide/provenance.h"
@@ -25,6 +26,7 @@
 
 static const char help[] =
     "usage: slide solve [--method ida|layers|bibfs|db] [--goal G] [--size RxC]\n"
+    "                   [--metric stm|mtm]\n"
     "                   [--count | --moves | --format text|csv|md|tex]\n"
     "                   [--h NAME] [--max-nodes N] [--progress]   (ida only)\n"
     "                   [--reflect] [--threads N] [--provenance]\n"
@@ -71,6 +73,23 @@ static const char help[] =
     "layers --count -.  Input limits: one board's text (and one line) 16 MiB,\n"
     "an input 256 MiB; a NUL byte is refused (exit 2 for each).\n"
     "  --method M     ida, layers, bibfs or db (above)\n"
+    "  --metric M     what one move is: stm (default), the single-tile metric\n"
+    "                 (one tile slides one cell), or mtm, the multi-tile metric\n"
+    "                 (the blank jumps to any cell of its row or column and the\n"
+    "                 k tiles between slide one cell each: one move).  mtm\n"
+    "                 works with --method ida and bibfs; layers and db count\n"
+    "                 single-tile moves and are refused.  With ida in mtm the\n"
+    "                 heuristic must bound multi-tile moves: wd (the default\n"
+    "                 there: the walking distance of multi-tile moves) or\n"
+    "                 pdb:FILES of kind mtm (slide pdb build --mtm: maxed,\n"
+    "                 not summed) or max(wd,pdb:FILES);\n"
+    "                 manhattan, lc and misplaced are refused (one move may\n"
+    "                 lower them by up to max(R,C)-1).  Notation in mtm: a move\n"
+    "                 is its letter repeated once per cell the blank travels,\n"
+    "                 moves separated by one space: 'UU L DDD' is 3 moves (the\n"
+    "                 blank jumps 2 cells up, 1 left, 3 down); tiles moved lists\n"
+    "                 per move the tiles that slide, in the order the blank\n"
+    "                 meets them, joined by commas ('5,2 7 1,4,3')\n"
     "  --goal G       the goal board (default 1..n-1 in reading order, blank last)\n"
     "  --size RxC     the dimensions, for boards written as one flat list\n"
     "  --count        print only the number of moves, one line per board\n"
@@ -190,6 +209,7 @@ struct solve_job {
     const struct pdb_set *pdb; /* loaded once for --h pdb:..., shared; else NULL */
     const char *pdb_with;      /* the NAME of --h max(NAME,pdb:...), or "" */
     int threads;               /* threads of one search (ida; 1 with several boards) */
+    enum metric metric;        /* what one move is (metric.h); MTM: ida, bibfs only */
 };
 
 #define SOLVE_NONE (-1) /* a figure the method does not produce */
@@ -197,8 +217,9 @@ struct solve_job {
 /* What a method found: the figures it does not produce stay SOLVE_NONE. */
 struct solve_answer {
     uint64_t length;     /* moves of the solution (when the method succeeded) */
-    char *moves;         /* length blank moves 'U','D','L','R' + NUL (malloc'd);
-                            NULL only when job->count_only was honoured */
+    char *moves;         /* the length moves in the notation of job->metric
+                            (metric.h; STM: length letters 'U','D','L','R') + NUL
+                            (malloc'd); NULL only when job->count_only was honoured */
     int optimal;         /* 1 if length is proven optimal */
     char caveat[96];     /* why a solution is not optimal, for the text output */
     int64_t lower_bound; /* proven lower bound on the optimum */
@@ -218,14 +239,14 @@ static void print_threshold(int bound, uint64_t expanded, double seconds, void *
             bound, expanded, seconds);
 }
 
-/* IDA*'s enum move path as letters (SLIDE_ENOMEM). */
-static int letters_of(const unsigned char *moves, int len, char **out, slide_error *err)
+/* IDA*'s move codes in the notation of metric m (SLIDE_ENOMEM). */
+static int letters_of(const unsigned char *moves, int len, enum metric m, char **out,
+                      slide_error *err)
 {
-    if (!(*out = malloc((size_t)len + 1)))
+    size_t need = move_format_codes(moves, len, m, NULL, 0);
+    if (!(*out = malloc(need + 1)))
         return slide_fail(err, SLIDE_ENOMEM, "out of memory for %d moves", len);
-    for (int i = 0; i < len; i++)
-        (*out)[i] = move_letter((enum move)moves[i]);
-    (*out)[len] = '\0';
+    move_format_codes(moves, len, m, *out, need + 1);
     return SLIDE_OK;
 }
 
@@ -236,7 +257,8 @@ static int open_heuristics(const struct solve_job *job, struct ida_heuristic *h,
     for (int i = 0; i < n; i++) {
         int rc = job->pdb ? ida_heuristic_open_pdb(&h[i], job->pdb, job->pdb_with, job->goal,
                                                    err)
-                          : ida_heuristic_open(&h[i], job->heuristic, job->goal, err);
+                          : ida_heuristic_open_metric(&h[i], job->heuristic, job->goal,
+                                                      job->metric, err);
         if (rc) {
             while (i-- > 0)
                 ida_heuristic_close(&h[i]);
@@ -260,11 +282,11 @@ static int solve_ida(const struct solve_job *job, struct solve_answer *ans,
     }
     struct ida_heuristic h = hs[0];
     struct ida_options o = {job->max_nodes, job->cancel,
-                            job->progress ? print_threshold : NULL, NULL};
+                            job->progress ? print_threshold : NULL, NULL, job->metric};
     struct ida_result r;
     rc = ida_solve_parallel(job->start, job->goal, hs, threads, &o, &r, err);
     if (!rc)
-        rc = letters_of(r.moves, r.length, &ans->moves, err);
+        rc = letters_of(r.moves, r.length, job->metric, &ans->moves, err);
     ans->length = rc ? 0 : (uint64_t)r.length;
     ans->optimal = rc == SLIDE_OK && h.admissible;
     snprintf(ans->caveat, sizeof ans->caveat, "maybe not optimal: heuristic %s "
@@ -317,7 +339,7 @@ static int solve_bibfs(const struct solve_job *job, struct solve_answer *ans,
 {
     uint64_t cap = job->max_states ? job->max_states : BIBFS_DEFAULT_MAX_STATES;
     struct bibfs_result r;
-    int rc = bibfs_solve(job->start, job->goal, cap, &r, err);
+    int rc = bibfs_solve_metric(job->start, job->goal, cap, job->metric, &r, err);
     ans->expanded = (int64_t)r.expanded;
     ans->stored = (int64_t)r.states;
     if (rc == SLIDE_ENOMEM && r.states > cap) {
@@ -439,6 +461,7 @@ struct solve_args {
     int threads;    /* --threads: boards solved at once (several boards), or the
                        threads of the one board's search (ida) */
     int batch;      /* BOARD - or @FILE: several boards */
+    enum metric metric; /* --metric */
     char pdb_with[64], pdb_files[4096]; /* --h pdb:FILES or max(WITH,pdb:FILES) */
     int is_pdb;
     int provenance;      /* --provenance */
@@ -523,6 +546,7 @@ static int set_output(struct solve_args *a, enum solve_output out, const char *o
 /* The options; a method-specific one names the methods that use it. */
 static const struct cli_option solve_options[] = {
     {"method", 'M', CLI_VALUE, 'M', 0, NULL, NULL},
+    {"metric", 'e', CLI_VALUE, 'e', 0, NULL, NULL},
     {"h", 'H', CLI_VALUE, 'H', TAKES_H, "--method ida", NULL},
     {"goal", 'g', CLI_VALUE, 'g', 0, NULL, NULL},
     {"size", 's', CLI_VALUE, 's', 0, NULL, NULL},
@@ -553,6 +577,11 @@ static int take_option(int c, const char *v, void *ctx)
     case 'M':
         return (a->method = method_find(v)) ? EXIT_OK : method_unknown(v);
     case 'H': a->heuristic = v; a->given |= TAKES_H; return EXIT_OK;
+    case 'e':
+        if ((k = metric_parse(v)) < 0)
+            return cli_fail(EXIT_USAGE, "--metric must be stm or mtm, not \"%s\"", v);
+        a->metric = (enum metric)k;
+        return EXIT_OK;
     case 'd': a->db_path = v; a->given |= TAKES_DB; return EXIT_OK;
     case 'g': a->goal_text = v; return EXIT_OK;
     case 's':
@@ -618,6 +647,12 @@ static int parse_args(int argc, char **argv, struct solve_args *a, struct cli_pa
                                     "--h pdb:FILES or --h max(NAME,pdb:FILES)");
     if (!a->method)
         method_default(a);
+    if (a->metric == METRIC_MTM && strcmp(a->method->name, "ida") != 0 &&
+        strcmp(a->method->name, "bibfs") != 0)
+        return cli_fail(EXIT_USAGE, "--metric mtm: --method %s counts single-tile moves "
+                        "only; use --method ida or bibfs", a->method->name);
+    if (a->metric == METRIC_MTM && !(a->given & TAKES_H))
+        a->heuristic = "wd"; /* lc may overestimate multi-tile distances */
     /* one board: its IDA* search on every core; boards: one at a time */
     int searches = (a->method->takes | (a->fallback ? a->fallback->takes : 0)) & TAKES_THREADS;
     if (a->threads == 0)
@@ -774,14 +809,16 @@ static char *board_text(const struct board *b)
 }
 
 /*
- * Replay moves[0..len-1] (letters) from start.  With tiles != NULL, write
- * the tile that each move slides to it, space separated; with goal != NULL,
- * check that the moves end on goal.  Streams, so a solution of billions of
- * moves needs no more memory than the board.  Errors: SLIDE_EINVAL (a move
- * that leaves the board, or the wrong end: a bug of the method),
- * SLIDE_ENOMEM.
+ * Replay moves[0..len-1] (letters, in the notation of metric m: metric.h)
+ * from start.  With tiles != NULL, write the tiles that each move slides
+ * to it, moves separated by spaces (MTM: a move's tiles joined by commas,
+ * in the order the blank meets them); with goal != NULL, check that the
+ * moves end on goal.  Streams, so a solution of billions of moves needs no
+ * more memory than the board.  Errors: SLIDE_EINVAL (a move that leaves
+ * the board, a group of unequal letters, or the wrong end: a bug of the
+ * method), SLIDE_ENOMEM.
  */
-static int replay(const struct board *start, const struct board *goal,
+static int replay(const struct board *start, const struct board *goal, enum metric metric,
                   const char *moves, uint64_t len, FILE *tiles, slide_error *err)
 {
     struct board b;
@@ -789,17 +826,24 @@ static int replay(const struct board *start, const struct board *goal,
     if (rc)
         return rc;
     int z = board_blank(&b);
+    char prev = ' ';
     for (uint64_t i = 0; i < len && !rc; i++) {
+        if (metric == METRIC_MTM && moves[i] == ' ' && prev != ' ') {
+            prev = ' ';
+            continue;
+        }
         int m = move_parse(moves[i]);
         int to = m < 0 ? -1 : board_step(b.rows, b.cols, z, (enum move)m);
-        if (to < 0) {
+        int joined = metric == METRIC_MTM && prev != ' '; /* within one MTM move */
+        if (to < 0 || (joined && moves[i] != prev)) {
             rc = slide_fail(err, SLIDE_EINVAL, "internal error: move %" PRIu64
                             " ('%c') of the solution is not legal", i + 1, moves[i]);
             break;
         }
         if (tiles)
-            fprintf(tiles, i ? " %d" : "%d", b.cells[to]);
+            fprintf(tiles, joined ? ",%d" : i ? " %d" : "%d", b.cells[to]);
         board_move(&b, &z, (enum move)m);
+        prev = moves[i];
     }
     if (!rc && goal && !board_equal(&b, goal))
         rc = slide_fail(err, SLIDE_EINVAL, "internal error: the %" PRIu64 " moves of "
@@ -808,13 +852,21 @@ static int replay(const struct board *start, const struct board *goal,
     return rc;
 }
 
+/* The characters of ans->moves: one per move in STM, the text's length in
+ * MTM (a move is as many letters as cells it travels, and spaces). */
+static uint64_t moves_chars(const struct solve_job *job, const struct solve_answer *ans)
+{
+    return job->metric == METRIC_MTM ? strlen(ans->moves) : ans->length;
+}
+
 /* Every solution is replayed to the goal before it is printed: a method
  * whose path does not get there is a bug worth a loud failure. */
 static int check_answer(const struct solve_job *job, const struct solve_answer *ans,
                         slide_error *err)
 {
     if (ans->moves)
-        return replay(job->start, job->goal, ans->moves, ans->length, NULL, err);
+        return replay(job->start, job->goal, job->metric, ans->moves,
+                      moves_chars(job, ans), NULL, err);
     if (job->count_only)
         return SLIDE_OK;
     return slide_fail(err, SLIDE_EINVAL, "internal error: the method gave no moves");
@@ -875,9 +927,10 @@ static int print_text(const struct printed *p, const struct solve_answer *ans,
         else
             printf("moves: %" PRIu64 " (%s)\n", ans->length, ans->caveat);
         fputs("blank moves: ", stdout);
-        fwrite(ans->moves, 1, ans->length, stdout);
+        fwrite(ans->moves, 1, moves_chars(p->job, ans), stdout);
         fputs("\ntiles moved: ", stdout);
-        int rc = replay(p->job->start, NULL, ans->moves, ans->length, stdout, err);
+        int rc = replay(p->job->start, NULL, p->job->metric, ans->moves,
+                        moves_chars(p->job, ans), stdout, err);
         putchar('\n');
         if (rc)
             return rc;
@@ -902,7 +955,7 @@ static void print_line(const struct printed *p, const struct solve_answer *ans,
     else if (out == OUT_COUNT)
         printf("%" PRIu64 "\n", ans->length);
     else {
-        fwrite(ans->moves, 1, ans->length, stdout);
+        fwrite(ans->moves, 1, moves_chars(p->job, ans), stdout);
         putchar('\n');
     }
 }
@@ -930,7 +983,8 @@ static int tiles_text(const struct printed *p, const struct solve_answer *ans,
     FILE *f = open_memstream(text, &size);
     if (!f)
         return slide_fail(err, SLIDE_ENOMEM, "out of memory printing a solution");
-    int rc = replay(p->job->start, NULL, ans->moves, ans->length, f, err);
+    int rc = replay(p->job->start, NULL, p->job->metric, ans->moves,
+                    moves_chars(p->job, ans), f, err);
     if (fclose(f) && !rc)
         rc = slide_fail(err, SLIDE_ENOMEM, "out of memory printing a solution");
     return rc;
@@ -1171,7 +1225,7 @@ static int prepare_one(struct solve_run *r, const char *text, int lineno, int qu
                             cli_progress_wanted(a->progress) && (a->threads == 1 || !a->batch),
                             a->output == OUT_COUNT, a->db_path ? &r->db : NULL,
                             a->is_pdb == 1 ? &r->pdb : NULL, a->pdb_with,
-                            a->batch ? 1 : a->threads};
+                            a->batch ? 1 : a->threads, a->metric};
     it->job = job;
     if ((rc = method_for(r, &it->job, lineno, quiet, &it->m)))
         return rc;
@@ -1327,6 +1381,11 @@ static int load_pdbs(const struct solve_args *a, struct pdb_set *set)
     board_free(&goal);
     if (rc)
         return rc;
+    if (a->metric == METRIC_MTM && pdb_set_metric(set) != METRIC_MTM)
+        return pdb_set_free(set), cli_fail(EXIT_USAGE, "--metric mtm: the pattern databases are of kind %s, "
+                        "which bounds single-tile moves; build tables of kind mtm (slide "
+                        "pdb build --pattern TILES --mtm)",
+                        pdb_kind_name(set->tables[0].kind));
     if (!pdb_set_admissible(set))
         fprintf(stderr, "slide: note: the pattern databases overlap or mix kinds, so their "
                         "sum may overestimate: lengths are not proven optimal\n");

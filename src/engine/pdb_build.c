@@ -28,7 +28,7 @@ static inline unsigned cur_code(int d)
 
 const char *pdb_kind_name(enum pdb_kind kind)
 {
-    return kind == PDB_ADDITIVE ? "additive" : "plain";
+    return kind == PDB_ADDITIVE ? "additive" : kind == PDB_MTM ? "mtm" : "plain";
 }
 
 int pdb_kind_parse(const char *name)
@@ -37,6 +37,8 @@ int pdb_kind_parse(const char *name)
         return PDB_ADDITIVE;
     if (strcmp(name, "plain") == 0)
         return PDB_PLAIN;
+    if (strcmp(name, "mtm") == 0)
+        return PDB_MTM;
     return -1;
 }
 
@@ -186,6 +188,46 @@ static void record(struct pdb_run *b, uint64_t p, uint64_t cur, int d, struct co
 }
 
 /*
+ * The multi-tile moves of placement p (cells pos, occ) with the blank on z:
+ * the blank jumps along its row or column to cell c, and every cell between
+ * (c included, z excluded) shifts one cell towards z: a pattern tile there
+ * moves, a free cell stays free.  The targets go to the ring; those pending
+ * are marked down to the lookahead after each blank, so that the ring never
+ * holds more than one blank's moves beyond it.
+ */
+static void mtm_targets(struct pdb_run *b, const uint8_t *pos, const int8_t *at,
+                        uint32_t occ, int z, struct ring *r, unsigned next)
+{
+    const struct pattern *pat = &b->pat;
+    static const int dr[4] = {-1, 1, 0, 0}, dc[4] = {0, 0, -1, 1};
+    for (int dir = 0; dir < 4; dir++) {
+        uint8_t np[PATTERN_MAX_TILES];
+        memcpy(np, pos, (size_t)pat->k);
+        uint32_t nocc = occ;
+        int rr = z / pat->cols, cc = z % pat->cols, prev = z;
+        for (;;) {
+            rr += dr[dir];
+            cc += dc[dir];
+            if (rr < 0 || rr >= pat->rows || cc < 0 || cc >= pat->cols)
+                break;
+            int c = rr * pat->cols + cc;
+            if (at[c] >= 0) { /* the pattern tile on c shifts to prev */
+                np[at[c]] = (uint8_t)prev;
+                nocc ^= (1u << c) | (1u << prev);
+            }
+            struct target *tg = &r->t[r->head++ % RING];
+            tg->occ = nocc;
+            tg->cell = (uint8_t)c;
+            tg->j = (uint8_t)pattern_free_rank(nocc, c);
+            tg->t = rank_kperm(np, pat->k, pat->n) * (uint64_t)b->f + tg->j;
+            __builtin_prefetch(&b->st.words[tg->t >> 5], 1, 0);
+            prev = c;
+        }
+    }
+    ring_mark(b, r, LOOKAHEAD, next);
+}
+
+/*
  * Placement p's current states (cost d): record their values, generate
  * their neighbours, mark the unseen ones next (cost d + 1), close them.
  * The targets are found first and prefetched, then marked: the marks are
@@ -211,6 +253,12 @@ static void expand(struct pdb_run *b, uint64_t p, uint64_t cur, int d, struct co
         occ |= 1u << pos[i];
     }
     uint32_t curcells = pattern_entries_cells(pat, occ, cur); /* the current blanks */
+    if (b->kind == PDB_MTM) {
+        for (uint32_t zs = curcells; zs; zs &= zs - 1)
+            mtm_targets(b, pos, at, occ, __builtin_ctz(zs), r, 3u - cur_code(d));
+        block_xor(&b->st, p * f, b->f, cur_code(d) == 1 ? cur : cur << 1);
+        return;
+    }
     for (int i = 0; i < pat->k; i++) { /* tile i slides from c into blank cell z */
         int c = pos[i];
         for (uint32_t nb = pat->nbr[c] & curcells; nb; nb &= nb - 1) {

@@ -712,8 +712,8 @@ static int decode_pdb(const uint8_t *rec, struct db *db, slide_error *err)
     db->pdb.k = (int)get_u32(p + 4);
     memcpy(db->pdb.tiles, p + 8, 32);
     memcpy(db->pdb.goal, p + 40, 32);
-    if (db->pdb.kind < 0 || db->pdb.kind > 1 || db->pdb.k < 1 || db->pdb.k > n - 1)
-        return BAD("pattern record names kind %d and %d tiles (kind 0 or 1, 1..%d tiles)",
+    if (db->pdb.kind < 0 || db->pdb.kind > 2 || db->pdb.k < 1 || db->pdb.k > n - 1)
+        return BAD("pattern record names kind %d and %d tiles (kind 0, 1 or 2, 1..%d tiles)",
                    db->pdb.kind, db->pdb.k, n - 1);
     if (db->version < DB_PDB_FORMAT_VERSION && db->pdb.kind == 0)
         return BAD("this additive table is in format %u, whose build seeded the goal "

@@ -162,6 +162,7 @@ struct verifier {
     int additive;
     uint8_t *dist;  /* placements * n, 255 = unseen */
     struct vec cur, next;
+    int mtm;        /* kind mtm: multi-tile moves (mtm_moves_of) */
 };
 
 /* Neighbouring cells of cell z by row and column arithmetic; returns count. */
@@ -190,8 +191,45 @@ static int tile_at(const struct pattern *pat, const uint8_t *pos, int c)
 
 /* Visit the moves of state s at depth d: free moves (cost 0, additive) go
  * onto cur, paid moves onto next.  Returns -1 when out of memory. */
+/*
+ * The multi-tile moves of state s (placement p, blank z), one cell at a
+ * time along each direction: every step moves the blank one cell further
+ * and shifts the pattern tile it meets (if any) back by one, exactly as the
+ * rules move the whole group; every cell reached is one move from s.
+ */
+static int mtm_moves_of(struct verifier *v, uint64_t s, int d)
+{
+    static const int dr[4] = {-1, 1, 0, 0}, dc[4] = {0, 0, -1, 1};
+    const struct pattern *pat = v->pat;
+    uint64_t n = (uint64_t)pat->n, p = s / n;
+    for (int dir = 0; dir < 4; dir++) {
+        uint8_t pos[PATTERN_MAX_TILES];
+        rank_unkperm(p, pat->k, pat->n, pos);
+        int z = (int)(s % n), r = z / pat->cols, c = z % pat->cols;
+        for (;;) {
+            r += dr[dir];
+            c += dc[dir];
+            if (r < 0 || r >= pat->rows || c < 0 || c >= pat->cols)
+                break;
+            int i = tile_at(pat, pos, r * pat->cols + c);
+            if (i >= 0)
+                pos[i] = (uint8_t)z;
+            z = r * pat->cols + c;
+            uint64_t t = rank_kperm(pos, pat->k, pat->n) * n + (uint64_t)z;
+            if (v->dist[t] <= d + 1) /* 255 (unseen) is above every depth */
+                continue;
+            v->dist[t] = (uint8_t)(d + 1);
+            if (push(&v->next, t) != 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
 static int moves_of(struct verifier *v, uint64_t s, int d)
 {
+    if (v->mtm)
+        return mtm_moves_of(v, s, d);
     const struct pattern *pat = v->pat;
     uint64_t n = (uint64_t)pat->n, p = s / n;
     int z = (int)(s % n), nb[4], m = cells_next_to(pat, z, nb);
@@ -275,7 +313,7 @@ int pdb_verify(const struct pdb_table *t, uint64_t max_memory,
                struct pdb_verify_report *rep, slide_error *err)
 {
     const struct pattern *pat = &t->pat;
-    struct verifier v = {pat, t->kind == PDB_ADDITIVE, NULL, {0}, {0}};
+    struct verifier v = {pat, t->kind == PDB_ADDITIVE, NULL, {0}, {0}, t->kind == PDB_MTM};
     uint64_t dist_bytes = pat->placements * (uint64_t)pat->n;
     uint64_t need = dist_bytes + 8 * (pat->placements * (uint64_t)pat->nfree / 4);
     memset(rep, 0, sizeof *rep);

@@ -193,15 +193,45 @@ static int wd_layout(struct wd_table *t, int lines, int width, const char *what,
 #define WD_CANCEL_EVERY 4096
 
 /*
+ * The multi-tile moves of the relaxed puzzle from state key (blank in line
+ * b) to blank line nb: every line i from nb towards b, b excluded, gives one
+ * tile of some class it holds to the line next to it on b's side (the tiles
+ * of the real column between the blank's two cells each slide one line).
+ * Line `at` is the next line to choose a class for; next holds the choices
+ * made so far.  Each result is inserted at distance d + 1.
+ */
+static int wd_jumps(struct wd_table *t, const uint64_t *key, uint64_t *next, int b,
+                    int nb, int at, unsigned d, const char *what, int rows, int cols,
+                    slide_error *err)
+{
+    int L = t->lines, dir = nb > b ? 1 : -1, rc = SLIDE_OK;
+    if (at == nb + dir)
+        return wd_insert(t, next, d + 1, what, rows, cols, err);
+    for (int j = 0; j < L && !rc; j++) {
+        if (!wd_get(t, key, at * L + j))
+            continue;
+        wd_add(t, next, at * L + j, -1);
+        wd_add(t, next, (at - dir) * L + j, 1);
+        rc = wd_jumps(t, key, next, b, nb, at + dir, d, what, rows, cols, err);
+        wd_add(t, next, (at - dir) * L + j, -1);
+        wd_add(t, next, at * L + j, 1);
+    }
+    return rc;
+}
+
+/*
  * BFS of the relaxed puzzle from the goal state: line i holds the width
  * tiles of class i, except the goal blank's line, which holds one fewer.
- * A move carries one tile of any class from a line next to the blank's
- * line into it (the blank's line changes).  Stops with SLIDE_EINTR when
- * *cancel (NULL: never) becomes nonzero.
+ * STM: a move carries one tile of any class from a line next to the
+ * blank's line into it (the blank's line changes).  MTM: the blank's line
+ * jumps to any other line nb, and every line from nb up to the blank's
+ * (that one excluded) passes one tile of a class it holds one line towards
+ * the blank's old line (wd_jumps).  Stops with SLIDE_EINTR when *cancel
+ * (NULL: never) becomes nonzero.
  */
-static int wd_build(struct wd_table *t, int blank_class, const char *what,
-                    int rows, int cols, const volatile sig_atomic_t *cancel,
-                    slide_error *err)
+static int wd_build(struct wd_table *t, int blank_class, enum metric metric,
+                    const char *what, int rows, int cols,
+                    const volatile sig_atomic_t *cancel, slide_error *err)
 {
     uint64_t key[WD_MAX_WORDS] = {0};
     int L = t->lines;
@@ -216,7 +246,14 @@ static int wd_build(struct wd_table *t, int blank_class, const char *what,
         memcpy(key, t->keys + head * (uint64_t)t->words, (size_t)t->words * sizeof *key);
         unsigned d = t->dist[head];
         int b = wd_blank_line(t, key);
-        for (int nb = b - 1; nb <= b + 1 && !rc; nb += 2) {
+        for (int nb = 0; metric == METRIC_MTM && nb < L && !rc; nb++) {
+            uint64_t next[WD_MAX_WORDS];
+            memcpy(next, key, sizeof next);
+            if (nb != b)
+                rc = wd_jumps(t, key, next, b, nb, b + (nb > b ? 1 : -1), d, what, rows,
+                              cols, err);
+        }
+        for (int nb = b - 1; metric == METRIC_STM && nb <= b + 1 && !rc; nb += 2) {
             if (nb < 0 || nb >= L)
                 continue;
             for (int j = 0; j < L && !rc; j++) {
@@ -242,16 +279,17 @@ static void wd_table_free(struct wd_table *t)
 }
 
 /* One component's table: `lines` lines of `width` cells, the goal blank
- * in line `blank` (t freed on error).  vertical: the rows of a rows x
- * cols board, else its columns. */
+ * in line `blank`, moves of `metric` (t freed on error).  vertical: the
+ * rows of a rows x cols board, else its columns. */
 static int wd_table_make(struct wd_table *t, int vertical, int rows, int cols, int blank,
-                         const volatile sig_atomic_t *cancel, slide_error *err)
+                         enum metric metric, const volatile sig_atomic_t *cancel,
+                         slide_error *err)
 {
     const char *what = vertical ? "vertical (row)" : "horizontal (column)";
     int rc = wd_layout(t, vertical ? rows : cols, vertical ? cols : rows, what, rows, cols,
                        err);
     if (!rc)
-        rc = wd_build(t, blank, what, rows, cols, cancel, err);
+        rc = wd_build(t, blank, metric, what, rows, cols, cancel, err);
     if (rc)
         wd_table_free(t);
     return rc;
@@ -263,9 +301,11 @@ static int prepare_wd(struct heuristic *h, slide_error *err)
     if (!w)
         return slide_fail(err, SLIDE_ENOMEM, "out of memory for walking-distance tables");
     h->wd = w;
-    int rc = wd_table_make(&w->own[0], 1, h->rows, h->cols, h->goal_row[0], NULL, err);
+    int rc = wd_table_make(&w->own[0], 1, h->rows, h->cols, h->goal_row[0], h->metric,
+                           NULL, err);
     if (!rc)
-        rc = wd_table_make(&w->own[1], 0, h->rows, h->cols, h->goal_col[0], NULL, err);
+        rc = wd_table_make(&w->own[1], 0, h->rows, h->cols, h->goal_col[0], h->metric,
+                           NULL, err);
     w->vert = &w->own[0];
     w->horiz = &w->own[1];
     return rc;
@@ -338,14 +378,15 @@ static int wd_shared(struct heuristic_wd_store *s, int vertical, int rows, int c
         e = e->next;
     if (!e && s->bytes >= s->max_bytes) { /* the caller's own, built without the lock */
         pthread_mutex_unlock(&s->lock);
-        rc = wd_table_make(own, vertical, rows, cols, blank, cancel, err);
+        rc = wd_table_make(own, vertical, rows, cols, blank, METRIC_STM, cancel, err);
         *out = own;
         return rc;
     }
     if (!e) { /* built here, kept only when complete */
         if (!(e = calloc(1, sizeof *e))) {
             rc = slide_fail(err, SLIDE_ENOMEM, "out of memory for walking-distance tables");
-        } else if ((rc = wd_table_make(&e->t, vertical, rows, cols, blank, cancel, err))) {
+        } else if ((rc = wd_table_make(&e->t, vertical, rows, cols, blank, METRIC_STM, cancel,
+                                       err))) {
             free(e);
             e = NULL;
         } else {
@@ -432,6 +473,39 @@ static int eval_wd(const struct heuristic *h, const int *cells)
             kh[z->word_of[eh]] += 1ULL << z->shift_of[eh];
         }
     return wd_lookup(v, kv) + wd_lookup(z, kh);
+}
+
+int heuristic_wd_start(const struct heuristic *h, const int *cells,
+                       struct heuristic_wd_node *nd)
+{
+    const struct wd_table *v = h->wd->vert, *z = h->wd->horiz;
+    memset(nd, 0, sizeof *nd);
+    int R = h->rows, C = h->cols;
+    for (int r = 0, k = 0; r < R; r++)
+        for (int c = 0; c < C; c++, k++) {
+            int t = cells[k];
+            if (!t)
+                continue;
+            wd_add(v, nd->key[0], r * R + h->goal_row[t], 1);
+            wd_add(z, nd->key[1], c * C + h->goal_col[t], 1);
+        }
+    nd->part[0] = wd_lookup(v, nd->key[0]);
+    nd->part[1] = wd_lookup(z, nd->key[1]);
+    return nd->part[0] + nd->part[1];
+}
+
+int heuristic_wd_move(const struct heuristic *h, const struct heuristic_wd_node *before,
+                      int tile, int from, int to, struct heuristic_wd_node *after)
+{
+    int C = h->cols, vertical = from / C != to / C, i = vertical ? 0 : 1;
+    const struct wd_table *t = vertical ? h->wd->vert : h->wd->horiz;
+    int lines = t->lines, cls = vertical ? h->goal_row[tile] : h->goal_col[tile];
+    int a = vertical ? from / C : from % C, b = vertical ? to / C : to % C;
+    *after = *before;
+    wd_add(t, after->key[i], a * lines + cls, -1);
+    wd_add(t, after->key[i], b * lines + cls, 1);
+    after->part[i] = wd_lookup(t, after->key[i]);
+    return after->part[0] + after->part[1];
 }
 
 void heuristic_wd_states(const struct heuristic *h, uint64_t *vertical,
@@ -785,6 +859,10 @@ static int init_pdb(struct heuristic *h, const char *name, const struct board *g
                                          HEURISTIC_UNKNOWN, "pattern databases",
                                          "Culberson and Schaeffer 1998; Korf and Felner 2002"};
     int rc = pdb_set_load(h->pdb, name + (reflect ? 5 : 4), reflect, 0, err);
+    if (!rc && h->metric == METRIC_MTM && pdb_set_metric(h->pdb) != METRIC_MTM)
+        rc = slide_fail(err, SLIDE_EINVAL, "%s: the pattern databases are of kind %s, "
+                        "which bounds single-tile moves; the multi-tile metric takes "
+                        "tables of kind mtm", name, pdb_kind_name(h->pdb->tables[0].kind));
     if (!rc && (rc = pdb_set_goal(h->pdb, &g, err)) == SLIDE_OK && !board_equal(&g, goal))
         rc = slide_fail(err, SLIDE_EINVAL, "%s: the pattern databases were built for "
                         "another board or goal", name);
@@ -795,7 +873,52 @@ static int init_pdb(struct heuristic *h, const char *name, const struct board *g
 int heuristic_init(struct heuristic *h, const char *name,
                    const struct board *goal, slide_error *err)
 {
+    return heuristic_init_metric(h, name, goal, METRIC_STM, err);
+}
+
+int heuristic_stm_only(const char *name)
+{
+    static const char *const stm_only[] = {"misplaced", "manhattan", "lc", "lc-pairs"};
+    for (size_t i = 0; i < sizeof stm_only / sizeof stm_only[0]; i++)
+        if (strcmp(name, stm_only[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* The claims of a row in the multi-tile metric (heuristic.h): a copy of
+ * the row with them, owned by h. */
+static int mtm_claims(struct heuristic *h, const struct heuristic_def *def,
+                      slide_error *err)
+{
+    char *name = strdup(def->name);
+    h->own_def = malloc(sizeof *h->own_def);
+    if (!name || !h->own_def) {
+        free(name);
+        return slide_fail(err, SLIDE_ENOMEM, "out of memory for %s", def->name);
+    }
+    *h->own_def = *def;
+    h->own_def->name = name;
+    if (heuristic_stm_only(def->name)) {
+        h->own_def->admissible = HEURISTIC_NO;
+        h->own_def->consistent = HEURISTIC_NO;
+        h->own_def->reference = "one multi-tile move slides up to max(R,C)-1 tiles, each "
+                                "of which the single-tile bound may count";
+    } else if (strcmp(def->name, "wd") == 0) {
+        h->own_def->summary = "multi-tile walking distance: rows + columns";
+        h->own_def->reference = "heuristic.h: each MTM move is one move of one relaxed "
+                                "puzzle whose moves are the MTM ones";
+    }
+    h->def = h->own_def;
+    return SLIDE_OK;
+}
+
+int heuristic_init_metric(struct heuristic *h, const char *name, const struct board *goal,
+                          enum metric metric, slide_error *err)
+{
     memset(h, 0, sizeof *h);
+    if (metric != METRIC_STM && metric != METRIC_MTM)
+        return slide_fail(err, SLIDE_EINVAL, "unknown metric %d (stm or mtm)", (int)metric);
+    h->metric = metric;
     if (strncmp(name, "plugin:", 7) == 0)
         return heuristic_init_plugin(h, name, goal, err);
     if (strncmp(name, "pdb:", 4) == 0 || strncmp(name, "pdbr:", 5) == 0) {
@@ -820,7 +943,10 @@ int heuristic_init(struct heuristic *h, const char *name,
     int rc = bind_goal(h, def, goal, err);
     if (rc)
         return rc;
+    h->metric = metric;
     rc = def->prepare ? def->prepare(h, err) : SLIDE_OK;
+    if (!rc && metric == METRIC_MTM)
+        rc = mtm_claims(h, def, err);
     if (rc)
         heuristic_free(h);
     return rc;

@@ -230,16 +230,28 @@ const char *ida_heuristic_summary(int i)
     return i >= 0 && i < NROWS ? rows[i].summary : NULL;
 }
 
-static int open_wd(struct ida_heuristic *h, const struct board *goal,
+static int open_wd(struct ida_heuristic *h, const struct board *goal, enum metric metric,
                    struct heuristic_wd_store *store, const volatile sig_atomic_t *cancel,
                    slide_error *err);
 
 int ida_heuristic_open(struct ida_heuristic *h, const char *name,
                        const struct board *goal, slide_error *err)
 {
+    return ida_heuristic_open_metric(h, name, goal, METRIC_STM, err);
+}
+
+int ida_heuristic_open_metric(struct ida_heuristic *h, const char *name,
+                              const struct board *goal, enum metric metric,
+                              slide_error *err)
+{
     memset(h, 0, sizeof *h);
     if (strcmp(name, "wd") == 0)
-        return open_wd(h, goal, NULL, NULL, err);
+        return open_wd(h, goal, metric, NULL, NULL, err);
+    if (metric == METRIC_MTM && heuristic_stm_only(name))
+        return slide_fail(err, SLIDE_EINVAL, "%s is not admissible in the multi-tile "
+                          "metric (one move slides up to %d tiles); use wd, pdb:FILES "
+                          "of kind mtm or max(wd,pdb:FILES)", name,
+                          (goal->rows > goal->cols ? goal->rows : goal->cols) - 1);
     int i = 0;
     while (i < NROWS && strcmp(rows[i].name, name) != 0)
         i++;
@@ -272,6 +284,18 @@ static int wd_eval(void *ctx, const struct board *b)
     return heuristic_eval(ctx, b->cells);
 }
 
+static int wd_start(void *ctx, const struct board *b, void *state)
+{
+    return heuristic_wd_start(ctx, b->cells, state);
+}
+
+/* The tile now on `to` is the one that moved. */
+static int wd_move(void *ctx, const struct board *b, int from, int to, const void *before,
+                   void *after)
+{
+    return heuristic_wd_move(ctx, before, b->cells[to], from, to, after);
+}
+
 static void wd_release(void *ctx)
 {
     if (ctx) {
@@ -280,25 +304,32 @@ static void wd_release(void *ctx)
     }
 }
 
-/* wd's tables are built for this goal (heuristic_init), or taken from
- * store (heuristic_init_wd_shared) when it is not NULL; h is their sum. */
-static int open_wd(struct ida_heuristic *h, const struct board *goal,
+/* wd's tables are built for this goal and metric (heuristic_init_metric),
+ * or taken from store (heuristic_init_wd_shared: single-tile tables only)
+ * when it is not NULL; h is their sum. */
+static int open_wd(struct ida_heuristic *h, const struct board *goal, enum metric metric,
                    struct heuristic_wd_store *store, const volatile sig_atomic_t *cancel,
                    slide_error *err)
 {
     struct heuristic *w = calloc(1, sizeof *w);
     if (!w)
         return slide_fail(err, SLIDE_ENOMEM, "out of memory for the wd heuristic");
-    int rc = store ? heuristic_init_wd_shared(w, goal, store, cancel, err)
-                   : heuristic_init(w, "wd", goal, err);
+    int rc = store && metric == METRIC_STM
+                 ? heuristic_init_wd_shared(w, goal, store, cancel, err)
+                 : heuristic_init_metric(w, "wd", goal, metric, err);
     if (rc) {
         free(w);
         return rc;
     }
     h->name = "wd";
     h->admissible = 1;
+    h->metric = metric;
     h->ctx = w;
     h->eval = wd_eval;
+    _Static_assert(sizeof(struct heuristic_wd_node) <= IDA_STATE_MAX, "wd node too large");
+    h->state_size = sizeof(struct heuristic_wd_node);
+    h->start = wd_start;
+    h->move = wd_move;
     h->release = wd_release;
     return SLIDE_OK;
 }
@@ -308,7 +339,7 @@ int ida_heuristic_open_wd_shared(struct ida_heuristic *h, const struct board *go
                                  const volatile sig_atomic_t *cancel, slide_error *err)
 {
     memset(h, 0, sizeof *h);
-    return open_wd(h, goal, store, cancel, err);
+    return open_wd(h, goal, METRIC_STM, store, cancel, err);
 }
 
 /* ---- pattern databases ------------------------------------------------- */
@@ -374,7 +405,7 @@ int ida_heuristic_open_pdb(struct ida_heuristic *h, const struct pdb_set *set,
         return slide_fail(err, SLIDE_ENOMEM, "out of memory for the heuristic");
     c->set = set;
     if (with && *with) {
-        rc = ida_heuristic_open(&c->with, with, goal, err);
+        rc = ida_heuristic_open_metric(&c->with, with, goal, pdb_set_metric(set), err);
         if (rc) {
             free(c);
             return rc;
@@ -384,6 +415,7 @@ int ida_heuristic_open_pdb(struct ida_heuristic *h, const struct pdb_set *set,
              with && *with ? with : "", with && *with ? ",pdb)" : "pdb");
     h->name = c->name;
     h->admissible = pdb_set_admissible(set) && (!c->with.name || c->with.admissible);
+    h->metric = pdb_set_metric(set);
     h->ctx = c;
     h->eval = pdb_eval;
     h->step = NULL;

@@ -153,6 +153,7 @@ static void classify(struct pdb_set *s)
     int seen[PATTERN_MAX_CELLS] = {0};
     s->disjoint = 1;
     s->all_additive = 1;
+    s->all_mtm = 1;
     for (int t = 0; t < PATTERN_MAX_CELLS; t++)
         s->table_of[t] = -1;
     for (int j = s->count - 1; j >= 0; j--) {
@@ -170,6 +171,7 @@ static void classify(struct pdb_set *s)
     for (int j = 0; j < s->count; j++) {
         const struct pattern *pat = &s->tables[j].pat;
         s->all_additive &= s->tables[j].kind == PDB_ADDITIVE;
+        s->all_mtm &= s->tables[j].kind == PDB_MTM;
         for (int i = 0; i < pat->k; i++)
             if (seen[pat->tiles[i]]++)
                 s->disjoint = 0;
@@ -239,8 +241,13 @@ int pdb_set_load_for(struct pdb_set *s, const char *files, int reflect, int thre
         s->cols = s->tables[0].pat.cols;
         s->n = s->tables[0].pat.n;
         classify(s);
+        for (int j = 0; j < s->count && !s->all_mtm; j++)
+            if (s->tables[j].kind == PDB_MTM)
+                rc = slide_fail(err, SLIDE_EINVAL, "table %d is of kind mtm (multi-tile "
+                                "moves) and others are not: mtm tables combine by max, "
+                                "the others by sum; give only one kind", j + 1);
         s->reflect = reflect;
-        if (reflect)
+        if (reflect && !rc)
             rc = init_mirror(s, err);
     }
     if (rc)
@@ -268,7 +275,8 @@ int pdb_set_goal(const struct pdb_set *s, struct board *b, slide_error *err)
     return rc;
 }
 
-/* The sum of the tables for a board given as where[tile] = cell. */
+/* The sum of the tables (the max for mtm tables) for a board given as
+ * where[tile] = cell. */
 static int sum_of(const struct pdb_set *s, const int *where)
 {
     int h = 0;
@@ -279,10 +287,13 @@ static int sum_of(const struct pdb_set *s, const int *where)
         for (int i = 0; i < pat->k; i++)
             pos[i] = (uint8_t)where[pat->tiles[i]];
         uint64_t e = rank_kperm(pos, pat->k, pat->n);
-        if (t->kind == PDB_PLAIN)
+        if (t->kind != PDB_ADDITIVE) /* plain, mtm: by blank cell too */
             e = e * (uint64_t)pat->nfree +
                 (uint64_t)pattern_free_rank(pattern_occupied(pat, pos), where[0]);
-        h += t->value[e];
+        if (!s->all_mtm)
+            h += t->value[e];
+        else if (t->value[e] > h)
+            h = t->value[e];
     }
     return h;
 }

@@ -33,7 +33,7 @@ static json_t *pdb_summary(const struct pdb_set *p)
         for (int k = 0; k < t->pat.k; k++)
             json_array_append_new(tiles, json_integer(t->pat.tiles[k]));
         json_array_append_new(tables, json_pack("{s:s, s:o, s:i}", "kind",
-                                                t->kind == PDB_ADDITIVE ? "additive" : "plain",
+                                                pdb_kind_name(t->kind),
                                                 "tiles", tiles, "max", t->max));
     }
     struct board goal;

@@ -114,7 +114,7 @@ static int run_ida(struct serve_api *api, const struct solve_request *q, struct 
         return rc;
     }
     struct ida_options o = {(uint64_t)q->max_nodes, serve_pool_flag(api->pool, slot), NULL,
-                            NULL};
+                            NULL, METRIC_STM};
     struct ida_result res;
     rc = ida_solve(q->start, q->goal, &h, &o, &res, err);
     if (rc == SLIDE_EINTR) {

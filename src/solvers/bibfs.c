@@ -6,13 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "slide/metric.h"
 #include "slide/parity.h"
 #include "slide/space.h"
 
 #define EMPTY_KEY UINT64_MAX /* no index of a 20-cell space reaches it */
-#define ROOT_MOVE 4          /* the stored "move" of a side's start board */
+#define ROOT_MOVE 0xff       /* the stored "move" of a side's start board: no code */
 
-/* A hash set of indexes, each with the blank move that reached it. */
+/* A hash set of indexes, each with the move code (metric.h) that reached it. */
 struct visited {
     uint64_t *keys;
     uint8_t *moves;
@@ -136,6 +137,7 @@ static void side_free(struct side *sd)
 
 struct search {
     const struct space *s;
+    struct move_set moves; /* the metric's moves, by blank cell */
     struct board b;        /* scratch board for expansions */
     struct side side[2];   /* 0 from `from`, 1 from `to` */
     uint64_t max_states;
@@ -155,13 +157,14 @@ static int expand_board(struct search *q, int k, uint64_t index, slide_error *er
     struct side *me = &q->side[k];
     const struct visited *other = &q->side[1 - k].seen;
     space_unrank(q->s, index, &q->b);
-    int z = board_blank(&q->b);
+    int z = board_blank(&q->b), cols = q->b.cols;
+    const struct move_set *ms = &q->moves;
     q->expanded++;
-    for (int m = 0; m < MOVE_COUNT && !q->met; m++) {
-        if (board_move(&q->b, &z, (enum move)m))
-            continue;
+    for (int i = 0; i < ms->count[z] && !q->met; i++) {
+        unsigned char m = ms->codes[(size_t)z * (size_t)ms->max + (size_t)i];
+        int back = move_apply(q->b.cells, cols, z, m);
         uint64_t nb = space_rank(q->s, &q->b);
-        board_move(&q->b, &z, move_inverse((enum move)m));
+        move_apply(q->b.cells, cols, back, move_code_inverse(m));
         if (visited_get(&me->seen, nb) >= 0)
             continue;
         if (visited_reserve(&me->seen) || push_next(me, nb))
@@ -196,18 +199,22 @@ static int expand_layer(struct search *q, int k, slide_error *err)
 }
 
 /*
- * Append to path the moves that lead from index `index` back to the root of
- * side k: for side 0 they are collected backwards (the caller reverses
- * them), for side 1 they are the moves towards `to`.
+ * Append to path the move codes that lead from index `index` back to the
+ * root of side k (at most cap in all): for side 0 they are collected
+ * backwards (the caller reverses them), for side 1 they are the moves
+ * towards `to`.
  */
-static int trace(struct search *q, int k, uint64_t index, char *path, int *len)
+static int trace(struct search *q, int k, uint64_t index, unsigned char *path, int *len,
+                 int cap)
 {
     space_unrank(q->s, index, &q->b);
     int z = board_blank(&q->b), m;
     while ((m = visited_get(&q->side[k].seen, space_rank(q->s, &q->b))) != ROOT_MOVE) {
-        if (m < 0 || board_move(&q->b, &z, move_inverse((enum move)m)))
+        unsigned char back = move_code_inverse((unsigned char)m);
+        if (m < 0 || *len == cap || move_target(q->b.rows, q->b.cols, z, back) < 0)
             return -1;
-        path[(*len)++] = move_letter(k == 0 ? (enum move)m : move_inverse((enum move)m));
+        z = move_apply(q->b.cells, q->b.cols, z, back);
+        path[(*len)++] = k == 0 ? (unsigned char)m : back;
     }
     return 0;
 }
@@ -215,20 +222,29 @@ static int trace(struct search *q, int k, uint64_t index, char *path, int *len)
 static int build_path(struct search *q, struct bibfs_result *r, slide_error *err)
 {
     int cap = q->side[0].layers + q->side[1].layers + 1, n0 = 0, n = 0;
-    r->path = malloc((size_t)cap + 1);
-    if (!r->path)
+    unsigned char *codes = malloc((size_t)cap);
+    if (!codes)
         return out_of_memory(err);
-    if (trace(q, 0, q->meet, r->path, &n0))
+    if (trace(q, 0, q->meet, codes, &n0, cap)) {
+        free(codes);
         return slide_fail(err, SLIDE_EINVAL, "internal error: broken forward trace");
+    }
     for (int i = 0; i < n0 / 2; i++) { /* from-side moves were collected backwards */
-        char c = r->path[i];
-        r->path[i] = r->path[n0 - 1 - i];
-        r->path[n0 - 1 - i] = c;
+        unsigned char c = codes[i];
+        codes[i] = codes[n0 - 1 - i];
+        codes[n0 - 1 - i] = c;
     }
     n = n0;
-    if (trace(q, 1, q->meet, r->path, &n))
+    if (trace(q, 1, q->meet, codes, &n, cap)) {
+        free(codes);
         return slide_fail(err, SLIDE_EINVAL, "internal error: broken backward trace");
-    r->path[n] = '\0';
+    }
+    size_t need = move_format_codes(codes, n, q->moves.metric, NULL, 0);
+    if ((r->path = malloc(need + 1)))
+        move_format_codes(codes, n, q->moves.metric, r->path, need + 1);
+    free(codes);
+    if (!r->path)
+        return out_of_memory(err);
     r->distance = n;
     return SLIDE_OK;
 }
@@ -278,6 +294,13 @@ static int run(struct search *q, struct bibfs_result *r, slide_error *err)
 int bibfs_solve(const struct board *from, const struct board *to,
                 uint64_t max_states, struct bibfs_result *r, slide_error *err)
 {
+    return bibfs_solve_metric(from, to, max_states, METRIC_STM, r, err);
+}
+
+int bibfs_solve_metric(const struct board *from, const struct board *to,
+                       uint64_t max_states, enum metric metric, struct bibfs_result *r,
+                       slide_error *err)
+{
     memset(r, 0, sizeof *r);
     int rc = check_input(from, to, err);
     if (rc)
@@ -285,7 +308,8 @@ int bibfs_solve(const struct board *from, const struct board *to,
     struct space s;
     struct search q;
     memset(&q, 0, sizeof q);
-    if ((rc = space_init(&s, to, SPACE_FULL, err)))
+    if ((rc = space_init(&s, to, SPACE_FULL, err)) ||
+        (rc = move_set_init(&q.moves, to->rows, to->cols, metric, err)))
         return rc;
     q.s = &s;
     q.max_states = max_states ? max_states : BIBFS_DEFAULT_MAX_STATES;
@@ -307,6 +331,7 @@ int bibfs_solve(const struct board *from, const struct board *to,
     side_free(&q.side[0]);
     side_free(&q.side[1]);
     board_free(&q.b);
+    move_set_free(&q.moves);
     if (rc)
         bibfs_result_free(r);
     return rc;

@@ -9,11 +9,13 @@
 #include <string.h>
 #include <time.h>
 
+#include "slide/metric.h"
 #include "slide/parity.h"
 
 #include "ida_search.h"
 
-#define NO_MOVE 4            /* came-by value of the root: NO_MOVE ^ 1 is no move */
+#define NO_MOVE 0xff         /* came-by value of the root: no move code (metric.h) */
+#define NEXT_DONE 0xff       /* frame.next of a node whose moves are all tried */
 #define CANCEL_EVERY 0xffffu /* poll the cancel flag when expanded & this == 0 */
 #define POLL_EVERY 0xfffu    /* the same with hooks.poll (a parallel search's
                                 abandoned items stop sooner) */
@@ -21,8 +23,10 @@
 /* One level of the depth-first path. */
 struct frame {
     int h;              /* h of the board at this depth */
-    unsigned char next; /* next move to try, 0..MOVE_COUNT */
-    unsigned char came; /* the move that led here, NO_MOVE at the root */
+    unsigned char next; /* next move to try: STM a direction 0..MOVE_COUNT, MTM
+                           an index into the blank cell's moves (struct move_set);
+                           NEXT_DONE: none left */
+    unsigned char came; /* the move code that led here, NO_MOVE at the root */
 };
 
 struct ida_search {
@@ -31,6 +35,9 @@ struct ida_search {
     int *nbr;               /* nbr[4 * cell + m]: cell the blank reaches by m, or -1 */
     int *home;              /* goal cell of every tile */
     int misplaced;          /* tiles off their goal cell; 0 exactly on the goal */
+    struct move_set moves;  /* the moves of the metric, by blank cell */
+    unsigned char scratch[IDA_STATE_MAX]; /* h's state between the unit steps of
+                                             a multi-tile move */
     struct ida_heuristic *h;
     const struct ida_options *o;
     struct frame *stack;    /* stack[0..bound] */
@@ -65,12 +72,19 @@ static void search_free(struct ida_search *s)
     free(s->stack);
     free(s->state);
     free(s->path);
+    move_set_free(&s->moves);
 }
 
 static int search_init(struct ida_search *s, const struct board *start,
                        const struct board *goal, slide_error *err)
 {
     int n = board_cells(start);
+    if (s->o->metric == METRIC_MTM && s->h->metric != METRIC_MTM)
+        return slide_fail(err, SLIDE_EINVAL, "heuristic %s bounds single-tile moves: it "
+                          "may overestimate in the multi-tile metric", s->h->name);
+    int rc = move_set_init(&s->moves, start->rows, start->cols, s->o->metric, err);
+    if (rc)
+        return rc;
     if (board_copy(&s->b, start, err))
         return SLIDE_ENOMEM;
     s->nbr = malloc((size_t)n * MOVE_COUNT * sizeof *s->nbr);
@@ -129,8 +143,9 @@ static unsigned char *state_at(const struct ida_search *s, int g)
     return s->state + (size_t)g * s->h->state_size;
 }
 
-/* Slide the tile the blank meets by move m from depth g; returns h afterwards. */
-static int apply(struct ida_search *s, int m, int g, int h_before)
+/* Slide the tile next to the blank in direction m (one cell); returns the
+ * cell it came from. */
+static inline __attribute__((always_inline)) int unit_step(struct ida_search *s, int m)
 {
     int from = s->nbr[MOVE_COUNT * s->blank + m], to = s->blank;
     int t = s->b.cells[from];
@@ -138,36 +153,83 @@ static int apply(struct ida_search *s, int m, int g, int h_before)
     s->b.cells[from] = 0;
     s->blank = from;
     s->misplaced += (s->home[t] != to) - (s->home[t] != from);
-    if (s->h->move)
-        return s->h->move(s->h->ctx, &s->b, from, to, state_at(s, g), state_at(s, g + 1));
-    return s->h->step ? s->h->step(s->h->ctx, &s->b, from, to, h_before)
-                      : s->h->eval(s->h->ctx, &s->b);
+    return from;
 }
 
-/* Undo move m (the blank goes back). */
-static void undo(struct ida_search *s, int m)
+/*
+ * Apply the move `code` (metric.h) from depth g; returns h afterwards.  A
+ * single-tile move (every STM move) slides one tile and updates h once.  A
+ * multi-tile move is its k unit steps, each told to h's incremental form
+ * (step or move) in turn, which is exact because that form only needs the
+ * board before and after one tile's slide; h's state goes through scratch
+ * from the second step on.
+ */
+static int apply(struct ida_search *s, unsigned char code, int g, int h_before)
 {
-    int to = s->nbr[MOVE_COUNT * s->blank + (m ^ 1)], from = s->blank;
-    int t = s->b.cells[to];
-    s->b.cells[from] = t;
-    s->b.cells[to] = 0;
-    s->blank = to;
-    s->misplaced += (s->home[t] != from) - (s->home[t] != to);
+    if (code < MOVE_COUNT) { /* k = 1 */
+        int to = s->blank, from = unit_step(s, code);
+        if (s->h->move)
+            return s->h->move(s->h->ctx, &s->b, from, to, state_at(s, g), state_at(s, g + 1));
+        return s->h->step ? s->h->step(s->h->ctx, &s->b, from, to, h_before)
+                          : s->h->eval(s->h->ctx, &s->b);
+    }
+    int m = (int)move_code_dir(code), k = move_code_cells(code), h = h_before;
+    for (int i = 0; i < k; i++) {
+        int to = s->blank, from = unit_step(s, m);
+        if (s->h->move) {
+            const void *before = i ? state_at(s, g + 1) : state_at(s, g);
+            void *after = i ? s->scratch : state_at(s, g + 1);
+            h = s->h->move(s->h->ctx, &s->b, from, to, before, after);
+            if (i)
+                memcpy(state_at(s, g + 1), s->scratch, s->h->state_size);
+        } else if (s->h->step) {
+            h = s->h->step(s->h->ctx, &s->b, from, to, h);
+        }
+    }
+    return s->h->move || s->h->step ? h : s->h->eval(s->h->ctx, &s->b);
 }
 
-/* The next legal move of the node in f, skipping the undo; -1 when done. */
+/* Undo the move `code` (the blank goes back).  Codes below MOVE_COUNT are
+ * single-tile moves: one step. */
+static __attribute__((noinline)) void undo_multi(struct ida_search *s, unsigned char code)
+{
+    for (int i = move_code_cells(code); i > 0; i--)
+        unit_step(s, (int)move_code_dir(code) ^ 1);
+}
+
+static void undo(struct ida_search *s, unsigned char code)
+{
+    if (code < MOVE_COUNT)
+        unit_step(s, code ^ 1);
+    else
+        undo_multi(s, code);
+}
+
+/* The next move of the node in f, skipping those move_redundant names;
+ * -1 when done. */
 static int next_move(const struct ida_search *s, struct frame *f)
 {
-    const int *to = s->nbr + MOVE_COUNT * s->blank;
-    while (f->next < MOVE_COUNT) {
-        int m = f->next++;
-        if (m != (f->came ^ 1) && to[m] >= 0)
-            return m;
+    if (s->moves.metric == METRIC_STM) { /* the four directions, the undo skipped */
+        const int *to = s->nbr + MOVE_COUNT * s->blank;
+        while (f->next < MOVE_COUNT) {
+            int m = f->next++;
+            if (m != (f->came ^ 1) && to[m] >= 0)
+                return m;
+        }
+        return -1;
+    }
+    const struct move_set *ms = &s->moves;
+    const unsigned char *code = ms->codes + (size_t)s->blank * (size_t)ms->max;
+    while (f->next < ms->count[s->blank]) {
+        unsigned char c = code[f->next++];
+        if (f->came == NO_MOVE || !move_redundant(ms->metric, f->came, c))
+            return c;
     }
     return -1;
 }
 
-/* Let h start fetching what every child of the node at depth g will read. */
+/* Let h start fetching what every child of the node at depth g will read
+ * (STM only: h's prefetch announces a single tile's slide). */
 static void prefetch_children(struct ida_search *s, const struct frame *f, int g)
 {
     const int *to = s->nbr + MOVE_COUNT * s->blank;
@@ -228,7 +290,7 @@ static int iterate(struct ida_search *s, int root, int h_start, int *found, slid
                 /* a work item of a split */
                 if ((rc = emit_leaf(s, g)))
                     return rc;
-                f->next = MOVE_COUNT;
+                f->next = NEXT_DONE;
             } else if (s->misplaced == 0) {
                 *found = g;
                 return SLIDE_OK;
@@ -236,7 +298,7 @@ static int iterate(struct ida_search *s, int root, int h_start, int *found, slid
                 return rc;
             } else {
                 s->expanded++;
-                if (s->h->prefetch)
+                if (s->h->prefetch && s->moves.metric == METRIC_STM)
                     prefetch_children(s, f, g);
             }
         }
@@ -248,12 +310,12 @@ static int iterate(struct ida_search *s, int root, int h_start, int *found, slid
             g--;
             continue;
         }
-        int h = apply(s, m, g, f->h);
+        int h = apply(s, (unsigned char)m, g, f->h);
         s->generated++;
         if (g + 1 + h > s->bound) {
             if (g + 1 + h < s->next_bound)
                 s->next_bound = g + 1 + h;
-            undo(s, m);
+            undo(s, (unsigned char)m);
             continue;
         }
         s->stack[++g] = (struct frame){h, 0, (unsigned char)m};
@@ -322,7 +384,7 @@ int ida_solve(const struct board *start, const struct board *goal,
               struct ida_heuristic *h, const struct ida_options *o,
               struct ida_result *r, slide_error *err)
 {
-    static const struct ida_options none = {0, NULL, NULL, NULL};
+    static const struct ida_options none = {0, NULL, NULL, NULL, METRIC_STM};
     struct ida_search s = {0};
     double cpu0 = ida_thread_cpu();
     memset(r, 0, sizeof *r);
@@ -370,16 +432,19 @@ int ida_replay(const struct board *start, const struct board *goal,
         return rc;
     int blank = board_blank(&b);
     for (int i = 0; i < length && !rc; i++) {
-        int to = moves[i] < MOVE_COUNT
-                     ? board_step(b.rows, b.cols, blank, (enum move)moves[i]) : -1;
+        int to = moves[i] == NO_MOVE ? -1 : move_target(b.rows, b.cols, blank, moves[i]);
         if (to < 0) {
-            rc = slide_fail(err, SLIDE_EINVAL, "move %d (%c) leaves the board", i + 1,
-                            moves[i] < MOVE_COUNT ? move_letter((enum move)moves[i]) : '?');
+            int k = move_code_cells(moves[i]);
+            char cells[24] = "";
+            if (k > 1)
+                snprintf(cells, sizeof cells, ", %d cells", k);
+            rc = slide_fail(err, SLIDE_EINVAL, "move %d (%c%s) leaves the board", i + 1,
+                            move_letter(move_code_dir(moves[i])), cells);
             break;
         }
         if (tiles)
             tiles[i] = b.cells[to];
-        board_move(&b, &blank, (enum move)moves[i]);
+        blank = move_apply(b.cells, b.cols, blank, moves[i]);
     }
     if (!rc && !board_equal(&b, goal)) {
         char text[128];
@@ -448,12 +513,12 @@ int ida_search_subtree(struct ida_search *s, const unsigned char *prefix, int le
         return rc;
     s->bound = bound;
     s->next_bound = *next_bound;
-    s->stack[0] = (struct frame){s->h->eval(s->h->ctx, &s->b), MOVE_COUNT, NO_MOVE};
+    s->stack[0] = (struct frame){s->h->eval(s->h->ctx, &s->b), NEXT_DONE, NO_MOVE};
     if (s->h->start)
         s->stack[0].h = s->h->start(s->h->ctx, &s->b, state_at(s, 0));
     for (int g = 0; g < len; g++) { /* the prefix, not counted */
         int h = apply(s, prefix[g], g, s->stack[g].h);
-        s->stack[g + 1] = (struct frame){h, MOVE_COUNT, prefix[g]};
+        s->stack[g + 1] = (struct frame){h, NEXT_DONE, prefix[g]};
     }
     s->stack[len].next = 0;
     rc = iterate(s, len, s->stack[0].h, found, err);
