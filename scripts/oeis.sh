@@ -74,8 +74,8 @@ default_depth() { # anum
             A090164|A090165) echo 29 ;;
             A346737) echo 30 ;;
             A090031) echo 22 ;;
-            A090377) echo 20 ;;
-            A090378) echo 19 ;;
+            A090377) echo 19 ;;
+            A090378) echo 18 ;;
             *) echo 20 ;;
         esac
     fi
