@@ -125,7 +125,8 @@ static int tables_init(struct tables *tb, const struct space *s, int threads,
     /* the multi-tile metric's words between two bucket checks: a word
      * sends up to push_max_mtm targets, not BUCKETS_PER_WORD */
     tb->mtm = o->metric == METRIC_MTM;
-    tb->mtm_words = (unsigned)(tb->bk.words * BUCKETS_PER_WORD / push_max_mtm(s));
+    unsigned push_max = (unsigned)push_max_mtm(s); /* 0 on 1x1: no move at all */
+    tb->mtm_words = push_max ? (unsigned)(tb->bk.words * BUCKETS_PER_WORD / push_max) : 1;
     if (tb->mtm && threads > 1 && tb->mtm_words == 0) {
         tables_free(tb);
         return slide_fail(err, SLIDE_ERANGE, "the multi-tile metric on %dx%d takes at most "
