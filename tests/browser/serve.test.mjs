@@ -112,6 +112,11 @@ async function solveAndCheck(page, url, speed) {
 }
 
 // Type (or paste) text into the board field, with a size, and set it.
+// a wait named in its failure
+async function step(label, fn) {
+  try { return await fn(); } catch (e) { throw new Error(`${label}: ${e.message}`); }
+}
+
 async function typeBoard(page, text, size = '') {
   await page.$eval('#board-input', (e, v) => { e.value = v; }, text);
   await page.$eval('#board-size', (e, v) => { e.value = v; }, size);
@@ -319,7 +324,7 @@ const tests = {
   async 'a one-line Korf board: the hint offers 4x4, blank first'(page) {
     await typeBoard(page, KORF1);                     // one line, no size: 1x16
     await boardIs(page, KORF1);
-    await page.waitForFunction(() => !document.getElementById('board-hint').hidden);
+    await step('wait 1', () => page.waitForFunction(() => !document.getElementById('board-hint').hidden));
     const hint = await text(page, '#board-hint-text');
     check(hint.includes('Read as one row (1x16)') && hint.includes("as 4x4 it can reach the blank-first goal of Korf's convention"),
           `hint: ${hint}`);
@@ -327,15 +332,24 @@ const tests = {
     await boardIs(page, KORF1_4X4);
     check(await data(page, '#board', 'goal') === '0 1 2 3/4 5 6 7/8 9 10 11/12 13 14 15', 'goal not blank first');
     check(await page.$eval('#goal', (e) => e.value) === 'first', 'goal select not blank first');
-    await page.waitForFunction(() => document.getElementById('verdict').dataset.solvable === 'true');
+    await step('wait 2', () => page.waitForFunction(() => document.getElementById('verdict').dataset.solvable === 'true'));
     // as 4x4 towards the standard goal: unsolvable, and the verdict says which goal it can reach
     await typeBoard(page, KORF1, '4x4');
-    await page.waitForFunction(() => document.getElementById('verdict').dataset.solvable !== '');
+    await step('wait 3', () => page.waitForFunction(() => document.getElementById('verdict').dataset.solvable !== ''));
     // the field keeps the goal chosen (blank first): solvable
     check(await page.$eval('#verdict', (e) => e.dataset.solvable) === 'true', 'not solvable blank first');
+    // the typed board's load sets the goal select when it ends: let it end
+    // before the select changes (else it sets 'first' back)
+    await page.waitForNetworkIdle({ idleTime: 300, timeout: 30000 });
     await page.select('#goal', 'last');
+    // the goal's change resets the board and asks the server again: let it
+    // finish before the next board is typed (typing during it races the reset)
+    await page.waitForNetworkIdle({ idleTime: 300, timeout: 30000 });
     await typeBoard(page, KORF1, '4x4');
-    await page.waitForFunction(() => document.getElementById('verdict').dataset.solvable === 'false');
+    await step('wait 4', () => page.waitForFunction(() => document.getElementById('verdict').dataset.solvable === 'false')).catch(async (e) => {
+      const st = await page.evaluate(() => JSON.stringify({ v: document.getElementById('verdict').dataset, t: document.getElementById('verdict').textContent, g: document.getElementById('goal').value, b: document.getElementById('board').dataset.goal, f: document.getElementById('board-input').value, err: document.getElementById('board-error') && document.getElementById('board-error').textContent }));
+      throw new Error(`${e.message} ${st}`);
+    });
     check((await text(page, '#verdict')).includes("It can reach the blank-first goal of Korf's convention instead"),
           `verdict: ${await text(page, '#verdict')}`);
   },
