@@ -63,7 +63,7 @@ static int solve_with(const struct board *start, const struct board *goal, const
                       struct ida_result *r, slide_error *err)
 {
     struct ida_heuristic h[MAX_THREADS];
-    struct ida_options o = {max_nodes, NULL, record, t};
+    struct ida_options o = {max_nodes, NULL, record, t, METRIC_STM};
     t->count = 0;
     for (int i = 0; i < threads; i++)
         assert_int_equal(ida_heuristic_open(&h[i], name, goal, err), 0);
@@ -277,7 +277,7 @@ static void test_cancel_and_refusals(void **state)
     struct ida_heuristic h[2];
     slide_error err;
     volatile sig_atomic_t cancel = 1;
-    struct ida_options o = {0, &cancel, NULL, NULL};
+    struct ida_options o = {0, &cancel, NULL, NULL, METRIC_STM};
     assert_int_equal(board_goal(&goal, 4, 4, &err), 0);
     int cells[] = {13, 6, 8, 12, 15, 14, 0, 10, 11, 7, 4, 5, 9, 1, 3, 2};
     make_board(&b, 4, 4, cells);

@@ -475,7 +475,7 @@ int ida_solve_parallel_from(const struct board *start, const struct board *goal,
                             const struct ida_options *o, struct ida_result *r,
                             slide_error *err)
 {
-    static const struct ida_options none = {0, NULL, NULL, NULL};
+    static const struct ida_options none = {0, NULL, NULL, NULL, METRIC_STM};
     if (threads == 1)
         return ida_solve(start, goal, h, o, r, err);
     memset(r, 0, sizeof *r);
