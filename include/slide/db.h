@@ -47,6 +47,16 @@
  * 0 to the end of the file; every block inflates to exactly its length with
  * its CRC; the block CRCs combine to the payload CRC; the histogram sums to
  * the reachable boards.
+ *
+ * Stored (uncompressed) form, format version 2 (DB_FORMAT_STORED_VERSION):
+ * the same member 0 and record, with zlib level DB_LEVEL_STORED (255), and
+ * each block's bytes written as they are (its length in the table is the
+ * block's length), so the payload lies contiguous in the file from the end
+ * of member 0 and can be memory-mapped and read in place (db_map).  Such a
+ * file is no longer one gzip stream: `zcat` reads member 0 and stops at the
+ * payload ("trailing garbage"); `tail -c +$((OFFSET + 1)) FILE` is the
+ * payload.  Slides before this form refuse it by its version.  Version 1
+ * files (compressed) are written and read as before.
  */
 #ifndef SLIDE_DB_H
 #define SLIDE_DB_H
@@ -62,6 +72,8 @@
 
 #define DB_MAGIC "slide-db"
 #define DB_FORMAT_VERSION 1u
+#define DB_FORMAT_STORED_VERSION 2u      /* the stored form (above) */
+#define DB_LEVEL_STORED 255              /* "zlib level" of a stored file */
 #define DB_RECORD_FIXED 128u             /* header record before the histogram */
 #define DB_BLOCK_ENTRY 20u               /* bytes per block in the table */
 #define DB_MAX_RADIUS 1023               /* largest radius a file can hold */
@@ -157,11 +169,15 @@ struct db {
     int fd_open;
     const uint8_t *mem;
     int want_pdb;
+    void *map;                 /* db_map: the file mapped (payload points into it) */
+    uint64_t map_bytes;
 };
 
 struct db_save_options {
     int encoding;         /* 1, 2 or 8; 0 means 1 */
-    int level;            /* zlib level 0..9; -1 means db_default_level */
+    int level;            /* zlib level 0..9; -1 means db_default_level;
+                             DB_LEVEL_STORED: the stored form (distance
+                             databases only) */
     int threads;          /* <= 0: OpenMP default */
     uint64_t block_bytes; /* 0: DB_BLOCK_BYTES, grown to fit DB_MAX_BLOCKS */
 };
@@ -234,6 +250,21 @@ int db_load_payload(struct db *db, int threads, slide_error *err);
 
 /* db_open then db_load_payload. */
 int db_load(const char *path, int threads, struct db *db, slide_error *err);
+
+/*
+ * db_load without copying when it can: a stored-form file (format version
+ * 2, above) is memory-mapped read-only and db->payload points into the
+ * mapping; with check, every block's CRC and the payload CRC are computed
+ * over the mapping first (in parallel; threads <= 0: OpenMP default).  A
+ * compressed file is loaded as db_load does.  *mapped (may be NULL)
+ * receives 1 when the payload is mapped.  The mapping lives until db_free;
+ * the file must not shrink meanwhile (slide replaces files by renaming a
+ * new one over them, which leaves a mapping intact; truncating the file in
+ * place makes reads past its new end fault, as with any mapping).
+ * Errors: as db_load; SLIDE_EIO also when mmap fails.
+ */
+int db_map(const char *path, int threads, int check, struct db *db, int *mapped,
+           slide_error *err);
 
 /* Release everything db holds (db may be zeroed or half-opened). */
 void db_free(struct db *db);

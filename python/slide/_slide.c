@@ -794,26 +794,25 @@ typedef struct {
     PyObject_HEAD
     struct db db;
     int ready;
+    int mapped;  /* the payload is the file mapped (db_map), not a copy */
 } DbObject;
 
 static int Db_init(DbObject *self, PyObject *args, PyObject *kw)
 {
     (void)kw;
     const char *path;
-    int threads;
-    if (!PyArg_ParseTuple(args, "si", &path, &threads))
+    int threads, check;
+    if (!PyArg_ParseTuple(args, "sii", &path, &threads, &check))
         return -1;
-    if (self->ready) {
-        db_free(&self->db);
-        self->ready = 0;
+    if (self->ready) { /* an array over the payload may exist: never unmap it */
+        PyErr_SetString(Error, "a Database is initialised once");
+        return -1;
     }
     slide_error err = {{0}};
     int rc;
     Py_BEGIN_ALLOW_THREADS
-    rc = db_load(path, threads, &self->db, &err);
+    rc = db_map(path, threads, check, &self->db, &self->mapped, &err);
     Py_END_ALLOW_THREADS
-    if (rc)
-        db_free(&self->db);
     return init_done(&self->ready, rc, &err);
 }
 
@@ -965,12 +964,13 @@ static PyObject *Db_info(DbObject *self, PyObject *noargs)
         return NULL;
     }
     put_row(goal, 0, db->goal.cells, board_cells(&db->goal));
-    return Py_BuildValue("{s:i,s:i,s:s,s:i,s:i,s:K,s:K,s:N,s:N,s:s}", "rows", db->rows,
-                         "cols", db->cols, "space", space_kind_name(db->kind), "encoding",
-                         db->encoding, "radius", db->radius, "indexes",
+    return Py_BuildValue("{s:i,s:i,s:s,s:i,s:i,s:K,s:K,s:N,s:N,s:s,s:O,s:i}", "rows",
+                         db->rows, "cols", db->cols, "space", space_kind_name(db->kind),
+                         "encoding", db->encoding, "radius", db->radius, "indexes",
                          (unsigned long long)db->indexes, "reachable",
                          (unsigned long long)db->reachable, "histogram", hist, "goal", goal,
-                         "version", db->tool_version);
+                         "version", db->tool_version, "mapped",
+                         self->mapped ? Py_True : Py_False, "level", db->level);
 }
 
 /* The payload of a byte-per-board database as a read-only array (no copy). */
@@ -1004,7 +1004,7 @@ static PyMethodDef Db_methods[] = {
     {"array", (PyCFunction)Db_array, METH_NOARGS, "the distances by rank (encoding 8)"},
     {NULL, NULL, 0, NULL}};
 
-static PyTypeObject DbType = SLIDE_TYPE("slide._slide.Database", DbObject, Db_init, Db_dealloc, Db_methods, NULL, "Database(path, threads)");
+static PyTypeObject DbType = SLIDE_TYPE("slide._slide.Database", DbObject, Db_init, Db_dealloc, Db_methods, NULL, "Database(path, threads, check)");
 
 /* ---- searches that Ctrl-C stops ---------------------------------------------- */
 

@@ -124,6 +124,9 @@ static const char help[] =
     "                     8 recompute the layers with a byte per board\n"
     "  --level N          zlib level 0..9 (default 1, and 9 for encoding 8: bits\n"
     "                     hardly compress at any level, bytes gain about 25%)\n"
+    "  --uncompressed     store the payload as it is, not gzip (format version 2:\n"
+    "                     no longer zcat-able; Python's slide.Database maps it\n"
+    "                     and reads it in place, without loading it)\n"
     "Output (text): a line naming the board, goal and space; the table\n"
     "'distance count cumulative', one row per distance from 0; then 'boards\n"
     "reached', 'radius', 'antipodes' (count, then up to 10 boards or\n"
@@ -171,6 +174,7 @@ struct bfs_args {
     int metric_given;
     char resume_goal[512];   /* the goal read from --resume DIR's checkpoint */
     struct db_save_options db;
+    int uncompressed;      /* --uncompressed: the stored form */
     uint64_t antipodes;      /* boards to list (--antipodes; UINT64_MAX: all) */
     const char *antipodes_file; /* --antipodes-file, or NULL */
     const char *summary;     /* --summary FILE, or NULL */
@@ -252,6 +256,7 @@ static const struct cli_option bfs_options[] = {
     {"save", 0, CLI_VALUE, 'S', 0, NULL, NULL},
     {"encoding", 0, CLI_VALUE, 'E', USE_SAVE, "--save FILE", NULL},
     {"level", 0, CLI_VALUE, 'L', USE_SAVE, "--save FILE", NULL},
+    {"uncompressed", 0, CLI_FLAG, 'U', USE_SAVE, "--save FILE", NULL},
     {"antipodes", 0, CLI_VALUE, 'A', 0, NULL, NULL},
     {"antipodes-file", 0, CLI_VALUE, 'F', 0, NULL, NULL},
     {"metric", 0, CLI_VALUE, 'M', 0, NULL, NULL},
@@ -294,6 +299,7 @@ static int take_option(int c, const char *v, void *ctx)
             return EXIT_USAGE;
         a->db.level = (int)n;
         return EXIT_OK;
+    case 'U': a->uncompressed = 1; return EXIT_OK;
     case 'A': return parse_antipodes(v, &a->antipodes) ? EXIT_USAGE : EXIT_OK;
     case 'M':
         a->metric_given = 1;
@@ -325,6 +331,11 @@ static int parse_args(int argc, char **argv, struct bfs_args *a)
                       (a->checkpoint || a->resume ? USE_CHECKPOINT : 0);
     if (cli_parse_unused(&p, active, NULL))
         return EXIT_USAGE;
+    if (a->uncompressed && a->db.level >= 0)
+        return cli_fail(EXIT_USAGE, "--uncompressed stores the payload as it is: it takes "
+                        "no --level");
+    if (a->uncompressed)
+        a->db.level = DB_LEVEL_STORED;
     if (p.nargs > 1 || (p.nargs == 0 && !a->resume))
         return cli_fail(EXIT_USAGE, "bfs takes one board size such as 3x3 (or none with "
                         "--resume DIR; see --help)");

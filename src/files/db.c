@@ -98,6 +98,12 @@ static uint64_t payload_size(uint64_t indexes, int encoding)
     return indexes;
 }
 
+/* The stored form (db.h): blocks written as they are, no gzip members. */
+static int stored(const struct db *db)
+{
+    return db->level == DB_LEVEL_STORED;
+}
+
 static uint32_t record_len(int radius, uint32_t nblocks, int kind)
 {
     return DB_RECORD_FIXED + 8u * (uint32_t)(radius + 1) + DB_BLOCK_ENTRY * nblocks +
@@ -136,7 +142,9 @@ static void encode_record(const struct db *db, uint8_t *rec, uint32_t len)
 {
     memset(rec, 0, len);
     memcpy(rec, DB_MAGIC, 8);
-    put_u32(rec + 8, (int)db->kind == DB_KIND_PDB ? DB_PDB_FORMAT_VERSION : DB_FORMAT_VERSION);
+    put_u32(rec + 8, (int)db->kind == DB_KIND_PDB ? DB_PDB_FORMAT_VERSION
+                     : stored(db)                 ? DB_FORMAT_STORED_VERSION
+                                                  : DB_FORMAT_VERSION);
     put_u32(rec + 12, len);
     put_u32(rec + 20, (uint32_t)db->rows);
     put_u32(rec + 24, (uint32_t)db->cols);
@@ -267,13 +275,13 @@ static int write_batch(struct writer *w, struct db *db, uint32_t k0, int n,
         uint64_t len = block_len(db, k0 + (uint32_t)j);
         w->fill(w->ctx, (uint64_t)(k0 + (uint32_t)j) * db->block_bytes, len, raw[j]);
         crc[j] = (uint32_t)crc32(0L, raw[j], (uInt)len);
-        clen[j] = deflate_block(raw[j], len, out[j], cap, db->level);
+        clen[j] = stored(db) ? len : deflate_block(raw[j], len, out[j], cap, db->level);
     }
     for (int j = 0; j < n; j++) {
         uint32_t k = k0 + (uint32_t)j;
         if (clen[j] == 0)
             return slide_fail(err, SLIDE_ENOMEM, "zlib could not compress block %u", k);
-        if (fwrite(out[j], 1, clen[j], w->f) != clen[j])
+        if (fwrite(stored(db) ? raw[j] : out[j], 1, clen[j], w->f) != clen[j])
             return write_fail(w, err);
         db->blocks[k] = (struct db_block){*offset, clen[j], crc[j]};
         *offset += clen[j];
@@ -286,13 +294,13 @@ static int write_batch(struct writer *w, struct db *db, uint32_t k0, int n,
 static int write_blocks(struct writer *w, struct db *db, uint64_t offset, slide_error *err)
 {
     int n = db->nblocks < (uint32_t)w->threads ? (int)db->nblocks : w->threads;
-    uint64_t most = block_len(db, 0), cap = deflate_cap(most, db->level);
+    uint64_t most = block_len(db, 0), cap = stored(db) ? 0 : deflate_cap(most, db->level);
     uint8_t *raw[n], *out[n];
     int rc = SLIDE_OK;
     memset(raw, 0, sizeof raw);
     memset(out, 0, sizeof out);
     for (int j = 0; j < n && !rc; j++)
-        if (!(raw[j] = malloc(most)) || !(out[j] = malloc(cap)))
+        if (!(raw[j] = malloc(most)) || (cap && !(out[j] = malloc(cap))))
             rc = slide_fail(err, SLIDE_ENOMEM, "out of memory for %d compression buffers "
                             "of %llu bytes", n, (unsigned long long)(most + cap));
     db->payload_crc = (uint32_t)crc32(0L, Z_NULL, 0);
@@ -493,7 +501,7 @@ static int init_header(struct db *db, const struct space *s, const struct bfs_re
     snprintf(db->tool_version, sizeof db->tool_version, "%s", provenance_version());
     if (!db_encoding_name(db->encoding) || db->encoding == DB_ENC_NIBBLE)
         return slide_fail(err, SLIDE_EINVAL, "encoding must be 1, 2 or 8, not %d", db->encoding);
-    if (db->level > 9)
+    if (db->level > 9 && !stored(db))
         return slide_fail(err, SLIDE_EINVAL, "zlib level must be 0..9, not %d", db->level);
     if (r->radius > (db->encoding == DB_ENC_BIT ? DB_MAX_RADIUS : 254))
         return slide_fail(err, SLIDE_EINVAL, "radius %d is above the %d that encoding %d "
@@ -570,7 +578,7 @@ int db_write(const char *path, const struct db *db, const struct db_save_options
     h.level = o->level < 0 ? db_default_level(db->encoding) : o->level;
     h.tool_version[0] = '\0';
     snprintf(h.tool_version, sizeof h.tool_version, "%s", provenance_version());
-    if (h.level > 9)
+    if (h.level > 9 && !stored(&h))
         return slide_fail(err, SLIDE_EINVAL, "zlib level must be 0..9, not %d", h.level);
     int rc = choose_blocks(&h, o->block_bytes, err);
     if (!rc)
@@ -665,7 +673,8 @@ static int decode_scalars(const uint8_t *rec, struct db *db, slide_error *err)
     if (pdb != db->want_pdb)
         return pdb ? BAD("this is a pattern database: read it with slide pdb info|verify")
                    : BAD("this is a distance database, not a pattern database");
-    if (pdb ? db->version < DB_PDB_FORMAT_OLDEST : db->version != DB_FORMAT_VERSION)
+    if (pdb ? db->version < DB_PDB_FORMAT_OLDEST
+            : db->version != DB_FORMAT_VERSION && db->version != DB_FORMAT_STORED_VERSION)
         return BAD("format version %u does not hold a %s database", db->version,
                    pdb ? "pattern" : "distance");
     if (rows < 1 || cols < 1 || rows > most || cols > most || rows * cols > most)
@@ -677,8 +686,12 @@ static int decode_scalars(const uint8_t *rec, struct db *db, slide_error *err)
                      : enc != DB_ENC_NIBBLE && db_encoding_name((int)enc);
     if (!enc_ok)
         return BAD("header names encoding %u (%s)", enc, pdb ? "4 or 8" : "1, 2 or 8");
-    if (level > 9)
-        return BAD("header names zlib level %u (0..9)", level);
+    int stored_form = !pdb && db->version == DB_FORMAT_STORED_VERSION;
+    if (stored_form ? level != DB_LEVEL_STORED : level > 9)
+        return stored_form ? BAD("header names zlib level %u; format version %u stores its "
+                                 "blocks uncompressed (level %u)", level, db->version,
+                                 DB_LEVEL_STORED)
+                           : BAD("header names zlib level %u (0..9)", level);
     if (radius > (enc == DB_ENC_BIT ? (uint32_t)DB_MAX_RADIUS : enc == DB_ENC_NIBBLE ? 14u
                                                                                    : 254u))
         return BAD("header names radius %u, above what encoding %u holds", radius, enc);
@@ -830,7 +843,10 @@ static int decode_blocks(const uint8_t *rec, uint32_t len, struct db *db, slide_
         if (b->offset != off)
             return BAD("block %u starts at byte %llu, expected %llu after the previous one",
                        k, (unsigned long long)b->offset, (unsigned long long)off);
-        if (b->clen < 20 || b->clen > most)
+        if (stored(db) && b->clen != block_len(db, k))
+            return BAD("block %u is %llu bytes in a stored file; it holds %llu", k,
+                       (unsigned long long)b->clen, (unsigned long long)block_len(db, k));
+        if (!stored(db) && (b->clen < 20 || b->clen > most))
             return BAD("block %u is %llu bytes; a gzip member of a %llu-byte block has 20.."
                        "%llu", k, (unsigned long long)b->clen,
                        (unsigned long long)block_len(db, k), (unsigned long long)most);
@@ -955,24 +971,34 @@ static int inflate_block(const uint8_t *in, uint64_t clen, uint8_t *out, uint64_
     return rc;
 }
 
-/* Read, inflate and check block k; buf holds at least its compressed size. */
-static int load_block(struct db *db, uint32_t k, uint8_t *buf, uint32_t *crc,
+/* The CRC of block k's bytes at out into *crc, checked against the table. */
+static int check_block(const struct db *db, uint32_t k, const uint8_t *out, uint32_t *crc,
+                       slide_error *err)
+{
+    *crc = (uint32_t)crc32(0L, out, (uInt)block_len(db, k));
+    if (*crc != db->blocks[k].crc)
+        return BAD("block %u checksum mismatch (stored %08x, computed %08x): the data is "
+                   "corrupt", k, db->blocks[k].crc, *crc);
+    return SLIDE_OK;
+}
+
+/* Read, inflate and check block k; buf holds at least its compressed size.
+ * in_place: the payload is mapped (db_map), only check it. */
+static int load_block(struct db *db, uint32_t k, uint8_t *buf, int in_place, uint32_t *crc,
                       slide_error *err)
 {
     const struct db_block *b = &db->blocks[k];
     uint64_t ulen = block_len(db, k);
     uint8_t *out = db->payload + (uint64_t)k * db->block_bytes;
+    if (in_place)
+        return check_block(db, k, out, crc, err);
     const uint8_t *in = db->mem ? db->mem + b->offset : buf;
-    if (!db->mem && source_read(db, b->offset, b->clen, buf) != 0)
+    if (stored(db) && source_read(db, b->offset, ulen, out) != 0) /* no copy between */
         return slide_fail(err, SLIDE_EIO, "cannot read block %u: %s", k, strerror(errno));
-    int rc = inflate_block(in, b->clen, out, ulen, k, err);
-    if (rc)
-        return rc;
-    *crc = (uint32_t)crc32(0L, out, (uInt)ulen);
-    if (*crc != b->crc)
-        return BAD("block %u checksum mismatch (stored %08x, computed %08x): the data is "
-                   "corrupt", k, b->crc, *crc);
-    return SLIDE_OK;
+    if (!stored(db) && !db->mem && source_read(db, b->offset, b->clen, buf) != 0)
+        return slide_fail(err, SLIDE_EIO, "cannot read block %u: %s", k, strerror(errno));
+    int rc = stored(db) ? SLIDE_OK : inflate_block(in, b->clen, out, ulen, k, err);
+    return rc ? rc : check_block(db, k, out, crc, err);
 }
 
 /* Deflate cannot expand data by more than 1032:1 (RFC 1951 lengths): refuse
@@ -987,7 +1013,8 @@ static int check_ratio(const struct db *db, slide_error *err)
     return SLIDE_OK;
 }
 
-static int load_blocks(struct db *db, int threads, uint32_t *crcs, slide_error *err)
+static int load_blocks(struct db *db, int threads, int in_place, uint32_t *crcs,
+                       slide_error *err)
 {
     uint32_t bad = UINT32_MAX;
     int bad_rc = SLIDE_OK;
@@ -997,12 +1024,12 @@ static int load_blocks(struct db *db, int threads, uint32_t *crcs, slide_error *
 #pragma omp parallel num_threads(threads)
     {
         slide_error mine;
-        uint8_t *buf = db->mem ? NULL : malloc(most);
+        uint8_t *buf = db->mem || stored(db) || in_place ? NULL : malloc(most);
 #pragma omp for schedule(dynamic, 1)
         for (uint32_t k = 0; k < db->nblocks; k++) {
-            int rc = !db->mem && !buf
+            int rc = !db->mem && !stored(db) && !in_place && !buf
                          ? slide_fail(&mine, SLIDE_ENOMEM, "out of memory reading block %u", k)
-                         : load_block(db, k, buf, &crcs[k], &mine);
+                         : load_block(db, k, buf, in_place, &crcs[k], &mine);
 #pragma omp critical(db_load_error)
             if (rc && k < bad) {
                 bad = k;
@@ -1013,6 +1040,18 @@ static int load_blocks(struct db *db, int threads, uint32_t *crcs, slide_error *
         free(buf);
     }
     return bad_rc;
+}
+
+/* The block CRCs combined against the header's payload CRC. */
+static int check_payload_crc(const struct db *db, const uint32_t *crcs, slide_error *err)
+{
+    uLong crc = crc32(0L, Z_NULL, 0);
+    for (uint32_t k = 0; k < db->nblocks; k++)
+        crc = crc32_combine(crc, crcs[k], (z_off_t)block_len(db, k));
+    if ((uint32_t)crc != db->payload_crc)
+        return BAD("payload checksum mismatch (stored %08x, computed %08x)", db->payload_crc,
+                   (unsigned)crc);
+    return SLIDE_OK;
 }
 
 #define HUGE_PAGE ((size_t)2 << 20)
@@ -1045,15 +1084,9 @@ int db_load_payload(struct db *db, int threads, slide_error *err)
         rc = slide_fail(err, SLIDE_ENOMEM, "out of memory for %llu payload bytes",
                         (unsigned long long)db->payload_bytes);
     if (!rc)
-        rc = load_blocks(db, threads, crcs, err);
-    if (!rc) {
-        uLong crc = crc32(0L, Z_NULL, 0);
-        for (uint32_t k = 0; k < db->nblocks; k++)
-            crc = crc32_combine(crc, crcs[k], (z_off_t)block_len(db, k));
-        if ((uint32_t)crc != db->payload_crc)
-            rc = BAD("payload checksum mismatch (stored %08x, computed %08x)",
-                     db->payload_crc, (unsigned)crc);
-    }
+        rc = load_blocks(db, threads, 0, crcs, err);
+    if (!rc)
+        rc = check_payload_crc(db, crcs, err);
     free(crcs);
     if (rc) {
         free(db->payload);
@@ -1062,10 +1095,11 @@ int db_load_payload(struct db *db, int threads, slide_error *err)
     return rc;
 }
 
-int db_load(const char *path, int threads, struct db *db, slide_error *err)
+/* The payload of an opened database into memory; the file closed. */
+static int load_opened(struct db *db, int threads, slide_error *err)
 {
-    int rc = db_open(path, db, err);
-    if (!rc && (rc = db_load_payload(db, threads, err)) != SLIDE_OK)
+    int rc = db_load_payload(db, threads, err);
+    if (rc)
         db_free(db);
     if (!rc && db->fd_open) {
         close(db->fd); /* everything is in memory now */
@@ -1074,13 +1108,65 @@ int db_load(const char *path, int threads, struct db *db, slide_error *err)
     return rc;
 }
 
+int db_load(const char *path, int threads, struct db *db, slide_error *err)
+{
+    int rc = db_open(path, db, err);
+    return rc ? rc : load_opened(db, threads, err);
+}
+
+/* Every block's CRC and the payload CRC over the mapped payload. */
+static int check_mapped(struct db *db, int threads, slide_error *err)
+{
+    uint32_t *crcs = malloc(db->nblocks * sizeof *crcs);
+    if (!crcs)
+        return slide_fail(err, SLIDE_ENOMEM, "out of memory for %u checksums", db->nblocks);
+    int rc = load_blocks(db, threads > 0 ? threads : omp_get_max_threads(), 1, crcs, err);
+    if (!rc)
+        rc = check_payload_crc(db, crcs, err);
+    free(crcs);
+    return rc;
+}
+
+int db_map(const char *path, int threads, int check, struct db *db, int *mapped,
+           slide_error *err)
+{
+    if (mapped)
+        *mapped = 0;
+    int rc = db_open(path, db, err);
+    if (rc)
+        return rc;
+    if (!stored(db))
+        return load_opened(db, threads, err);
+    void *m = mmap(NULL, (size_t)db->file_bytes, PROT_READ, MAP_SHARED, db->fd, 0);
+    if (m == MAP_FAILED) {
+        rc = slide_fail(err, SLIDE_EIO, "cannot map %s: %s", path, strerror(errno));
+        db_free(db);
+        return rc;
+    }
+    db->map = m;
+    db->map_bytes = db->file_bytes;
+    db->payload = (uint8_t *)m + db->blocks[0].offset; /* read-only: never written */
+    close(db->fd); /* the mapping holds the file */
+    db->fd_open = 0;
+    if (check && (rc = check_mapped(db, threads, err)) != SLIDE_OK) {
+        db_free(db);
+        return rc;
+    }
+    if (mapped)
+        *mapped = 1;
+    return SLIDE_OK;
+}
+
 void db_free(struct db *db)
 {
     if (db->fd_open)
         close(db->fd);
     free(db->hist);
     free(db->blocks);
-    free(db->payload);
+    if (db->map)
+        munmap(db->map, (size_t)db->map_bytes);
+    else
+        free(db->payload);
     board_free(&db->goal);
     memset(db, 0, sizeof *db);
 }
