@@ -52,6 +52,7 @@
 /* Cells of the boards the vectorised functions take (a tile fits a uint8 up
  * to 256 cells; the library's own limits are smaller where they apply). */
 #define PY_MAX_CELLS 256
+_Static_assert(SPACE_MAX_CELLS <= 256, "unrank writes its boards as uint8 rows");
 
 static PyObject *Error, *BadInput, *Unsolvable, *FileError, *OutOfMemory, *Interrupted;
 
@@ -397,14 +398,16 @@ static PyObject *py_unrank(PyObject *self, PyObject *args)
     Py_BEGIN_ALLOW_THREADS
 #pragma omp parallel for schedule(static, 4096) num_threads(threads_of(threads))
     for (npy_intp i = 0; i < N; i++) {
-        int cells[SPACE_MAX_CELLS];
-        struct board b = {rows, cols, cells};
+        uint8_t t[SPACE_MAX_CELLS];
         if (idx[i] >= s.size) {
             note_bad(&bad, i);
             continue;
         }
-        space_unrank(&s, idx[i], &b);
-        put_row(out, i, cells, s.n);
+        /* space_unrank, written straight into the uint8 row */
+        int z = space_untz(&s, idx[i], t);
+        uint8_t *o = (uint8_t *)PyArray_GETPTR2(out, i, 0);
+        for (int k = 0, j = 0; k < s.n; k++)
+            o[k] = k == z ? 0 : (uint8_t)s.label[t[j++]];
     }
     Py_END_ALLOW_THREADS
     if (bad != INT64_MAX) {

@@ -101,8 +101,15 @@ uint64_t space_rank(const struct space *s, const struct board *b)
 
 int space_untz(const struct space *s, uint64_t index, uint8_t *t)
 {
-    uint64_t block = index / (uint64_t)s->n;
-    int z = (int)(index % (uint64_t)s->n);
+    uint64_t block;
+    int z;
+    if (index <= UINT32_MAX) { /* 32-bit division is several times faster */
+        block = (uint32_t)index / (uint32_t)s->n;
+        z = (int)((uint32_t)index % (uint32_t)s->n);
+    } else {
+        block = index / (uint64_t)s->n;
+        z = (int)(index % (uint64_t)s->n);
+    }
     if (s->kind == SPACE_FULL)
         rank_unlex(block, s->m, t);
     else
