@@ -429,7 +429,7 @@ static void expect_map(const char *path, int check, int code, const char *part)
     struct db db;
     slide_error err = {{0}};
     int mapped = -1;
-    int rc = db_map(path, 2, check, &db, &mapped, &err);
+    int rc = db_map(path, 2, check, NULL, &db, &mapped, &err);
     if (!rc)
         db_free(&db);
     if (rc != code || !strstr(err.msg, part))
@@ -469,7 +469,7 @@ static void test_stored_roundtrip(void **state)
         assert_int_equal(len, db.blocks[0].offset + db.payload_bytes);
         assert_memory_equal(file + db.blocks[0].offset, z.payload, z.payload_bytes);
         free(file);
-        if (db_map(path, 2, 1, &m, &mapped, &err))
+        if (db_map(path, 2, 1, NULL, &m, &mapped, &err))
             fail_msg("db_map: %s", err.msg);
         assert_int_equal(mapped, 1);
         assert_non_null(m.map);
@@ -478,11 +478,20 @@ static void test_stored_roundtrip(void **state)
             fail_msg("verify: %s", err.msg);
         check_every_board(&x, &m);
         db_free(&m);
-        if (db_map(zpath, 2, 1, &m, &mapped, &err)) /* compressed: loaded, not mapped */
+        if (db_map(zpath, 2, 1, NULL, &m, &mapped, &err)) /* compressed: loaded, not mapped */
             fail_msg("db_map: %s", err.msg);
         assert_int_equal(mapped, 0);
         assert_null(m.map);
         assert_memory_equal(m.payload, z.payload, z.payload_bytes);
+        db_free(&m);
+        /* a stop requested: both forms stop loading with SLIDE_EINTR, db freed */
+        volatile sig_atomic_t stop = 1;
+        assert_int_equal(db_map(zpath, 2, 1, &stop, &m, &mapped, &err), SLIDE_EINTR);
+        assert_null(m.payload);
+        assert_int_equal(db_map(path, 2, 1, &stop, &m, &mapped, &err), SLIDE_EINTR);
+        assert_null(m.map);
+        assert_non_null(strstr(err.msg, "interrupted"));
+        assert_int_equal(db_map(path, 2, 0, &stop, &m, &mapped, &err), 0); /* nothing to read */
         db_free(&m);
         db_free(&db);
         db_free(&z);

@@ -61,6 +61,7 @@
 #ifndef SLIDE_DB_H
 #define SLIDE_DB_H
 
+#include <signal.h>
 #include <stdint.h>
 
 #include "slide/atomic_file.h"
@@ -171,6 +172,8 @@ struct db {
     int want_pdb;
     void *map;                 /* db_map: the file mapped (payload points into it) */
     uint64_t map_bytes;
+    const volatile sig_atomic_t *cancel; /* stop loading when set (db_map,
+                                            pdb_load_stoppable); may be NULL */
 };
 
 struct db_save_options {
@@ -257,14 +260,16 @@ int db_load(const char *path, int threads, struct db *db, slide_error *err);
  * mapping; with check, every block's CRC and the payload CRC are computed
  * over the mapping first (in parallel; threads <= 0: OpenMP default).  A
  * compressed file is loaded as db_load does.  *mapped (may be NULL)
- * receives 1 when the payload is mapped.  The mapping lives until db_free;
+ * receives 1 when the payload is mapped.  cancel (may be NULL): when *cancel
+ * becomes non-zero, the loading or checking stops after the blocks under
+ * way with SLIDE_EINTR and db is freed.  The mapping lives until db_free;
  * the file must not shrink meanwhile (slide replaces files by renaming a
  * new one over them, which leaves a mapping intact; truncating the file in
  * place makes reads past its new end fault, as with any mapping).
- * Errors: as db_load; SLIDE_EIO also when mmap fails.
+ * Errors: as db_load; SLIDE_EIO also when mmap fails; SLIDE_EINTR.
  */
-int db_map(const char *path, int threads, int check, struct db *db, int *mapped,
-           slide_error *err);
+int db_map(const char *path, int threads, int check, const volatile sig_atomic_t *cancel,
+           struct db *db, int *mapped, slide_error *err);
 
 /* Release everything db holds (db may be zeroed or half-opened). */
 void db_free(struct db *db);

@@ -30,6 +30,8 @@
 #ifndef SLIDE_PDB_H
 #define SLIDE_PDB_H
 
+#include <signal.h>
+
 #include "slide/board.h"
 #include "slide/error.h"
 #include "slide/metric.h"
@@ -57,6 +59,7 @@ struct pdb_set {
     uint64_t weight[PDB_SET_MAX][PATTERN_MAX_TILES]; /* weight[j][i]: what
                                             digit i of rank_kperm is worth in
                                             table j's entry */
+    const volatile sig_atomic_t *cancel; /* while loading only (else NULL) */
 };
 
 /*
@@ -111,6 +114,14 @@ int pdb_set_load(struct pdb_set *s, const char *files, int reflect, int threads,
  */
 int pdb_set_load_for(struct pdb_set *s, const char *files, int reflect, int threads,
                      const struct board *goal, slide_error *err);
+
+/*
+ * pdb_set_load that stops when *cancel (may be NULL) becomes non-zero
+ * (another thread sets it: Python's Ctrl-C): after the blocks being read,
+ * with SLIDE_EINTR and everything freed.  Errors: those of pdb_set_load.
+ */
+int pdb_set_load_stoppable(struct pdb_set *s, const char *files, int reflect, int threads,
+                           const volatile sig_atomic_t *cancel, slide_error *err);
 
 /* 1 when h is admissible (see above). */
 static inline int pdb_set_admissible(const struct pdb_set *s)

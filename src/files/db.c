@@ -1027,7 +1027,9 @@ static int load_blocks(struct db *db, int threads, int in_place, uint32_t *crcs,
         uint8_t *buf = db->mem || stored(db) || in_place ? NULL : malloc(most);
 #pragma omp for schedule(dynamic, 1)
         for (uint32_t k = 0; k < db->nblocks; k++) {
-            int rc = !db->mem && !stored(db) && !in_place && !buf
+            int rc = db->cancel && *db->cancel
+                         ? slide_fail(&mine, SLIDE_EINTR, "interrupted while loading")
+                     : !db->mem && !stored(db) && !in_place && !buf
                          ? slide_fail(&mine, SLIDE_ENOMEM, "out of memory reading block %u", k)
                          : load_block(db, k, buf, in_place, &crcs[k], &mine);
 #pragma omp critical(db_load_error)
@@ -1127,14 +1129,15 @@ static int check_mapped(struct db *db, int threads, slide_error *err)
     return rc;
 }
 
-int db_map(const char *path, int threads, int check, struct db *db, int *mapped,
-           slide_error *err)
+int db_map(const char *path, int threads, int check, const volatile sig_atomic_t *cancel,
+           struct db *db, int *mapped, slide_error *err)
 {
     if (mapped)
         *mapped = 0;
     int rc = db_open(path, db, err);
     if (rc)
         return rc;
+    db->cancel = cancel;
     if (!stored(db))
         return load_opened(db, threads, err);
     void *m = mmap(NULL, (size_t)db->file_bytes, PROT_READ, MAP_SHARED, db->fd, 0);
