@@ -11,9 +11,11 @@
 # radius, antipodes count and the first ten), B.antipodes.txt (every
 # antipode, one board per line, after the provenance block); then
 # summary.md: board, boards, MTM radius and antipodes beside the STM radius
-# and antipodes of results/histograms/B.csv.  Each search is checked: every
-# board reached, and the MTM radius at most the STM one (an MTM move of k
-# cells is k STM moves).  The histograms themselves are checked against a
+# and antipodes of results/histograms/B.csv.  With the default boards also
+# heuristics-B.csv/.log for 3x3, 2x5, 3x4 and 2x6: every heuristic against
+# the exact MTM distance of every board (scripts/heuristics-results.sh).
+# Each search is checked: every board reached, and the MTM radius at most
+# the STM one (an MTM move of k cells is k STM moves).  The histograms themselves are checked against a
 # brute-force MTM BFS up to 10 cells by tests/test_bfs_mtm.c.
 #
 # Refuses to run when src, include, the Makefile or scripts have uncommitted
@@ -32,6 +34,7 @@ out=${OUT:-results/mtm}
 threads=${THREADS:-$(nproc)}
 all="2x2 2x3 3x2 2x4 4x2 3x3 2x5 5x2 3x4 4x3 2x6 6x2"
 boards=${*:-$all}
+heuristics=${*:+no}
 ckdir=${MTM_CHECKPOINT_DIR:-/tmp}
 if [ "${ALLOW_DIRTY:-0}" != 1 ]; then
     if [ -n "$(git status --porcelain -- src include Makefile scripts)" ]; then
@@ -66,6 +69,11 @@ for b in $boards; do
     mv "$a.tmp" "$a"
     [ -z "$ck" ] || rm -rf "$ck"
 done
+# the heuristics against exact MTM distances: heuristics-B.csv and .log,
+# joint/B-NAME.csv (scripts/heuristics-results.sh), with the default boards
+if [ "${heuristics:-yes}" = yes ]; then
+    METRIC=mtm RESULTS="$out" THREADS="$threads" sh scripts/heuristics-results.sh 3x3 2x5 3x4 2x6
+fi
 boards=
 for b in $all 2x7 7x2; do
     [ -s "$out/$b.csv" ] && boards="$boards $b"
