@@ -2,6 +2,7 @@
  * cli.c - shared command-line helpers (cli.h).
  */
 #include "cli.h"
+#include "slide/db.h"
 #include "slide/file_kind.h"
 #include "slide/report.h"
 #include "slide/store.h"
@@ -111,6 +112,22 @@ int cli_fail_file(int code, const char *path, const slide_error *err)
     if (names_path(err->msg, path))
         return cli_fail(code, "%s", err->msg);
     return cli_fail(code, "%s: %s", path, err->msg);
+}
+
+int cli_load_db(const char *path, int threads, enum metric asked, struct db *db)
+{
+    slide_error err;
+    int rc = EXIT_OK;
+    if (db_open(path, db, &err))
+        return cli_fail_file(EXIT_FAIL, path, &err);
+    if (db_check_metric(db, asked, &err))
+        rc = cli_fail(EXIT_USAGE, "%s: %s (--metric %s reads it)", path, err.msg,
+                      metric_name(db->metric));
+    else if (db_load_payload(db, threads, &err))
+        rc = cli_fail_file(EXIT_FAIL, path, &err);
+    if (rc)
+        db_free(db);
+    return rc;
 }
 
 int cli_format(const char *text, enum report_format *out)

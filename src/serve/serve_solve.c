@@ -54,14 +54,13 @@ static double now_seconds(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-/* The moves as letters (malloc'd). */
-static char *letters(const unsigned char *moves, int len)
+/* Move codes as text in metric m's notation (metric.h; malloc'd). */
+static char *letters(const unsigned char *moves, int len, enum metric m)
 {
-    char *s = malloc((size_t)len + 1);
-    for (int i = 0; s && i < len; i++)
-        s[i] = move_letter((enum move)moves[i]);
+    size_t need = move_format_codes(moves, len, m, NULL, 0);
+    char *s = malloc(need + 1);
     if (s)
-        s[len] = '\0';
+        move_format_codes(moves, len, m, s, need + 1);
     return s;
 }
 
@@ -134,7 +133,7 @@ static int run_ida(struct serve_api *api, const struct solve_request *q, struct 
     s->generated = (long long)res.generated;
     s->iterations = res.iterations;
     s->h_start = res.h_start;
-    if (!rc && !(s->moves = letters(res.moves, res.length)))
+    if (!rc && !(s->moves = letters(res.moves, res.length, METRIC_STM)))
         rc = slide_fail(err, SLIDE_ENOMEM, "out of memory for %d moves", res.length);
     ida_result_free(&res);
     ida_heuristic_close(&h);
@@ -144,16 +143,13 @@ static int run_ida(struct serve_api *api, const struct solve_request *q, struct 
 static int run_db(const struct db *db, const struct board *start, struct solved *s,
                   slide_error *err)
 {
-    enum move m[DB_MAX_RADIUS + 1];
+    unsigned char m[DB_MAX_RADIUS + 1];
     int len = 0;
     int rc = db_path(db, start, m, &len, err);
     if (rc)
         return rc;
-    if (!(s->moves = malloc((size_t)len + 1)))
+    if (!(s->moves = letters(m, len, db->metric)))
         return slide_fail(err, SLIDE_ENOMEM, "out of memory for %d moves", len);
-    for (int i = 0; i < len; i++)
-        s->moves[i] = move_letter(m[i]);
-    s->moves[len] = '\0';
     s->method = "db";
     s->optimal = 1;
     s->length = s->lower_bound = len;
