@@ -22,10 +22,10 @@ static void tmp_path(char *buf, size_t len, const char *name)
 }
 
 /* The MTM search of the rows x cols board with goal (NULL: the default),
- * saved to path with encoding enc. */
-static void build(const char *path, int rows, int cols, const char *goal_text, int enc)
+ * saved to path with encoding enc: db_save's code (err says why). */
+static int build_rc(const char *path, int rows, int cols, const char *goal_text, int enc,
+                    slide_error *err)
 {
-    slide_error err;
     struct board goal;
     struct space s;
     struct store st;
@@ -33,16 +33,25 @@ static void build(const char *path, int rows, int cols, const char *goal_text, i
     struct bfs_options o = {.threads = 2, .metric = METRIC_MTM};
     struct db_save_options so = {enc, -1, 2, 0};
     if (goal_text)
-        assert_int_equal(board_parse(goal_text, rows, cols, &goal, &err), 0);
+        assert_int_equal(board_parse(goal_text, rows, cols, &goal, err), 0);
     else
-        assert_int_equal(board_goal(&goal, rows, cols, &err), 0);
-    assert_int_equal(space_init(&s, &goal, SPACE_COMPACT, &err), 0);
-    assert_int_equal(store_alloc(&st, s.size, &err), 0);
-    if (bfs_run(&s, &st, &o, &r, &err) || db_save(path, &s, &st, &r, &so, NULL, &err))
-        fail_msg("%dx%d: %s", rows, cols, err.msg);
+        assert_int_equal(board_goal(&goal, rows, cols, err), 0);
+    assert_int_equal(space_init(&s, &goal, SPACE_COMPACT, err), 0);
+    assert_int_equal(store_alloc(&st, s.size, err), 0);
+    if (bfs_run(&s, &st, &o, &r, err))
+        fail_msg("%dx%d: %s", rows, cols, err->msg);
+    int rc = db_save(path, &s, &st, &r, &so, NULL, err);
     store_free(&st);
     bfs_result_free(&r);
     board_free(&goal);
+    return rc;
+}
+
+static void build(const char *path, int rows, int cols, const char *goal_text, int enc)
+{
+    slide_error err;
+    if (build_rc(path, rows, cols, goal_text, enc, &err))
+        fail_msg("%dx%d: %s", rows, cols, err.msg);
 }
 
 /*
@@ -134,24 +143,11 @@ static void test_encoding_1_refused(void **state)
 {
     (void)state;
     slide_error err;
-    struct board goal;
-    struct space s;
-    struct store st;
-    struct bfs_result r;
-    struct bfs_options o = {.threads = 1, .metric = METRIC_MTM};
-    struct db_save_options so = {DB_ENC_BIT, -1, 1, 0};
     char path[256];
     tmp_path(path, sizeof path, "enc1.db");
-    assert_int_equal(board_goal(&goal, 2, 3, &err), 0);
-    assert_int_equal(space_init(&s, &goal, SPACE_COMPACT, &err), 0);
-    assert_int_equal(store_alloc(&st, s.size, &err), 0);
-    assert_int_equal(bfs_run(&s, &st, &o, &r, &err), 0);
-    assert_int_equal(db_save(path, &s, &st, &r, &so, NULL, &err), SLIDE_EINVAL);
+    assert_int_equal(build_rc(path, 2, 3, NULL, DB_ENC_BIT, &err), SLIDE_EINVAL);
     assert_non_null(strstr(err.msg, "encoding 2 or 8"));
     assert_int_equal(access(path, F_OK), -1); /* nothing written */
-    store_free(&st);
-    bfs_result_free(&r);
-    board_free(&goal);
 }
 
 static void put32(uint8_t *p, uint32_t v)

@@ -12,6 +12,7 @@
 #include "mtm_naive.h"
 #include "clitest.h"
 #include "httptest.h"
+#include "jsontest.h"
 
 #include <jansson.h>
 #include <unistd.h>
@@ -74,38 +75,6 @@ static int teardown(void **state)
     naive_free(&mtm3);
     board_free(&goal3);
     return clitest_remove_dir(dir);
-}
-
-/* The answer of method path json at port p, whose status must be want. */
-static json_t *call_at(int p, const char *method, const char *path, const char *json, int want)
-{
-    struct http_answer a;
-    http_request(p, method, path, json, json ? strlen(json) : 0, &a);
-    if (a.status != want)
-        fail_msg("%s %s %s: status %d, not %d: %s", method, path, json ? json : "",
-                 a.status, want, a.body);
-    json_error_t e;
-    json_t *v = json_loads(a.body, 0, &e);
-    if (!v)
-        fail_msg("%s %s: the answer is not JSON: %s", method, path, a.body);
-    http_answer_free(&a);
-    return v;
-}
-
-static const char *str(json_t *o, const char *key)
-{
-    json_t *v = json_object_get(o, key);
-    if (!json_is_string(v))
-        fail_msg("field %s is not a string", key);
-    return json_string_value(v);
-}
-
-static long long num(json_t *o, const char *key)
-{
-    json_t *v = json_object_get(o, key);
-    if (!json_is_integer(v))
-        fail_msg("field %s is not an integer", key);
-    return json_integer_value(v);
 }
 
 /* A random solvable 3x3 board (seeded) as b and text. */
