@@ -812,6 +812,8 @@ static int Db_init(DbObject *self, PyObject *args, PyObject *kw)
     Py_BEGIN_ALLOW_THREADS
     rc = db_load(path, threads, &self->db, &err);
     Py_END_ALLOW_THREADS
+    if (!rc) /* the module counts single-tile moves only (slide._metric) */
+        rc = db_check_metric(&self->db, METRIC_STM, &err);
     if (rc)
         db_free(&self->db);
     return init_done(&self->ready, rc, &err);
@@ -927,7 +929,7 @@ static PyObject *Db_path(DbObject *self, PyObject *args)
     int rc = board_parse(text, self->db.rows, self->db.cols, &b, &err);
     if (rc)
         return raise_slide(rc, err.msg);
-    enum move *moves = malloc(((size_t)self->db.radius + 1) * sizeof *moves);
+    unsigned char *moves = malloc((size_t)self->db.radius + 1);
     char *letters = malloc((size_t)self->db.radius + 2);
     int len = 0;
     if (!moves || !letters)
@@ -937,7 +939,7 @@ static PyObject *Db_path(DbObject *self, PyObject *args)
     PyObject *res = NULL;
     if (!rc) {
         for (int k = 0; k < len; k++)
-            letters[k] = move_letter(moves[k]);
+            letters[k] = move_letter((enum move)moves[k]);
         res = PyUnicode_FromStringAndSize(letters, len);
     } else {
         raise_slide(rc, err.msg);
