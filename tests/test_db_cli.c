@@ -251,7 +251,7 @@ static void test_uncompressed(void **state)
                          ">/dev/null 2>&1", S, dir), 0);
     assert_int_equal(shf(&out, "%s db info %s/33s.db", S, dir), 0);
     assert_non_null(strstr(out, "bytes per board, uncompressed\n"));
-    assert_non_null(strstr(out, "format: version 2,"));
+    assert_non_null(strstr(out, "format: version 3,"));
     char *at = strstr(out, "stored: the payload starts at byte ");
     assert_non_null(at);
     unsigned long long off = strtoull(at + strlen("stored: the payload starts at byte "), NULL,

@@ -988,6 +988,9 @@ static void db_work(void *arg)
     struct db_job *J = arg;
     J->rc = db_map(J->path, J->threads, J->check, &J->cancel, &J->self->db, &J->self->mapped,
                    &J->err);
+    /* the module counts single-tile moves only (slide._metric) */
+    if (!J->rc && (J->rc = db_check_metric(&J->self->db, METRIC_STM, &J->err)) != SLIDE_OK)
+        db_free(&J->self->db);
 }
 
 static int Db_init(DbObject *self, PyObject *args, PyObject *kw)
@@ -1143,7 +1146,7 @@ static PyObject *Db_path(DbObject *self, PyObject *args)
     int rc = board_parse(text, self->db.rows, self->db.cols, &b, &err);
     if (rc)
         return raise_slide(rc, err.msg);
-    enum move *moves = malloc(((size_t)self->db.radius + 1) * sizeof *moves);
+    unsigned char *moves = malloc((size_t)self->db.radius + 1);
     char *letters = malloc((size_t)self->db.radius + 2);
     int len = 0;
     if (!moves || !letters)
@@ -1153,7 +1156,7 @@ static PyObject *Db_path(DbObject *self, PyObject *args)
     PyObject *res = NULL;
     if (!rc) {
         for (int k = 0; k < len; k++)
-            letters[k] = move_letter(moves[k]);
+            letters[k] = move_letter((enum move)moves[k]);
         res = PyUnicode_FromStringAndSize(letters, len);
     } else {
         raise_slide(rc, err.msg);

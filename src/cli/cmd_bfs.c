@@ -42,8 +42,8 @@ static const char help[] =
     "                     one tile slides one cell) or mtm (the multi-tile\n"
     "                     metric: the blank jumps to any cell of its row or\n"
     "                     column, the tiles between sliding one cell each).\n"
-    "                     Checkpoints record it (--resume refuses the other one);\n"
-    "                     --save needs stm\n"
+    "                     Checkpoints and --save files record it (--resume\n"
+    "                     refuses the other one)\n"
     "  --threads N        OpenMP threads (default: all cores); results do not\n"
     "                     depend on N\n"
     "  --space compact    index the (RC)!/2 solvable boards (default)\n"
@@ -119,12 +119,13 @@ static const char help[] =
     "                     before the search)\n"
     "  --mpi              the search over MPI processes: mpirun -n P slide-mpi bfs\n"
     "                     RxC --mpi (see slide-mpi bfs --mpi --help)\n"
-    "  --encoding E       1: 1 bit per board, floor(d/2) mod 2 (default);\n"
-    "                     2: 2 bits, d mod 3; 8: 1 byte, d (radius <= 254).  2 and\n"
-    "                     8 recompute the layers with a byte per board\n"
+    "  --encoding E       1: 1 bit per board, floor(d/2) mod 2 (default in stm;\n"
+    "                     stm only); 2: 2 bits, d mod 3 (default in mtm); 8: 1\n"
+    "                     byte, d (radius <= 254).  2 and 8 recompute the layers\n"
+    "                     with a byte per board\n"
     "  --level N          zlib level 0..9 (default 1, and 9 for encoding 8: bits\n"
     "                     hardly compress at any level, bytes gain about 25%)\n"
-    "  --uncompressed     store the payload as it is, not gzip (format version 2:\n"
+    "  --uncompressed     store the payload as it is, not gzip (format version 3:\n"
     "                     no longer zcat-able; Python's slide.Database maps it\n"
     "                     and reads it in place, without loading it)\n"
     "Output (text): a line naming the board, goal and space; the table\n"
@@ -340,9 +341,10 @@ static int parse_args(int argc, char **argv, struct bfs_args *a)
         return cli_fail(EXIT_USAGE, "bfs takes one board size such as 3x3 (or none with "
                         "--resume DIR; see --help)");
     a->sized = p.nargs == 1;
-    if (a->save && a->metric == METRIC_MTM)
-        return cli_fail(EXIT_USAGE, "--save writes single-tile distances; a distance "
-                        "database of the multi-tile metric (--metric mtm) is not built yet");
+    if (a->save && a->metric == METRIC_MTM && a->db.encoding == DB_ENC_BIT)
+        return cli_fail(EXIT_USAGE, "--encoding 1 takes d mod 2 from the board's colour, "
+                        "which holds only in the single-tile metric: with --metric mtm "
+                        "use --encoding 2 (the default) or 8");
     if (a->sized && board_parse_dims(p.args[0], &a->rows, &a->cols, &err))
         return cli_fail(EXIT_USAGE, "%s", err.msg);
     return EXIT_OK;

@@ -16,10 +16,11 @@ static const char help[] =
     "       slide db verify FILE [--threads N]\n"
     "       slide db recompress FILE OUT [--level N | --uncompressed] [--threads N]\n"
     "Examples:\n"
-    "  slide db info 3x3.db      # board, goal, encoding, histogram\n"
+    "  slide db info 3x3.db      # board, goal, metric, encoding, histogram\n"
     "  slide db verify 3x3.db    # every CRC and every board's moves\n"
     "info: the header of a distance database (written by slide bfs --save)\n"
-    "without reading the payload: board, goal, space, encoding, sizes,\n"
+    "without reading the payload: board, goal, metric (stm or mtm; a format 1\n"
+    "file is stm), space, encoding, sizes,\n"
     "checksums, zlib level, the version that wrote it, and the histogram.\n"
     "  The file is one gzip stream: `zcat FILE` writes the raw payload (db.h\n"
     "  describes it) and `tail -c +$((OFFSET + 1)) FILE | zcat` the payload from\n"
@@ -31,12 +32,14 @@ static const char help[] =
     "  distance,count); the other lines go to standard error.\n"
     "verify: read everything and check it: the header checksum and fields,\n"
     "the file size, every block's length and CRC-32, the payload CRC-32, and\n"
-    "then a local check of every index with no search: the goal holds\n"
-    "distance 0, every other reachable board has a neighbour one move closer\n"
-    "and none differing by other than one (mod 4 for encoding 1, mod 3 for\n"
-    "2, exactly for 8), unreachable indexes and padding hold the empty\n"
-    "value, and the boards per value match the histogram.  For encoding 8\n"
-    "this proves every distance; for 1 and 2 it proves local consistency.\n"
+    "then a local check of every index with no search, by the moves of the\n"
+    "file's metric: the goal holds distance 0, every other reachable board\n"
+    "has a neighbour one move closer and none differing by other than one\n"
+    "(mod 4 for encoding 1, mod 3 for 2, exactly for 8; in mtm a neighbour\n"
+    "may also hold the same distance), unreachable indexes and padding hold\n"
+    "the empty value, and the boards per value match the histogram.  For\n"
+    "encoding 8 this proves every distance; for 1 and 2 it proves local\n"
+    "consistency.\n"
     "  Output: one line 'ok: ...' with the counts; otherwise the first\n"
     "  problem found on standard error.\n"
     "  --threads N   threads (default: all cores); the verdict does not depend on N\n"
@@ -44,7 +47,7 @@ static const char help[] =
     "write it again as OUT at zlib level N (default 1; 9 for encoding 8), via\n"
     "a temporary beside OUT; an existing OUT must be a distance database (or\n"
     "empty).  The payload and the histogram are copied unchanged.\n"
-    "  --uncompressed  write the payload as it is (format version 2, not\n"
+    "  --uncompressed  write the payload as it is (format version 3, not\n"
     "                  gzip; Python's slide.Database maps it in place)\n"
     "  Output: one line on standard error with the size and the time.\n"
     "Exit status: 0 ok, 1 the file is unreadable, corrupt or inconsistent,\n"
@@ -132,6 +135,8 @@ static void print_header(FILE *out, const char *pre, const char *file, const str
     fprintf(out, "%sformat: version %u, written by slide %s\n", pre, db->version,
             db->tool_version[0] ? db->tool_version : "(unknown)");
     fprintf(out, "%sboard: %dx%d, goal %s\n", pre, db->rows, db->cols, goal);
+    fprintf(out, "%smetric: %s (%s moves)\n", pre, metric_name(db->metric),
+            metric_long_name(db->metric));
     fprintf(out, "%sspace: %s, %" PRIu64 " indexes, %" PRIu64 " reachable boards\n", pre,
             space_kind_name(db->kind), db->indexes, db->reachable);
     fprintf(out, "%sencoding: %d, %s\n", pre, db->encoding, db_encoding_name(db->encoding));

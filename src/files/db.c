@@ -104,10 +104,19 @@ static int stored(const struct db *db)
     return db->level == DB_LEVEL_STORED;
 }
 
-static uint32_t record_len(int radius, uint32_t nblocks, int kind)
+/* The record of format `version` (of its kind) with radius and nblocks. */
+static uint32_t record_len(int radius, uint32_t nblocks, int kind, uint32_t version)
 {
-    return DB_RECORD_FIXED + 8u * (uint32_t)(radius + 1) + DB_BLOCK_ENTRY * nblocks +
-           (kind == DB_KIND_PDB ? DB_PDB_EXT : 0u);
+    uint32_t ext = kind == DB_KIND_PDB ? DB_PDB_EXT : version >= 2 ? DB_METRIC_EXT : 0u;
+    return DB_RECORD_FIXED + 8u * (uint32_t)(radius + 1) + DB_BLOCK_ENTRY * nblocks + ext;
+}
+
+/* The format version slide writes for a file of db's kind and form. */
+static uint32_t written_version(const struct db *db)
+{
+    return (int)db->kind == DB_KIND_PDB ? DB_PDB_FORMAT_VERSION
+           : stored(db)                 ? DB_FORMAT_STORED_VERSION
+                                        : DB_FORMAT_VERSION;
 }
 
 static uint64_t block_len(const struct db *db, uint32_t k)
@@ -142,9 +151,7 @@ static void encode_record(const struct db *db, uint8_t *rec, uint32_t len)
 {
     memset(rec, 0, len);
     memcpy(rec, DB_MAGIC, 8);
-    put_u32(rec + 8, (int)db->kind == DB_KIND_PDB ? DB_PDB_FORMAT_VERSION
-                     : stored(db)                 ? DB_FORMAT_STORED_VERSION
-                                                  : DB_FORMAT_VERSION);
+    put_u32(rec + 8, written_version(db));
     put_u32(rec + 12, len);
     put_u32(rec + 20, (uint32_t)db->rows);
     put_u32(rec + 24, (uint32_t)db->cols);
@@ -174,6 +181,8 @@ static void encode_record(const struct db *db, uint8_t *rec, uint32_t len)
         put_u32(p + 4, (uint32_t)db->pdb.k);
         memcpy(p + 8, db->pdb.tiles, 32);
         memcpy(p + 40, db->pdb.goal, 32);
+    } else {
+        put_u32(p, (uint32_t)db->metric);
     }
     put_u32(rec + 16, (uint32_t)crc32(0L, rec, len));
 }
@@ -317,7 +326,7 @@ static int write_blocks(struct writer *w, struct db *db, uint64_t offset, slide_
 
 static int write_header(struct writer *w, const struct db *db, slide_error *err)
 {
-    uint32_t len = record_len(db->radius, db->nblocks, (int)db->kind);
+    uint32_t len = record_len(db->radius, db->nblocks, (int)db->kind, written_version(db));
     uint8_t *m0 = calloc(1, DB_HEADER_MEMBER(len));
     if (!m0)
         return slide_fail(err, SLIDE_ENOMEM, "out of memory for the header");
@@ -344,7 +353,8 @@ static int write_file(const char *path, struct db *db, fill_fn fill, const void 
     }
     struct writer w = {af.stream, path, threads > 0 ? threads : omp_get_max_threads(),
                        fill, ctx};
-    uint64_t hm = DB_HEADER_MEMBER(record_len(db->radius, db->nblocks, (int)db->kind));
+    uint64_t hm = DB_HEADER_MEMBER(record_len(db->radius, db->nblocks, (int)db->kind,
+                                              written_version(db)));
     uint8_t zero[256] = {0};
     for (uint64_t done = 0; done < hm && !rc; done += sizeof zero) {
         size_t k = hm - done < sizeof zero ? (size_t)(hm - done) : sizeof zero;
@@ -414,8 +424,10 @@ static void fill_copy(const void *ctx, uint64_t off, uint64_t len, uint8_t *dst)
 
 /* ---- exact layers for encodings 2 and 8 ------------------------------------ */
 
-/* Expand layer d of dist into d + 1; returns the boards newly reached. */
-static uint64_t expand_layer(const struct space *s, uint8_t *dist, int d, int threads)
+/* Expand layer d of dist into d + 1 by the moves of metric m; returns the
+ * boards newly reached. */
+static uint64_t expand_layer(const struct space *s, enum metric m, uint8_t *dist, int d,
+                             int threads)
 {
     uint64_t found = 0;
     int64_t size = (int64_t)s->size;
@@ -423,8 +435,11 @@ static uint64_t expand_layer(const struct space *s, uint8_t *dist, int d, int th
     for (int64_t i = 0; i < size; i++) {
         if (dist[i] != d)
             continue;
-        uint64_t nb[MOVE_COUNT];
-        int k = space_neighbours(s, (uint64_t)i, nb);
+        uint64_t nb[SPACE_MAX_MOVES];
+        unsigned char codes[SPACE_MAX_MOVES];
+        uint8_t t[SPACE_MAX_CELLS];
+        int z = space_untz(s, (uint64_t)i, t);
+        int k = space_moves_tz(s, m, t, z, (uint64_t)i, nb, codes);
         for (int j = 0; j < k; j++) {
             uint8_t expect = 255;
             if (__atomic_load_n(&dist[nb[j]], __ATOMIC_RELAXED) == 255 &&
@@ -437,9 +452,11 @@ static uint64_t expand_layer(const struct space *s, uint8_t *dist, int d, int th
 }
 
 /*
- * Exact distances by a plain layered BFS over one byte per index, checked
- * against the search: the same histogram, and (colour, bit) = d mod 4 in
- * the store for every reachable index and "unvisited" for every other.
+ * Exact distances by a plain layered BFS over one byte per index in the
+ * search's metric, checked against the search: the same histogram, and
+ * (colour, bit) = d mod 4 in the store (STM) or a closed entry (MTM, whose
+ * store keeps no depth) for every reachable index and "unvisited" for
+ * every other.
  */
 static int exact_layers(const struct space *s, const struct store *st,
                         const struct bfs_result *r, int threads, uint8_t **out,
@@ -456,7 +473,7 @@ static int exact_layers(const struct space *s, const struct store *st,
     dist[s->goal_blank] = 0; /* the goal's t is the identity, of rank 0 */
     int d = 0;
     for (uint64_t found = 1; found && !rc; d++) {
-        found = d < 254 ? expand_layer(s, dist, d, threads) : 0;
+        found = d < 254 ? expand_layer(s, r->metric, dist, d, threads) : 0;
         if (found != (d < r->radius ? r->hist[d + 1] : 0))
             rc = slide_fail(err, SLIDE_EINVAL, "the byte BFS found %llu boards at distance "
                             "%d, the search %llu", (unsigned long long)found, d + 1,
@@ -467,14 +484,15 @@ static int exact_layers(const struct space *s, const struct store *st,
 #pragma omp parallel for num_threads(threads) reduction(min : bad)
     for (int64_t i = 0; i < size; i++) {
         unsigned v = store_get(st, (uint64_t)i), c = s->colour[i % s->n];
-        int ok = dist[i] == 255 ? v == STORE_UNVISITED
-                                : v < 2 && (c | v << 1) == (unsigned)dist[i] % 4u;
+        int ok = dist[i] == 255              ? v == STORE_UNVISITED
+                 : r->metric == METRIC_MTM ? v == STORE_CLOSED_EVEN
+                                           : v < 2 && (c | v << 1) == (unsigned)dist[i] % 4u;
         if (!ok && (uint64_t)i < bad)
             bad = (uint64_t)i;
     }
     if (!rc && bad != UINT64_MAX)
-        rc = slide_fail(err, SLIDE_EINVAL, "the byte BFS and the search disagree on d mod 4 "
-                        "at index %llu", (unsigned long long)bad);
+        rc = slide_fail(err, SLIDE_EINVAL, "the byte BFS and the search disagree at index "
+                        "%llu", (unsigned long long)bad);
     if (rc)
         free(dist);
     else
@@ -492,7 +510,9 @@ static int init_header(struct db *db, const struct space *s, const struct bfs_re
     db->rows = s->rows;
     db->cols = s->cols;
     db->kind = s->kind;
-    db->encoding = o->encoding ? o->encoding : DB_ENC_BIT;
+    db->metric = r->metric;
+    db->encoding = o->encoding ? o->encoding
+                               : r->metric == METRIC_MTM ? DB_ENC_MOD3 : DB_ENC_BIT;
     db->level = o->level < 0 ? db_default_level(db->encoding) : o->level;
     db->radius = r->radius;
     db->indexes = s->size;
@@ -501,6 +521,10 @@ static int init_header(struct db *db, const struct space *s, const struct bfs_re
     snprintf(db->tool_version, sizeof db->tool_version, "%s", provenance_version());
     if (!db_encoding_name(db->encoding) || db->encoding == DB_ENC_NIBBLE)
         return slide_fail(err, SLIDE_EINVAL, "encoding must be 1, 2 or 8, not %d", db->encoding);
+    if (db->encoding == DB_ENC_BIT && db->metric == METRIC_MTM)
+        return slide_fail(err, SLIDE_EINVAL, "encoding 1 takes d mod 2 from the board's "
+                          "colour, which holds only in the single-tile metric: a multi-tile "
+                          "database takes encoding 2 or 8");
     if (db->level > 9 && !stored(db))
         return slide_fail(err, SLIDE_EINVAL, "zlib level must be 0..9, not %d", db->level);
     if (r->radius > (db->encoding == DB_ENC_BIT ? DB_MAX_RADIUS : 254))
@@ -674,7 +698,7 @@ static int decode_scalars(const uint8_t *rec, struct db *db, slide_error *err)
         return pdb ? BAD("this is a pattern database: read it with slide pdb info|verify")
                    : BAD("this is a distance database, not a pattern database");
     if (pdb ? db->version < DB_PDB_FORMAT_OLDEST
-            : db->version != DB_FORMAT_VERSION && db->version != DB_FORMAT_STORED_VERSION)
+            : db->version < DB_FORMAT_OLDEST || db->version > DB_FORMAT_STORED_VERSION)
         return BAD("format version %u does not hold a %s database", db->version,
                    pdb ? "pattern" : "distance");
     if (rows < 1 || cols < 1 || rows > most || cols > most || rows * cols > most)
@@ -755,6 +779,21 @@ static int decode_pdb(const uint8_t *rec, struct db *db, slide_error *err)
     return rc ? rc : check_payload_blocks(db, err);
 }
 
+/* The metric after the block table (format 2 on; format 1 is STM). */
+static int decode_metric(const uint8_t *rec, struct db *db, slide_error *err)
+{
+    const uint8_t *p = rec + DB_RECORD_FIXED + 8 * (size_t)(db->radius + 1) +
+                       DB_BLOCK_ENTRY * (size_t)db->nblocks;
+    uint32_t m = db->version >= 2 ? get_u32(p) : (uint32_t)METRIC_STM;
+    if (m != METRIC_STM && m != METRIC_MTM)
+        return BAD("header names metric %u (0 single-tile, 1 multi-tile)", m);
+    db->metric = (enum metric)m;
+    if (db->metric == METRIC_MTM && db->encoding == DB_ENC_BIT)
+        return BAD("header names encoding 1 for the multi-tile metric, which has no "
+                   "colour to complete it (encoding 2 or 8)");
+    return SLIDE_OK;
+}
+
 /* The goal cells and the space they define, against the header's counts. */
 static int decode_space(const uint8_t *rec, struct db *db, slide_error *err)
 {
@@ -762,12 +801,14 @@ static int decode_space(const uint8_t *rec, struct db *db, slide_error *err)
     int n = db->rows * db->cols;
     if ((int)db->kind == DB_KIND_PDB)
         return decode_pdb(rec, db, err);
+    int rc = decode_metric(rec, db, err);
+    if (rc)
+        return rc;
     for (int k = n; k < SPACE_MAX_CELLS; k++)
         if (rec[84 + k])
             return BAD("header goal has a value past cell %d of a %dx%d board", n,
                        db->rows, db->cols);
-    int rc = board_alloc(&db->goal, db->rows, db->cols, err);
-    if (rc)
+    if ((rc = board_alloc(&db->goal, db->rows, db->cols, err)) != SLIDE_OK)
         return rc;
     for (int k = 0; k < n; k++)
         db->goal.cells[k] = rec[84 + k];
@@ -872,9 +913,10 @@ static int parse_header(const uint8_t *b, uint64_t have, struct db *db, slide_er
         rc = check_record_crc(rec, len, err);
     if (!rc)
         rc = decode_scalars(rec, db, err);
-    if (!rc && len != record_len(db->radius, db->nblocks, (int)db->kind))
+    uint32_t want = rc ? 0 : record_len(db->radius, db->nblocks, (int)db->kind, db->version);
+    if (!rc && len != want)
         rc = BAD("header record has %u bytes, radius %d and %u blocks need %u", len,
-                 db->radius, db->nblocks, record_len(db->radius, db->nblocks, (int)db->kind));
+                 db->radius, db->nblocks, want);
     if (!rc)
         rc = decode_space(rec, db, err);
     if (!rc)
