@@ -5,6 +5,7 @@
 #   sh scripts/results-mtm.sh [BOARD...]     (default: the boards below)
 #   sh scripts/results-mtm.sh 2x7 7x2        the big boards: 10.9 GB each,
 #                                            checkpointed (below)
+#   sh scripts/results-mtm.sh --summary      summary.md alone, from the B.csv
 #
 # For each board B: B.csv (provenance block, then the histogram, distance
 # by distance), B.txt (the report's summary: boards reached against (RC)!/2,
@@ -33,7 +34,12 @@ SLIDE=${SLIDE:-$PWD/build/slide}
 out=${OUT:-results/mtm}
 threads=${THREADS:-$(nproc)}
 all="2x2 2x3 3x2 2x4 4x2 3x3 2x5 5x2 3x4 4x3 2x6 6x2"
-boards=${*:-$all}
+if [ "${1:-}" = --summary ]; then # summary.md again from the B.csv there
+    set -- none
+    boards=
+else
+    boards=${*:-$all}
+fi
 heuristics=${*:+no}
 ckdir=${MTM_CHECKPOINT_DIR:-/tmp}
 if [ "${ALLOW_DIRTY:-0}" != 1 ]; then
@@ -82,7 +88,7 @@ done
 # radius and antipodes of a histogram CSV (after its provenance lines)
 radius_of() { awk -F, '/^[0-9]/ { r = $1; c = $2 } END { print r }' "$1"; }
 last_of() { awk -F, '/^[0-9]/ { r = $1; c = $2 } END { print c }' "$1"; }
-boards_of() { awk -F, '/^[0-9]/ { s += $2 } END { print s }' "$1"; }
+boards_of() { awk -F, '/^[0-9]/ { s += $2 } END { printf "%.0f\n", s }' "$1"; }
 {
     echo "# The multi-tile metric (MTM): complete searches"
     echo
