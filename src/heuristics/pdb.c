@@ -508,13 +508,18 @@ static void sparse_fill(const struct pattern *pat, const uint8_t *value, uint8_t
                         uint64_t *r, int i, uint32_t used, uint64_t index)
 {
     uint64_t n = (uint64_t)pat->n;
-    for (int c = 0; c < pat->n; c++) {
-        if (used >> c & 1)
-            continue;
-        if (i == pat->k - 1)
-            out[index * n + (uint64_t)c] = value[(*r)++];
-        else
-            sparse_fill(pat, value, out, r, i + 1, used | 1u << c, index * n + (uint64_t)c);
+    uint32_t free_cells = ~used & (uint32_t)(((uint64_t)1 << pat->n) - 1);
+    if (i == pat->k - 1) { /* the last tile: a run of consecutive ranks */
+        uint8_t *row = out + index * n;
+        const uint8_t *v = value + *r;
+        *r += (uint64_t)__builtin_popcount(free_cells);
+        for (; free_cells; free_cells &= free_cells - 1)
+            row[__builtin_ctz(free_cells)] = *v++;
+        return;
+    }
+    for (; free_cells; free_cells &= free_cells - 1) {
+        int c = __builtin_ctz(free_cells);
+        sparse_fill(pat, value, out, r, i + 1, used | 1u << c, index * n + (uint64_t)c);
     }
 }
 
