@@ -555,7 +555,7 @@ static void test_sparse_form(void **state)
     for (int k = 0; k < 2; k++) {
         struct pdb_set s;
         open_set(&s, sets[k], 0);
-        assert_non_null(s.sparse[0]); /* at most twice the ranked size: converted */
+        assert_non_null(s.sparse[0]); /* at most 3 times the ranked size: converted */
         for (int j = 0; j < s.count; j++) {
             const struct pattern *pat = &s.tables[j].pat;
             for (uint64_t r = 0; r < s.tables[j].entries; r++) {

@@ -208,8 +208,9 @@ int pdb_node_move(const struct pdb_set *s, const struct pdb_node *before, int ti
  * the entries and values.  It costs n^k bytes per table beside the
  * ranked ones (25^6 = 244 MB for a 6-tile table of the 24-puzzle, 1.9
  * times the ranked table).  pdb_set_load does this by itself when every
- * table's sparse form is at most twice its ranked one and n^k < 2^32
- * (and the memory is there; otherwise the ranked form serves alone);
+ * table's sparse form is at most three times its ranked one, n^k < 2^32
+ * and all of them take at most 4 GiB (and the memory is there; otherwise
+ * the ranked form serves alone);
  * callers may ask for it on any other set that pdb_node_ok accepts.
  * threads: tables converted at once.  Errors: SLIDE_EINVAL (not
  * pdb_node_ok, or n^k >= 2^32), SLIDE_ENOMEM (s is then unchanged).
