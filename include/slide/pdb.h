@@ -212,7 +212,7 @@ int pdb_node_move(const struct pdb_set *s, const struct pdb_node *before, int ti
  * and all of them take at most 4 GiB (and the memory is there; otherwise
  * the ranked form serves alone);
  * callers may ask for it on any other set that pdb_node_ok accepts.
- * threads: tables converted at once.  Errors: SLIDE_EINVAL (not
+ * threads: tables converted at once (0: OpenMP's default).  Errors: SLIDE_EINVAL (not
  * pdb_node_ok, or n^k >= 2^32), SLIDE_ENOMEM (s is then unchanged).
  */
 int pdb_set_sparse(struct pdb_set *s, int threads, slide_error *err);

@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <stddef.h>
 #include <errno.h>
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -554,7 +555,8 @@ int pdb_set_sparse(struct pdb_set *s, int threads, slide_error *err)
             free(out[j]);
         return rc;
     }
-#pragma omp parallel for num_threads(threads > 0 ? threads : 1) schedule(dynamic, 1)
+#pragma omp parallel for num_threads(threads > 0 ? threads : omp_get_max_threads()) \
+    schedule(dynamic, 1)
     for (int j = 0; j < s->count; j++) {
         const struct pattern *pat = &s->tables[j].pat;
         uint64_t r = 0;
