@@ -366,7 +366,8 @@ static void sparse_prefetch(const struct pdb_set *s, const struct pdb_node *nd, 
 {
     int j = s->table_of[tile];
     if (j >= 0)
-        __builtin_prefetch(s->sparse[j] + nd->e[j] + (to - from) * (int64_t)s->cell_weight[tile]);
+        __builtin_prefetch(s->sparse[j] + nd->e[j] +
+                           (to - from) * (int64_t)s->cell_weight[tile]);
     if (s->reflect) {
         int mt = s->mirror_tile[tile];
         if ((j = s->table_of[mt]) >= 0)
@@ -455,8 +456,8 @@ static int sparse_move(const struct pdb_set *s, const struct pdb_node *before, i
     if (s->reflect) {
         int mt = s->mirror_tile[tile];
         if ((j = s->table_of[mt]) >= 0) {
-            after->me[j] = (uint32_t)(before->me[j] + (s->mirror_cell[to] - s->mirror_cell[from]) *
-                                                          (int64_t)s->cell_weight[mt]);
+            int64_t step = s->mirror_cell[to] - s->mirror_cell[from];
+            after->me[j] = (uint32_t)(before->me[j] + step * (int64_t)s->cell_weight[mt]);
             uint8_t v = s->sparse[j][after->me[j]];
             after->msum += (int)v - (int)after->vm[j];
             after->vm[j] = v;
@@ -536,7 +537,8 @@ int pdb_set_sparse(struct pdb_set *s, int threads, slide_error *err)
 {
     uint64_t total = 0;
     if (!pdb_node_ok(s))
-        return slide_fail(err, SLIDE_EINVAL, "a sparse form is only for disjoint additive tables");
+        return slide_fail(err, SLIDE_EINVAL, "a sparse form is only for disjoint additive "
+                          "tables");
     for (int j = 0; j < s->count; j++) {
         if (sparse_size(&s->tables[j].pat) >= ((uint64_t)1 << 32))
             return slide_fail(err, SLIDE_EINVAL, "table %d's sparse form would have 2^32 "
