@@ -221,8 +221,11 @@ solve() { # solve LANE BUDGET HEURISTIC [OPTIONS]: boards on stdin, CSV records
     lane=$1 budget=$2 heur=$3
     shift 3
     read -r board
-    [ -n "$SEARCH_THREADS" ] && set -- "$@" --threads "$SEARCH_THREADS" "$board" ||
+    if [ -n "$SEARCH_THREADS" ]; then
+        set -- "$@" --threads "$SEARCH_THREADS" "$board"
+    else
         set -- "$@" -
+    fi
     echo "$board" | /usr/bin/time -f "%U %S" -o "$tmp/cpu.$lane" \
         ${secs:+timeout -s INT "$secs"} "$SLIDE" \
         solve --size 5x5 --format csv --no-progress --provenance --h "$heur" \
