@@ -349,7 +349,7 @@ END { exit bad }' "$tmp/solved" > "$OUT/$NAME.csv.tmp" || {
 rm -f "$OUT/$NAME.csv.tmp"
 
 table "> slide $("$SLIDE" --version | head -1 | cut -d' ' -f2-), $(date -u +%Y-%m-%dT%H:%MZ), \
-host $(uname -n), $(nproc) cores; ${SEARCH_THREADS:-one} thread(s) per search, $JOBS at once; IDA* with the sum of the \
+host $(uname -n), $(nproc) cores; ${SEARCH_THREADS:-1} thread(s) per search, $JOBS at once; IDA* with the sum of the \
 four additive tables of Korf and Felner (2002) and its mirror about the main \
 diagonal (--reflect; the larger of the two sums).  Budgets: $BUDGET expansions per \
 walk or uniform board, $MD_BUDGET for the Manhattan cross-check; \
