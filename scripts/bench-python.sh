@@ -5,8 +5,9 @@
 # does not distort as much), with the load average before and after.
 #   rank, unrank      3x4, uniform random boards (slide.sample)
 #   Database          distance lookups: 2x5 and 3x4 --encoding 8 (a byte per
-#                     board, read directly), 2x5 --encoding 1 (a walk to the
-#                     goal per board)
+#                     board, read directly), the 3x4 file --uncompressed too
+#                     (mapped, read in place), 2x5 --encoding 1 (a walk to
+#                     the goal per board); and the seconds to open each 3x4
 #   PatternDatabase   h of 4x4 boards: 5-5-5 and 6-6-3 (additive, disjoint)
 # Targets (issue 45): rank/unrank >= 20 M boards/s, lookups >= 10 M/s, PDB
 # h >= 5 M/s on 2 cores.  Tables go to $BENCH_DIR (default build/bench-python).
@@ -21,6 +22,7 @@ mkdir -p "$dir"
 [ -f "$dir/2x5-8.db" ] || "$slide" bfs 2x5 --save "$dir/2x5-8.db" --encoding 8 --no-progress >/dev/null 2>&1
 [ -f "$dir/2x5-1.db" ] || "$slide" bfs 2x5 --save "$dir/2x5-1.db" --no-progress >/dev/null 2>&1
 [ -f "$dir/3x4-8.db" ] || "$slide" bfs 3x4 --save "$dir/3x4-8.db" --encoding 8 --no-progress >/dev/null 2>&1
+[ -f "$dir/3x4-8u.db" ] || "$slide" db recompress "$dir/3x4-8.db" "$dir/3x4-8u.db" --uncompressed >/dev/null 2>&1
 [ -d "$dir/pdb555" ] || "$slide" pdb build 4x4 --partition 5-5-5 -o "$dir/pdb555" >/dev/null 2>&1
 [ -d "$dir/pdb663" ] || "$slide" pdb build 4x4 --partition 6-6-3 -o "$dir/pdb663" >/dev/null 2>&1
 echo "# bench-python: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $("$py" --version 2>&1) ($py), numpy $("$py" -c 'import numpy; print(numpy.__version__)')"
@@ -52,10 +54,16 @@ r12 = slide.rank(b12)
 measure("rank 3x4", lambda: slide.rank(b12), 20)
 measure("unrank 3x4", lambda: slide.unrank(r12, "3x4"), 20)
 b10 = slide.sample("2x5", N, seed=2)
-for name in ("2x5-8", "3x4-8", "2x5-1"):
+for name in ("2x5-8", "3x4-8", "3x4-8u", "2x5-1"):
+    t, c = time.perf_counter(), time.process_time()
     db = slide.Database(os.path.join(d, name + ".db"))
+    if name.startswith("3x4"):
+        print("open %-29s %7.3f s wall  %7.3f CPU s" % (name + (" (mapped)" if db.mapped else ""),
+                                                      time.perf_counter() - t,
+                                                      time.process_time() - c))
     b = b12 if name.startswith("3x4") else b10
-    measure("Database %s distance (enc %d)" % (db.size, db.encoding), lambda: db.distance(b),
+    how = "mapped" if db.mapped else "enc %d" % db.encoding
+    measure("Database %s distance (%s)" % (db.size, how), lambda: db.distance(b),
             10 if db.encoding == 8 else None)
 b16 = slide.sample("4x4", N, seed=3)
 for name in ("pdb555", "pdb663"):

@@ -1,7 +1,8 @@
 /*
  * test_db.c - distance databases (db.h): save/load round trips, every 3x3
  * distance and path against the naive BFS of testutil.h, full spaces and
- * path graphs, every corruption the loader must name, a full disk, and the
+ * path graphs, the stored (uncompressed) form loaded and mapped, every
+ * corruption the loader must name, a full disk, and the
  * inputs the fuzzers found (tests/data/fuzz/).
  */
 #include "testutil.h"
@@ -87,7 +88,7 @@ static uint8_t *read_all(const char *path, size_t *len)
 }
 
 /* Apply path (moves) to b and require the goal after exactly len moves. */
-static void replay(const struct board *b, const enum move *moves, int len,
+static void replay(const struct board *b, const unsigned char *moves, int len,
                    const struct board *goal)
 {
     struct board w;
@@ -95,7 +96,7 @@ static void replay(const struct board *b, const enum move *moves, int len,
     assert_int_equal(board_copy(&w, b, &err), 0);
     int z = board_blank(&w);
     for (int k = 0; k < len; k++)
-        assert_int_equal(board_move(&w, &z, moves[k]), 0);
+        assert_int_equal(board_move(&w, &z, (enum move)moves[k]), 0);
     assert_true(board_equal(&w, goal));
     board_free(&w);
 }
@@ -113,7 +114,7 @@ static void check_every_board(const struct search *x, const struct db *db)
     int radius = naive_bfs(x->s.rows, x->s.cols, x->goal.cells, hist, 256, &set);
     assert_int_equal(radius, db->radius);
     struct board b;
-    enum move moves[DB_MAX_RADIUS + 1];
+    unsigned char moves[DB_MAX_RADIUS + 1];
     assert_int_equal(board_alloc(&b, x->s.rows, x->s.cols, &err), 0);
     uint64_t seen = 0;
     for (uint64_t i = 0; i < x->s.size; i++) {
@@ -412,6 +413,157 @@ static void test_corruptions(void **state)
     search_free(&x);
 }
 
+/* ---- the stored (uncompressed) form --------------------------------------------------- */
+
+static void write_all(const char *path, const uint8_t *buf, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(buf, 1, len, f), len);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* db_map of path: the return code, and the message part wanted. */
+static void expect_map(const char *path, int check, int code, const char *part)
+{
+    struct db db;
+    slide_error err = {{0}};
+    int mapped = -1;
+    int rc = db_map(path, 2, check, NULL, &db, &mapped, &err);
+    if (!rc)
+        db_free(&db);
+    if (rc != code || !strstr(err.msg, part))
+        fail_msg("db_map: got %d \"%s\", wanted %d \"%s\"", rc, err.msg, code, part);
+}
+
+/* Every encoding stored: the same payload as compressed, laid out in the
+ * file as it is; loaded, mapped (in place) and verified; every 3x3 board
+ * against the naive BFS through the mapping. */
+static void test_stored_roundtrip(void **state)
+{
+    (void)state;
+    struct search x;
+    char path[256], zpath[256];
+    search_run(&x, 3, 3, NULL, SPACE_COMPACT);
+    tmp_path(path, sizeof path, "stored.db");
+    tmp_path(zpath, sizeof zpath, "stored-z.db");
+    for (int enc = 1; enc <= 8; enc *= 2) {
+        if (enc == 4)
+            continue;
+        struct db db, z, m;
+        struct db_verify_report rep;
+        slide_error err;
+        int mapped = 0;
+        size_t len;
+        save(&x, path, enc, DB_LEVEL_STORED, 2, 4096); /* several blocks */
+        save(&x, zpath, enc, -1, 2, 4096);
+        load(path, &db);
+        load(zpath, &z);
+        assert_int_equal(db.version, DB_FORMAT_STORED_VERSION);
+        assert_int_equal(z.version, DB_FORMAT_VERSION);
+        assert_int_equal(db.level, DB_LEVEL_STORED);
+        assert_true(db.nblocks > 1);
+        assert_int_equal(db.payload_bytes, z.payload_bytes);
+        assert_memory_equal(db.payload, z.payload, z.payload_bytes);
+        uint8_t *file = read_all(path, &len);
+        assert_int_equal(len, db.blocks[0].offset + db.payload_bytes);
+        assert_memory_equal(file + db.blocks[0].offset, z.payload, z.payload_bytes);
+        free(file);
+        if (db_map(path, 2, 1, NULL, &m, &mapped, &err))
+            fail_msg("db_map: %s", err.msg);
+        assert_int_equal(mapped, 1);
+        assert_non_null(m.map);
+        assert_ptr_equal(m.payload, (uint8_t *)m.map + m.blocks[0].offset);
+        if (db_verify(&m, 2, &rep, &err))
+            fail_msg("verify: %s", err.msg);
+        check_every_board(&x, &m);
+        db_free(&m);
+        if (db_map(zpath, 2, 1, NULL, &m, &mapped, &err)) /* compressed: loaded, not mapped */
+            fail_msg("db_map: %s", err.msg);
+        assert_int_equal(mapped, 0);
+        assert_null(m.map);
+        assert_memory_equal(m.payload, z.payload, z.payload_bytes);
+        db_free(&m);
+        /* a stop requested: both forms stop loading with SLIDE_EINTR, db freed */
+        volatile sig_atomic_t stop = 1;
+        assert_int_equal(db_map(zpath, 2, 1, &stop, &m, &mapped, &err), SLIDE_EINTR);
+        assert_null(m.payload);
+        assert_int_equal(db_map(path, 2, 1, &stop, &m, &mapped, &err), SLIDE_EINTR);
+        assert_null(m.map);
+        assert_non_null(strstr(err.msg, "interrupted"));
+        assert_int_equal(db_map(path, 2, 0, &stop, &m, &mapped, &err), 0); /* nothing to read */
+        db_free(&m);
+        db_free(&db);
+        db_free(&z);
+    }
+    unlink(path);
+    unlink(zpath);
+    search_free(&x);
+}
+
+/* Damaged stored files: named by db_load, by db_map with its check, and
+ * refused by both where the header itself is wrong. */
+static void test_stored_corruptions(void **state)
+{
+    (void)state;
+    struct search x;
+    struct corrupt_ctx c;
+    char bad[256];
+    search_run(&x, 3, 3, NULL, SPACE_COMPACT);
+    tmp_path(c.path, sizeof c.path, "stored-bad.db");
+    tmp_path(bad, sizeof bad, "stored-bad2.db");
+    save(&x, c.path, 8, DB_LEVEL_STORED, 0, 65536); /* 3 blocks */
+    c.good = read_all(c.path, &c.len);
+    expect_bad(c.good, c.len, SLIDE_OK, "");
+    expect_map(c.path, 1, SLIDE_OK, "");
+    const size_t rec = 16;
+    uint32_t len = (uint32_t)c.good[14] | (uint32_t)c.good[15] << 8;
+    uint64_t first_block = DB_HEADER_MEMBER(len);
+    uint8_t *b;
+    /* a changed payload byte in each block */
+    for (uint64_t at = first_block + 5; at < c.len; at += 65536) {
+        char want[64];
+        snprintf(want, sizeof want, "block %u checksum mismatch",
+                 (unsigned)((at - first_block) / 65536));
+        b = copy_of(&c); b[at] ^= 0x40;
+        expect_bad(b, c.len, SLIDE_EFORMAT, want);
+        write_all(bad, b, c.len);
+        expect_map(bad, 1, SLIDE_EFORMAT, want);
+        expect_map(bad, 0, SLIDE_OK, ""); /* unchecked: mapped as it is */
+        free(b);
+    }
+    /* truncated, too long, a block length that is not the block's */
+    expect_bad(c.good, c.len - 1, SLIDE_EFORMAT, "the file is truncated");
+    write_all(bad, c.good, c.len - 1);
+    expect_map(bad, 1, SLIDE_EFORMAT, "the file is truncated");
+    write_all(bad, c.good, first_block);
+    expect_map(bad, 0, SLIDE_EFORMAT, "the file is truncated");
+    b = copy_of(&c);
+    expect_bad(b, c.len + 3, SLIDE_EFORMAT, "extra data at the end");
+    free(b);
+    b = copy_of(&c);
+    put32(b + rec + DB_RECORD_FIXED + 8 * 32 + 8, 65535); fuzz_fixup(b, c.len);
+    expect_bad(b, c.len, SLIDE_EFORMAT, "block 0 is 65535 bytes in a stored file");
+    free(b);
+    /* the version and the level must agree */
+    b = copy_of(&c); put32(b + rec + 36, 9); fuzz_fixup(b, c.len);
+    expect_bad(b, c.len, SLIDE_EFORMAT, "format version 3 stores its blocks uncompressed");
+    free(b);
+    b = copy_of(&c); put32(b + rec + 8, DB_FORMAT_VERSION); fuzz_fixup(b, c.len);
+    expect_bad(b, c.len, SLIDE_EFORMAT, "zlib level 255 (0..9)");
+    free(b);
+    /* a pattern database cannot be stored */
+    struct db_save_options o = {8, DB_LEVEL_STORED, 1, 0};
+    struct db hdr = {0};
+    slide_error err;
+    assert_int_equal(db_save_pdb(bad, &hdr, c.good, &o, NULL, &err), SLIDE_EINVAL);
+    assert_non_null(strstr(err.msg, "zlib level must be 0..9"));
+    unlink(bad);
+    free(c.good);
+    unlink(c.path);
+    search_free(&x);
+}
+
 static void test_open_errors(void **state)
 {
     (void)state;
@@ -576,6 +728,8 @@ int main(void)
         cmocka_unit_test(test_full_space_and_path_graph),
         cmocka_unit_test(test_other_board_or_goal),
         cmocka_unit_test(test_corruptions),
+        cmocka_unit_test(test_stored_roundtrip),
+        cmocka_unit_test(test_stored_corruptions),
         cmocka_unit_test(test_open_errors),
         cmocka_unit_test(test_sealed_inconsistency),
         cmocka_unit_test(test_disk_full),

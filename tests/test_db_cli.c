@@ -235,6 +235,57 @@ static void test_info_and_verify(void **state)
     free(out);
 }
 
+/* --uncompressed: the stored form, the same payload as the gzip file at a
+ * known offset (tail -c), answered by dist and verify; refused with --level. */
+static void test_uncompressed(void **state)
+{
+    (void)state;
+    char *out, *raw;
+    const char *S = slide_bin();
+    struct db z;
+    slide_error err;
+    char path[300];
+    snprintf(path, sizeof path, "%s/33.db", dir);
+    assert_int_equal(db_load(path, 1, &z, &err), 0);
+    assert_int_equal(shf(NULL, "%s bfs 3x3 --save %s/33s.db --uncompressed --no-progress "
+                         ">/dev/null 2>&1", S, dir), 0);
+    assert_int_equal(shf(&out, "%s db info %s/33s.db", S, dir), 0);
+    assert_non_null(strstr(out, "bytes per board, uncompressed\n"));
+    assert_non_null(strstr(out, "format: version 3,"));
+    char *at = strstr(out, "stored: the payload starts at byte ");
+    assert_non_null(at);
+    unsigned long long off = strtoull(at + strlen("stored: the payload starts at byte "), NULL,
+                                      10);
+    free(out);
+    assert_int_equal(shf(&raw, "tail -c +%llu %s/33s.db", off + 1, dir), 0);
+    assert_memory_equal(raw, z.payload, z.payload_bytes);
+    free(raw);
+    assert_int_equal(shf(&out, "%s db verify %s/33s.db", S, dir), 0);
+    assert_non_null(strstr(out, "ok: "));
+    free(out);
+    assert_int_equal(shf(&out, "%s dist --db %s/33s.db '8 6 7/2 5 4/3 0 1'", S, dir), 0);
+    assert_non_null(strstr(out, " 31\n"));
+    free(out);
+    /* recompress both ways gives the same files back */
+    assert_int_equal(shf(NULL, "%s db recompress %s/33s.db %s/33z.db 2>/dev/null && %s db "
+                         "recompress %s/33z.db %s/33s2.db --uncompressed 2>/dev/null && cmp "
+                         "%s/33s.db %s/33s2.db && zcat %s/33z.db | cmp - %s/33s2.db -i 0:%llu",
+                         S, dir, dir, S, dir, dir, dir, dir, dir, dir, off), 0);
+    assert_int_equal(shf(&out, "%s bfs 2x3 --save %s/x.db --uncompressed --level 1 2>&1", S,
+                         dir), 2);
+    assert_non_null(strstr(out, "--uncompressed stores the payload as it is: it takes no "
+                            "--level"));
+    free(out);
+    assert_int_equal(shf(&out, "%s db recompress %s/33s.db %s/x.db --uncompressed --level 1 "
+                         "2>&1", S, dir, dir), 2);
+    assert_non_null(strstr(out, "it takes no --level"));
+    free(out);
+    assert_int_equal(shf(&out, "%s bfs 2x3 --uncompressed 2>&1", S), 2);
+    assert_non_null(strstr(out, "--save FILE"));
+    free(out);
+    db_free(&z);
+}
+
 static void test_save_options(void **state)
 {
     (void)state;
@@ -351,6 +402,7 @@ int main(void)
         cmocka_unit_test(test_dist_arguments),
         cmocka_unit_test(test_info_and_verify),
         cmocka_unit_test(test_save_options),
+        cmocka_unit_test(test_uncompressed),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

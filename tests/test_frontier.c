@@ -460,6 +460,23 @@ static void test_merge_in_parts(void **state)
         assert_true(f1.hist[d] == want[d]);
     char dir[] = "/tmp/slide-test-frontier-parts-XXXXXX";
     assert_non_null(mkdtemp(dir));
+    /* every step on disk: the parts are files, joined by copying; the same
+     * layer, byte for byte and block for block */
+    struct fopts c = {3, 5000, dir, 1};
+    struct frontier_search f4;
+    run_frontier(&f4, &g, 19, &c);
+    assert_true(f4.on_disk && f4.cur.fd >= 0);
+    assert_true(f4.cur.bytes == f1.cur.bytes && f4.cur.nblocks == f1.cur.nblocks);
+    unsigned char *disk = malloc(f1.cur.bytes + 1);
+    assert_non_null(disk);
+    assert_int_equal(fstream_raw_read(&f4.cur, 0, f4.cur.bytes, disk, &err), 0);
+    assert_int_equal(memcmp(disk, f1.cur.mem, f1.cur.bytes), 0);
+    for (size_t i = 0; i < f1.cur.nblocks; i++)
+        assert_true(f1.cur.block[i].first == f4.cur.block[i].first &&
+                    f1.cur.block[i].offset == f4.cur.block[i].offset &&
+                    f1.cur.block[i].count == f4.cur.block[i].count);
+    free(disk);
+    frontier_free(&f4);
     int lock;
     uint64_t bytes;
     assert_int_equal(fcheckpoint_open(dir, &lock, &err), 0);

@@ -4,11 +4,14 @@
  * the output replayed by mtm_checker (the rules and the notation only), the
  * tiles line checked by replaying the moves by hand, and the refusals (a
  * method or heuristic that counts single-tile moves, a bad metric) as one
- * line and exit 2.
+ * line and exit 2.  Distance databases in MTM (bfs --metric mtm --save):
+ * dist and solve --method db against the brute force and IDA*, db info and
+ * verify, files of the other metric refused, format 1 files still read.
  */
 #include "mtm_naive.h"
 
 #include "clitest.h"
+#include "slide/parity.h"
 
 #include <unistd.h>
 
@@ -106,7 +109,7 @@ static void test_solve_mtm_refusals(void **state)
     expect_refused("solve --metric mtm --method layers '1 2 3/4 5 6/7 0 8'",
                    "--method layers counts single-tile moves only");
     expect_refused("solve --metric mtm --method db '1 2 3/4 5 6/7 0 8'",
-                   "--method db counts single-tile moves only");
+                   "--method db needs --db");
     expect_refused("solve --metric mtm --h manhattan '1 2 3/4 5 6/7 0 8'",
                    "manhattan is not admissible in the multi-tile metric");
     expect_refused("solve --metric mtm --h lc '1 2 3/4 5 6/7 0 8'",
@@ -199,6 +202,157 @@ static void test_heuristic_mtm(void **state)
     board_free(&goal);
 }
 
+/* A shell command's exit status (stdout and stderr to /dev/null). */
+static int quiet(const char *fmt, const char *dir)
+{
+    char cmd[1024], *out, *e;
+    snprintf(cmd, sizeof cmd, fmt, dir);
+    int rc = clitest_run(cmd, NULL, &out, &e);
+    free(out);
+    free(e);
+    return rc;
+}
+
+/* Random solvable 3x3 boards (seeded), in slide's text. */
+static void random_board(uint64_t *seed, const struct board *goal, struct board *b,
+                         char *text, size_t len)
+{
+    slide_error err;
+    for (;;) {
+        int cells[9];
+        memcpy(cells, goal->cells, sizeof cells);
+        test_shuffle(cells, 9, seed);
+        assert_int_equal(board_alloc(b, 3, 3, &err), 0);
+        memcpy(b->cells, cells, sizeof cells);
+        struct parity_report pr;
+        assert_int_equal(parity_check(b, goal, &pr, &err), 0);
+        if (pr.solvable) {
+            board_format(b, text, len);
+            return;
+        }
+        board_free(b);
+    }
+}
+
+/* bfs --metric mtm --save; every answer of dist and solve --method db in
+ * MTM: the brute-force distance, the path replayed by the rules, the
+ * length of IDA* in MTM. */
+static void test_db_mtm_answers(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/slide-test-mtm-db-XXXXXX", *out, *e;
+    assert_non_null(mkdtemp(dir));
+    assert_int_equal(quiet("bfs 3x3 --metric mtm --save %s/m.db", dir), 0);
+    assert_int_equal(clitest_runf(&out, &e, "db info %s/m.db", dir), 0);
+    assert_non_null(strstr(out, "metric: mtm (multi-tile moves)"));
+    assert_non_null(strstr(out, "format: version 2"));
+    assert_non_null(strstr(out, "encoding: 2,"));
+    free(out);
+    free(e);
+    assert_int_equal(clitest_runf(&out, &e, "db verify %s/m.db", dir), 0);
+    assert_non_null(strstr(out, "ok: "));
+    free(out);
+    free(e);
+    struct board goal, b;
+    slide_error err;
+    assert_int_equal(board_goal(&goal, 3, 3, &err), 0);
+    uint64_t hist[64], seed = 40;
+    struct naive_set set;
+    naive_mtm_bfs(3, 3, goal.cells, hist, 64, &set);
+    for (int i = 0; i < 24; i++) {
+        char text[64], moves[512], len[32];
+        random_board(&seed, &goal, &b, text, sizeof text);
+        int want = naive_lookup(&set, naive_pack(b.cells, 9));
+        assert_int_equal(clitest_runf(&out, &e, "solve --method db --db %s/m.db --metric mtm "
+                                      "'%s'", dir, text), 0);
+        line_value(out, "optimal moves: ", len, sizeof len);
+        assert_int_equal(atoi(len), want);
+        line_value(out, "blank moves: ", moves, sizeof moves);
+        assert_int_equal(mtm_checker(&b, moves, &goal), want);
+        free(out);
+        free(e);
+        assert_int_equal(clitest_runf(&out, &e, "solve --metric mtm --count '%s'", text), 0);
+        assert_int_equal(atoi(out), want); /* IDA* in MTM: the same length */
+        free(out);
+        free(e);
+        assert_int_equal(clitest_runf(&out, &e, "dist --db %s/m.db --metric mtm --path "
+                                      "--format csv '%s'", dir, text), 0);
+        char *row = strchr(out, '\n') + 1, d[16], path[512];
+        clitest_field(row, 1, d, sizeof d);
+        clitest_field(row, 2, path, sizeof path);
+        assert_int_equal(atoi(d), want);
+        assert_int_equal(mtm_checker(&b, path, &goal), want);
+        free(out);
+        free(e);
+        board_free(&b);
+    }
+    naive_free(&set);
+    board_free(&goal);
+    clitest_remove_dir(dir);
+}
+
+/* A file of the other metric: one line naming both metrics, exit 2; a
+ * format 1 file (no metric field) is single-tile. */
+static void test_db_metric_refusals(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/slide-test-mtm-db-XXXXXX", cmd[512];
+    assert_non_null(mkdtemp(dir));
+    assert_int_equal(quiet("bfs 2x3 --metric mtm --save %s/m.db --encoding 8", dir), 0);
+    assert_int_equal(quiet("bfs 2x3 --save %s/s.db", dir), 0);
+    static const char mtm_file[] = "counts multi-tile moves (mtm), not the single-tile "
+                                   "moves (stm) asked for (--metric mtm reads it)";
+    static const char stm_file[] = "counts single-tile moves (stm), not the multi-tile "
+                                   "moves (mtm) asked for (--metric stm reads it)";
+    snprintf(cmd, sizeof cmd, "dist --db %s/m.db '1 2 3/4 0 5'", dir);
+    expect_refused(cmd, mtm_file);
+    snprintf(cmd, sizeof cmd, "dist --db %s/s.db --metric mtm '1 2 3/4 0 5'", dir);
+    expect_refused(cmd, stm_file);
+    snprintf(cmd, sizeof cmd, "solve --method db --db %s/m.db '1 2 3/4 0 5'", dir);
+    expect_refused(cmd, mtm_file);
+    snprintf(cmd, sizeof cmd, "solve --db %s/s.db --metric mtm '1 2 3/4 0 5'", dir);
+    expect_refused(cmd, stm_file);
+    expect_refused("dist --db tests/data/db-v1/2x3.db --metric mtm '1 2 3/4 0 5'", stm_file);
+    snprintf(cmd, sizeof cmd, "bfs 2x3 --metric mtm --save %s/x.db --encoding 1", dir);
+    expect_refused(cmd, "use --encoding 2 (the default) or 8");
+    snprintf(cmd, sizeof cmd, "%s/x.db", dir);
+    assert_int_equal(access(cmd, F_OK), -1); /* nothing written */
+    /* distances of both files against the brute force of their metric */
+    static const char *const boards[] = {"1 2 3/4 0 5", "1 2 3/0 4 5", "4 1 2/5 3 0",
+                                         "5 4 3/2 1 0"};
+    struct board goal, b;
+    slide_error err;
+    uint64_t hist[64];
+    struct naive_set stm, mtm;
+    assert_int_equal(board_goal(&goal, 2, 3, &err), 0);
+    naive_bfs(2, 3, goal.cells, hist, 64, &stm);
+    naive_mtm_bfs(2, 3, goal.cells, hist, 64, &mtm);
+    for (size_t i = 0; i < sizeof boards / sizeof boards[0]; i++) {
+        char *out, *e, want[128];
+        assert_int_equal(board_parse(boards[i], 2, 3, &b, &err), 0);
+        naive_key k = naive_pack(b.cells, 6);
+        assert_int_equal(clitest_runf(&out, &e, "dist --db tests/data/db-v1/2x3.db --format "
+                                      "csv '%s'", boards[i]), 0);
+        snprintf(want, sizeof want, "board,distance\n%s,%d\n", boards[i],
+                 naive_lookup(&stm, k));
+        assert_string_equal(out, want);
+        free(out);
+        free(e);
+        assert_int_equal(clitest_runf(&out, &e, "dist --db %s/m.db --metric mtm --format csv "
+                                      "'%s'", dir, boards[i]), 0);
+        snprintf(want, sizeof want, "board,distance\n%s,%d\n", boards[i],
+                 naive_lookup(&mtm, k));
+        assert_string_equal(out, want);
+        free(out);
+        free(e);
+        board_free(&b);
+    }
+    naive_free(&stm);
+    naive_free(&mtm);
+    board_free(&goal);
+    clitest_remove_dir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -206,6 +360,8 @@ int main(void)
         cmocka_unit_test(test_solve_mtm_refusals),
         cmocka_unit_test(test_solve_mtm_pdb),
         cmocka_unit_test(test_heuristic_mtm),
+        cmocka_unit_test(test_db_mtm_answers),
+        cmocka_unit_test(test_db_metric_refusals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -390,8 +390,17 @@ static void test_file_and_verify(void **state)
     slide_error err;
     char path[256];
     const char *names[] = {"a14", "a58", "p14", "a37"};
+    char set_files[600];
     for (int i = 0; i < 4; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        volatile sig_atomic_t stop = 1; /* a stop requested: nothing loaded */
+        assert_int_equal(pdb_load_stoppable(path, 1, &stop, &t, &err), SLIDE_EINTR);
+        assert_null(t.value);
+        struct pdb_set set;
+        snprintf(set_files, sizeof set_files, "%s+%s", path, path);
+        assert_int_equal(pdb_set_load_stoppable(&set, set_files, 0, 1, &stop, &err),
+                         SLIDE_EINTR);
+        assert_int_equal(set.count, 0);
         assert_int_equal(pdb_load(path, 1, &t, &err), 0);
         assert_int_equal(pdb_verify(&t, 0, &rep, &err), 0);
         assert_true(rep.entries == t.entries);

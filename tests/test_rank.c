@@ -1,4 +1,4 @@
-/* test_rank.c - ranking against a naive reference (rank.h). */
+/* test_rank.c - ranking and unranking against naive references (rank.h). */
 #include "testutil.h"
 
 #include "slide/rank.h"
@@ -137,6 +137,54 @@ static void test_random_large(void **state)
         }
 }
 
+/* The definition of unranking: digit i = r / (len-1-i)! (64-bit division),
+ * then the digit-th smallest value not yet placed, from a list. */
+static int naive_unlex(uint64_t r, int len, uint8_t *p)
+{
+    uint8_t left[RANK_MAX_LEN];
+    int n = len, sum = 0;
+    for (int i = 0; i < len; i++)
+        left[i] = (uint8_t)i;
+    for (int i = 0; i < len; i++) {
+        uint64_t f = rank_factorial(len - 1 - i);
+        int d = (int)(r / f);
+        r %= f;
+        sum += d;
+        p[i] = left[d];
+        memmove(left + d, left + d + 1, (size_t)(n - d - 1));
+        n--;
+    }
+    return sum & 1;
+}
+
+/* Random ranks (not random permutations) up to len = 20 and the edges of
+ * each range (0, len! - 1, around 2^32) against the definition, unlex and
+ * unhalf, and back through rank_lex. */
+static void test_random_ranks(void **state)
+{
+    (void)state;
+    for (int len = 1; len <= RANK_MAX_LEN; len++) {
+        uint64_t f = rank_factorial(len);
+        for (int k = 0; k < 20000; k++) {
+            uint64_t r = k == 0 ? 0 : k == 1 ? f - 1 : k < 6 && f > (1ULL << 32) + 2
+                                                       ? (1ULL << 32) + (uint64_t)k - 4
+                                                       : rng() % f;
+            uint8_t p[RANK_MAX_LEN], q[RANK_MAX_LEN];
+            int want = naive_unlex(r, len, q);
+            assert_int_equal(rank_unlex(r, len, p), want);
+            assert_memory_equal(p, q, (size_t)len);
+            assert_int_equal(naive_parity(p, len), want);
+            assert_true(rank_lex(p, len, 0) == r);
+            if (len < 2)
+                continue;
+            int par = (int)(rng() & 1);
+            rank_unhalf(r / 2, len, par, p);
+            assert_int_equal(naive_parity(p, len), par);
+            assert_true(rank_lex(p, len, 0) / 2 == r / 2);
+        }
+    }
+}
+
 /* Every k-tuple of distinct cells, in lexicographic order by recursion: the
  * i-th one generated must have rank i, and unrank must give it back. */
 static void kperm_walk(uint8_t *pos, int depth, int k, int n, uint32_t used,
@@ -181,6 +229,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_factorials), cmocka_unit_test(test_lex_exhaustive),
         cmocka_unit_test(test_half_exhaustive), cmocka_unit_test(test_random_large),
+        cmocka_unit_test(test_random_ranks),
         cmocka_unit_test(test_kperm_exhaustive),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -12,6 +12,7 @@
 #include "testutil.h"
 #include "clitest.h"
 #include "httptest.h"
+#include "jsontest.h"
 
 #include <fcntl.h>
 #include <jansson.h>
@@ -89,46 +90,10 @@ static int teardown(void **state)
     return clitest_remove_dir(dir);
 }
 
-/* POST json to path on the server at port p; the answer's status must be
- * want; returns its JSON. */
-static json_t *call_at(int p, const char *method, const char *path, const char *json, int want)
-{
-    struct http_answer a;
-    http_request(p, method, path, json, json ? strlen(json) : 0, &a);
-    if (a.status != want)
-        fail_msg("%s %s %s: status %d, not %d: %s", method, path, json ? json : "",
-                 a.status, want, a.body);
-    json_error_t e;
-    json_t *v = json_loads(a.body, 0, &e);
-    if (!v)
-        fail_msg("%s %s: the answer is not JSON: %s", method, path, a.body);
-    char type[128];
-    assert_true(http_header(&a, "Content-Type", type, sizeof type));
-    assert_string_equal(type, "application/json; charset=utf-8");
-    http_answer_free(&a);
-    return v;
-}
-
 /* call_at the first server (the one with the 3x3 database). */
 static json_t *call(const char *method, const char *path, const char *json, int want)
 {
     return call_at(port, method, path, json, want);
-}
-
-static const char *str(json_t *o, const char *key)
-{
-    json_t *v = json_object_get(o, key);
-    if (!json_is_string(v))
-        fail_msg("field %s is not a string", key);
-    return json_string_value(v);
-}
-
-static long long num(json_t *o, const char *key)
-{
-    json_t *v = json_object_get(o, key);
-    if (!json_is_integer(v))
-        fail_msg("field %s is not an integer", key);
-    return json_integer_value(v);
 }
 
 /* A 3x3 board as text, and its distance from the naive BFS (-1: none). */

@@ -42,26 +42,53 @@
  *   104 char[24] version of the slide that wrote it (NUL padded)
  *   128 u64[radius + 1] histogram (boards at each distance)
  *   then per block: u64 file offset, u64 compressed length, u32 CRC-32 of
- *   the uncompressed block.
+ *   the uncompressed block;
+ *   then (format 2 on) u32 metric (0 single-tile, 1 multi-tile: metric.h).
+ * Format 1 has no metric field and holds single-tile distances; slide
+ * writes format 2 and reads both.
+ *
+ * The multi-tile metric.  Its move graph is not bipartite (a jump of two
+ * cells keeps the colour), so a neighbour of a board at d is at d - 1, d or
+ * d + 1.  d mod 3 still tells them apart, so encodings 2 and 8 are exact
+ * oracles as above; encoding 1 (which needs d mod 2 from the colour) is
+ * refused for it.  Every reader states the metric it counts in and is
+ * refused a file of the other (db_check_metric).
  * Invariants checked on load: blocks are contiguous from the end of member
  * 0 to the end of the file; every block inflates to exactly its length with
  * its CRC; the block CRCs combine to the payload CRC; the histogram sums to
  * the reachable boards.
+ *
+ * Stored (uncompressed) form, format version 3 (DB_FORMAT_STORED_VERSION):
+ * the member 0 and record of format 2 (the metric field included), with
+ * zlib level DB_LEVEL_STORED (255), and
+ * each block's bytes written as they are (its length in the table is the
+ * block's length), so the payload lies contiguous in the file from the end
+ * of member 0 and can be memory-mapped and read in place (db_map).  Such a
+ * file is no longer one gzip stream: `zcat` reads member 0 and stops at the
+ * payload ("trailing garbage"); `tail -c +$((OFFSET + 1)) FILE` is the
+ * payload.  Slides before this form refuse it by its version.  Compressed
+ * files (formats 1 and 2) are written and read as before.
  */
 #ifndef SLIDE_DB_H
 #define SLIDE_DB_H
 
+#include <signal.h>
 #include <stdint.h>
 
 #include "slide/atomic_file.h"
 #include "slide/bfs.h"
 #include "slide/board.h"
 #include "slide/error.h"
+#include "slide/metric.h"
 #include "slide/space.h"
 #include "slide/store.h"
 
 #define DB_MAGIC "slide-db"
-#define DB_FORMAT_VERSION 1u
+#define DB_FORMAT_VERSION 2u              /* written now; 1 (no metric) is read */
+#define DB_FORMAT_OLDEST 1u
+#define DB_METRIC_EXT 4u                 /* format 2: the metric after the block table */
+#define DB_FORMAT_STORED_VERSION 3u      /* the stored form (above) */
+#define DB_LEVEL_STORED 255              /* "zlib level" of a stored file */
 #define DB_RECORD_FIXED 128u             /* header record before the histogram */
 #define DB_BLOCK_ENTRY 20u               /* bytes per block in the table */
 #define DB_MAX_RADIUS 1023               /* largest radius a file can hold */
@@ -143,6 +170,7 @@ struct db {
     uint32_t payload_crc;
     uint32_t nblocks;
     char tool_version[25];
+    enum metric metric;        /* what one move is; STM for a format 1 file */
     uint64_t *hist;            /* radius + 1 counts */
     struct db_block *blocks;   /* nblocks */
     uint64_t file_bytes;
@@ -157,11 +185,17 @@ struct db {
     int fd_open;
     const uint8_t *mem;
     int want_pdb;
+    void *map;                 /* db_map: the file mapped (payload points into it) */
+    uint64_t map_bytes;
+    const volatile sig_atomic_t *cancel; /* stop loading when set (db_map,
+                                            pdb_load_stoppable); may be NULL */
 };
 
 struct db_save_options {
-    int encoding;         /* 1, 2 or 8; 0 means 1 */
-    int level;            /* zlib level 0..9; -1 means db_default_level */
+    int encoding;         /* 1, 2 or 8; 0 means 1 in STM, 2 in MTM */
+    int level;            /* zlib level 0..9; -1 means db_default_level;
+                             DB_LEVEL_STORED: the stored form (distance
+                             databases only) */
     int threads;          /* <= 0: OpenMP default */
     uint64_t block_bytes; /* 0: DB_BLOCK_BYTES, grown to fit DB_MAX_BLOCKS */
 };
@@ -170,7 +204,7 @@ struct db_save_options {
 const char *db_encoding_name(int encoding);
 
 /*
- * Write the database of a finished search to path through atomic_file.h
+ * Write the database of a finished search (in the metric r->metric) to path through atomic_file.h
  * (checked first; a random temporary beside it, renamed when complete and
  * synced; on any failure the temporary is removed and path is untouched).  s, st, r: the space, the store and the result of a
  * complete bfs_run on s.  Encodings 2 and 8 recompute exact distances by a
@@ -178,7 +212,7 @@ const char *db_encoding_name(int encoding);
  * refuse to save if its histogram or any board's d mod 4 disagrees with
  * st and r.  file_bytes (may be NULL) receives the size written.
  * Errors: SLIDE_EINVAL (incomplete search, bad options, radius too large
- * for the encoding), SLIDE_ENOMEM, SLIDE_ERANGE (payload above
+ * for the encoding, encoding 1 in MTM), SLIDE_ENOMEM, SLIDE_ERANGE (payload above
  * DB_MAX_BLOCKS * DB_MAX_BLOCK_BYTES), SLIDE_EIO (create, write, close or
  * rename failed: the message names the file and the system error).
  */
@@ -235,6 +269,23 @@ int db_load_payload(struct db *db, int threads, slide_error *err);
 /* db_open then db_load_payload. */
 int db_load(const char *path, int threads, struct db *db, slide_error *err);
 
+/*
+ * db_load without copying when it can: a stored-form file (format version
+ * 2, above) is memory-mapped read-only and db->payload points into the
+ * mapping; with check, every block's CRC and the payload CRC are computed
+ * over the mapping first (in parallel; threads <= 0: OpenMP default).  A
+ * compressed file is loaded as db_load does.  *mapped (may be NULL)
+ * receives 1 when the payload is mapped.  cancel (may be NULL): when *cancel
+ * becomes non-zero, the loading or checking stops after the blocks under
+ * way with SLIDE_EINTR and db is freed.  The mapping lives until db_free;
+ * the file must not shrink meanwhile (slide replaces files by renaming a
+ * new one over them, which leaves a mapping intact; truncating the file in
+ * place makes reads past its new end fault, as with any mapping).
+ * Errors: as db_load; SLIDE_EIO also when mmap fails; SLIDE_EINTR.
+ */
+int db_map(const char *path, int threads, int check, const volatile sig_atomic_t *cancel,
+           struct db *db, int *mapped, slide_error *err);
+
 /* Release everything db holds (db may be zeroed or half-opened). */
 void db_free(struct db *db);
 
@@ -257,6 +308,13 @@ int db_match(const struct db *db, const struct board *b,
              const struct board *goal, slide_error *err);
 
 /*
+ * Check that db counts moves of metric `asked` (what the caller's user
+ * asked for: --metric).  Errors: SLIDE_EINVAL, one sentence naming the
+ * metric the file holds and the one asked.
+ */
+int db_check_metric(const struct db *db, enum metric asked, slide_error *err);
+
+/*
  * The exact distance of board b (a valid board of the database's size)
  * from the database's goal, by descent along the oracle (above); encoding
  * 8 reads it directly.  Needs the payload.  Errors: SLIDE_EINVAL (other
@@ -268,11 +326,12 @@ int db_distance(const struct db *db, const struct board *b, int *dist,
                 slide_error *err);
 
 /*
- * An optimal solution of b: moves[0..*len-1] (blank moves, board.h) lead b
- * to the goal and *len is its distance.  moves must hold db->radius
+ * An optimal solution of b in the database's metric: codes[0..*len-1]
+ * (move codes of metric.h; in STM each is the enum move of board.h) lead b
+ * to the goal and *len is its distance.  codes must hold db->radius
  * entries.  Errors: as db_distance.
  */
-int db_path(const struct db *db, const struct board *b, enum move *moves,
+int db_path(const struct db *db, const struct board *b, unsigned char *codes,
             int *len, slide_error *err);
 
 struct db_verify_report {
@@ -286,7 +345,8 @@ struct db_verify_report {
  * check of a distance table, as in 24puzzle's PDB verifier): the goal holds
  * 0; every other reachable board has a neighbour holding its value minus
  * one (mod 4, 3, or exactly for encoding 8) and no neighbour holding other
- * than its value plus or minus one; unreachable indexes and padding hold
+ * than its value plus or minus one (in MTM: or the same value; neighbours
+ * are the db's metric's); unreachable indexes and padding hold
  * the "no board" value; the boards per value match the histogram (folded
  * mod 4 or 3).  For encoding 8 this proves every value exact; for 1 and 2
  * it proves local consistency.  Errors: SLIDE_EFORMAT naming the smallest

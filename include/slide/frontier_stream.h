@@ -145,10 +145,13 @@ void fstream_cursor_close(struct fstream_cursor *c);
 int fstream_cursor_seek(struct fstream_cursor *c, fkey key, fkey *first, slide_error *err);
 
 /*
- * Append memory stream src (its keys all above dst's; both finished) to
- * memory stream dst: its data after dst's, its index with the offsets
- * moved; src is closed.  dst's blocks need not be full (a block ends where
- * a part ended).  Errors: SLIDE_ENOMEM (dst unchanged, src still closed).
+ * Append stream src (its keys all above dst's; both finished) to stream
+ * dst, both in memory or both in files: its data after dst's (in files
+ * copied by copy_file_range, or read and written where the file system
+ * cannot), its index with the offsets moved; src is closed.  dst's blocks
+ * need not be full (a block ends where a part ended).  Errors:
+ * SLIDE_ENOMEM, SLIDE_EIO (a file copy failed), SLIDE_EINVAL (a memory and
+ * a file stream, or src not finished); dst unchanged, src closed.
  */
 int fstream_concat(struct fstream *dst, struct fstream *src, slide_error *err);
 

@@ -30,6 +30,8 @@
 #ifndef SLIDE_PDB_H
 #define SLIDE_PDB_H
 
+#include <signal.h>
+
 #include "slide/board.h"
 #include "slide/error.h"
 #include "slide/metric.h"
@@ -64,6 +66,7 @@ struct pdb_set {
      * changes the entry by (b - a) * cell_weight[tile], read off no board. */
     uint8_t *sparse[PDB_SET_MAX];
     uint32_t cell_weight[PATTERN_MAX_CELLS]; /* tile -> n^(k-1-i) in its table */
+    const volatile sig_atomic_t *cancel; /* while loading only (else NULL) */
 };
 
 /*
@@ -122,6 +125,14 @@ int pdb_set_load(struct pdb_set *s, const char *files, int reflect, int threads,
  */
 int pdb_set_load_for(struct pdb_set *s, const char *files, int reflect, int threads,
                      const struct board *goal, slide_error *err);
+
+/*
+ * pdb_set_load that stops when *cancel (may be NULL) becomes non-zero
+ * (another thread sets it: Python's Ctrl-C): after the blocks being read,
+ * with SLIDE_EINTR and everything freed.  Errors: those of pdb_set_load.
+ */
+int pdb_set_load_stoppable(struct pdb_set *s, const char *files, int reflect, int threads,
+                           const volatile sig_atomic_t *cancel, slide_error *err);
 
 /* 1 when h is admissible (see above). */
 static inline int pdb_set_admissible(const struct pdb_set *s)

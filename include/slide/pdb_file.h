@@ -36,6 +36,11 @@ int pdb_save(const char *path, const struct pdb_table *t, int level, int threads
  */
 int pdb_load(const char *path, int threads, struct pdb_table *t, slide_error *err);
 
+/* pdb_load that stops between blocks with SLIDE_EINTR, t freed, when
+ * *cancel (may be NULL) becomes non-zero. */
+int pdb_load_stoppable(const char *path, int threads, const volatile sig_atomic_t *cancel,
+                       struct pdb_table *t, slide_error *err);
+
 struct pdb_verify_report {
     uint64_t states;      /* pattern states (with the blank) searched */
     uint64_t entries;     /* table entries compared */

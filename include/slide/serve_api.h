@@ -6,16 +6,26 @@
  *
  * Endpoints (fields marked ? are optional; every board is text in slide's
  * syntax, "1 2 3/4 5 6/7 8 0"; goal defaults to 1..n-1 with the blank last):
- *   GET  /api/info        version, limits, loaded databases, heuristics.
+ *   GET  /api/info        version, limits, loaded databases (with their
+ *                          metric), heuristics, metrics.
  *   POST /api/solvable    {board, goal?} -> the parity verdict and numbers.
- *   POST /api/solve       {board, goal?, method?, heuristic?, max_nodes?,
- *                          max_seconds?} -> a solution (IDA*, database
- *                          descent or layer by layer) with its figures.
+ *   POST /api/solve       {board, goal?, method?, metric?, heuristic?,
+ *                          max_nodes?, max_seconds?} -> a solution (IDA*,
+ *                          database descent or layer by layer) with its
+ *                          figures and metric.
  *   POST /api/scramble    {size, goal?, walk?, seed?} -> a random board.
- *   POST /api/eval        {board, goal?, moves?} -> every heuristic and,
- *                          where a database is loaded, the exact distance,
- *                          of the board and of each board along moves.
- *   GET  /api/histogram   ?size=RxC&goal=G -> a loaded database's histogram.
+ *   POST /api/eval        {board, goal?, moves?, metric?} -> every heuristic
+ *                          and, where a database is loaded, the exact
+ *                          distance, of the board and of each board along
+ *                          moves.
+ *   GET  /api/histogram   ?size=RxC&goal=G&metric=M -> a loaded database's
+ *                          histogram.
+ * metric (the endpoints that count moves): "stm" (default) or "mtm", the
+ * multi-tile metric (metric.h): moves in its notation ("UU L" is two
+ * moves), distances from a database of that metric, IDA* with a heuristic
+ * that bounds its moves (wd or pattern databases of kind mtm; lc,
+ * manhattan and misplaced are refused as solve --metric mtm refuses them),
+ * no layers.
  * Statuses: 200 an answer; 400 bad input ({"error": one line, the same as
  * the command line's message}); 404 unknown path or no such database; 405
  * wrong method (Allow names the right one); 413 body too large; 422 an

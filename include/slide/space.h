@@ -32,6 +32,7 @@
 #include <stdint.h>
 
 #include "slide/board.h"
+#include "slide/metric.h"
 #include "slide/rank.h"
 
 #define SPACE_MAX_CELLS RANK_MAX_LEN
@@ -106,5 +107,20 @@ int space_neighbours_tz(const struct space *s, const uint8_t *t, int z,
 /* Neighbours of an index (unranks, then as above). */
 int space_neighbours(const struct space *s, uint64_t index,
                      uint64_t out[MOVE_COUNT]);
+
+/* The most moves of one board in either metric: rows + cols - 2 < n. */
+#define SPACE_MAX_MOVES SPACE_MAX_CELLS
+
+/*
+ * The boards one move of metric m (metric.h) away from (t, z), whose index
+ * is `index`: out[j] their indexes, codes[j] the move codes (in STM the
+ * enum move), in the order L, R, U, D and, in MTM, by increasing cells
+ * within a direction.  Returns how many (at most SPACE_MAX_MOVES).  In MTM
+ * a horizontal jump of k cells keeps t (index -+ k) and a vertical one is
+ * k rotations of t.  t is not changed.
+ */
+int space_moves_tz(const struct space *s, enum metric m, const uint8_t *t, int z,
+                   uint64_t index, uint64_t out[SPACE_MAX_MOVES],
+                   unsigned char codes[SPACE_MAX_MOVES]);
 
 #endif

@@ -323,16 +323,22 @@ def pdb(boards, tables, threads=0):
 
 
 class Database:
-    """A distance database written by `slide bfs RxC --save FILE`, loaded
-    into memory with every checksum checked (the file is gzip-compressed,
-    so it is inflated, not mapped).  distance(boards) gives exact distances
-    (uint8 array); path(board) an optimal solution; array, for a file of
-    --encoding 8, the distances by rank without a copy."""
+    """A distance database written by `slide bfs RxC --save FILE`.  A file
+    written with --uncompressed is memory-mapped read-only and read in
+    place (mapped is True); a gzip-compressed one is inflated into memory.
+    check=True (the default) computes every checksum first: a mapped file
+    is read once for it; check=False maps it without reading it (a corrupt
+    byte then gives a wrong distance, or an error when it is out of range).
+    distance(boards) gives exact distances (uint8 array); path(board) an
+    optimal solution; array, for a file of --encoding 8, the distances by
+    rank without a copy (over the mapping itself when mapped)."""
 
-    def __init__(self, path, threads=0):
+    def __init__(self, path, threads=0, check=True):
         self.path_name = os.fspath(path)
-        self._db = _slide.Database(self.path_name, threads)
+        self._db = _slide.Database(self.path_name, threads, int(bool(check)))
         info = self._db.info()
+        self.mapped = info["mapped"]
+        self.compressed = info["level"] != 255
         self.rows, self.cols = info["rows"], info["cols"]
         self.space = info["space"]
         self.encoding = info["encoding"]

@@ -52,6 +52,7 @@
 /* Cells of the boards the vectorised functions take (a tile fits a uint8 up
  * to 256 cells; the library's own limits are smaller where they apply). */
 #define PY_MAX_CELLS 256
+_Static_assert(SPACE_MAX_CELLS <= 256, "unrank writes its boards as uint8 rows");
 
 static PyObject *Error, *BadInput, *Unsolvable, *FileError, *OutOfMemory, *Interrupted;
 
@@ -230,6 +231,90 @@ static void put_row(PyArrayObject *a, npy_intp i, const int *cells, int n)
     }
 }
 
+/* ---- long calls that Ctrl-C stops ------------------------------------------ */
+
+struct waited {
+    void (*work)(void *);
+    void *arg;
+    int done;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+};
+
+static void *waited_main(void *p)
+{
+    struct waited *w = p;
+    w->work(w->arg);
+    pthread_mutex_lock(&w->mu);
+    w->done = 1;
+    pthread_cond_signal(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+    return NULL;
+}
+
+/*
+ * Run work(arg) on a thread of its own while this one waits with the GIL
+ * released, waking every 100 ms so that Python sees a signal (Ctrl-C, or
+ * Jupyter's interrupt): then *cancel is set, which the work polls (a
+ * loop skips its remaining rows, IDA* and the loaders return SLIDE_EINTR),
+ * and once work has returned -1 is returned with the KeyboardInterrupt
+ * pending: the caller frees what it made and returns NULL.  0 when it ran
+ * to its end.
+ */
+static int run_interruptible(void (*work)(void *), void *arg, volatile sig_atomic_t *cancel)
+{
+    struct waited w = {work, arg, 0, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER};
+    pthread_t t;
+    if (pthread_create(&t, NULL, waited_main, &w) != 0) { /* no thread: not stoppable */
+        Py_BEGIN_ALLOW_THREADS
+        work(arg);
+        Py_END_ALLOW_THREADS
+        return 0;
+    }
+    int interrupted = 0, done = 0;
+    while (!done) {
+        Py_BEGIN_ALLOW_THREADS
+        pthread_mutex_lock(&w.mu);
+        if (!w.done) {
+            struct timespec ts;
+            clock_gettime(CLOCK_REALTIME, &ts);
+            ts.tv_nsec += 100000000L;
+            if (ts.tv_nsec >= 1000000000L) {
+                ts.tv_sec++;
+                ts.tv_nsec -= 1000000000L;
+            }
+            pthread_cond_timedwait(&w.cv, &w.mu, &ts);
+        }
+        done = w.done;
+        pthread_mutex_unlock(&w.mu);
+        Py_END_ALLOW_THREADS
+        if (!done && !interrupted && PyErr_CheckSignals() < 0) {
+            *cancel = 1;
+            interrupted = 1;
+        }
+    }
+    pthread_join(t, NULL);
+    return interrupted ? -1 : 0;
+}
+
+/* Calls over fewer boards than this run inline: a thread of their own
+ * costs tens of microseconds, and they end in milliseconds anyway. */
+#define PY_STOPPABLE_ROWS 65536
+
+/* work(arg) with the GIL released: stoppable by Ctrl-C (run_interruptible)
+ * when the call is long (rows >= PY_STOPPABLE_ROWS), inline otherwise.
+ * -1 when interrupted. */
+static int run_long(npy_intp rows, void (*work)(void *), void *arg,
+                    volatile sig_atomic_t *cancel)
+{
+    if (rows >= PY_STOPPABLE_ROWS)
+        return run_interruptible(work, arg, cancel);
+    Py_BEGIN_ALLOW_THREADS
+    work(arg);
+    Py_END_ALLOW_THREADS
+    return 0;
+}
+
 /*
  * What a vectorised function does with one valid board (cells, rows x
  * cols): write its result for row i into out and return SLIDE_OK, or
@@ -241,8 +326,35 @@ typedef int (*row_fn)(const void *ctx, const int *cells, int rows, int cols, voi
 typedef int (*explain_fn)(const void *ctx, const int *cells, int rows, int cols,
                           slide_error *err);
 
+/* map_rows's loop: fn over every board of v into o, the smallest bad row
+ * into bad; Ctrl-C (cancel) skips the rest. */
+struct rows_job {
+    const struct boards *v;
+    int rows, cols, threads;
+    row_fn fn;
+    const void *ctx;
+    void *o;
+    int64_t bad;
+    volatile sig_atomic_t cancel;
+};
+
+static void rows_work(void *arg)
+{
+    struct rows_job *J = arg;
+    int n = J->rows * J->cols;
+#pragma omp parallel for schedule(dynamic, 1024) num_threads(threads_of(J->threads))
+    for (npy_intp i = 0; i < J->v->N; i++) {
+        int cells[PY_MAX_CELLS];
+        if (J->cancel)
+            continue;
+        boards_row(J->v, i, cells);
+        if (!cells_ok(cells, n) || J->fn(J->ctx, cells, J->rows, J->cols, J->o, i) != SLIDE_OK)
+            note_bad(&J->bad, i);
+    }
+}
+
 /* fn over every board of obj (an N x rows*cols integer array), in parallel
- * with the GIL released, into a new 1-d array of out_type; on a bad board
+ * with the GIL released (stoppable by Ctrl-C when long: run_long), into a new 1-d array of out_type; on a bad board
  * the exception for the first one (raise_row, explain). */
 static PyObject *map_rows(PyObject *obj, int rows, int cols, int threads, int out_type,
                           row_fn fn, explain_fn explain, const void *ctx)
@@ -260,17 +372,13 @@ static PyObject *map_rows(PyObject *obj, int rows, int cols, int threads, int ou
         boards_release(&v);
         return NULL;
     }
-    void *o = PyArray_DATA(out);
-    int64_t bad = INT64_MAX;
-    Py_BEGIN_ALLOW_THREADS
-#pragma omp parallel for schedule(dynamic, 1024) num_threads(threads_of(threads))
-    for (npy_intp i = 0; i < v.N; i++) {
-        int cells[PY_MAX_CELLS];
-        boards_row(&v, i, cells);
-        if (!cells_ok(cells, n) || fn(ctx, cells, rows, cols, o, i) != SLIDE_OK)
-            note_bad(&bad, i);
+    struct rows_job J = {&v, rows, cols, threads, fn, ctx, PyArray_DATA(out), INT64_MAX, 0};
+    if (run_long(v.N, rows_work, &J, &J.cancel)) {
+        Py_DECREF(out);
+        boards_release(&v);
+        return NULL;
     }
-    Py_END_ALLOW_THREADS
+    int64_t bad = J.bad;
     if (bad != INT64_MAX) {
         int cells[PY_MAX_CELLS];
         slide_error err = {{0}};
@@ -366,6 +474,38 @@ static PyObject *py_rank(PyObject *self, PyObject *args)
     return map_rows(obj, rows, cols, threads, NPY_UINT64, rank_row, rank_explain, &s);
 }
 
+/* py_unrank's loop: the boards of ranks idx[0..N-1] into out. */
+struct unrank_job {
+    const struct space *s;
+    const uint64_t *idx;
+    npy_intp N;
+    PyArrayObject *out;
+    int threads;
+    int64_t bad;
+    volatile sig_atomic_t cancel;
+};
+
+static void unrank_work(void *arg)
+{
+    struct unrank_job *J = arg;
+    const struct space *s = J->s;
+#pragma omp parallel for schedule(static, 4096) num_threads(threads_of(J->threads))
+    for (npy_intp i = 0; i < J->N; i++) {
+        uint8_t t[SPACE_MAX_CELLS];
+        if (J->cancel)
+            continue;
+        if (J->idx[i] >= s->size) {
+            note_bad(&J->bad, i);
+            continue;
+        }
+        /* space_unrank, written straight into the uint8 row */
+        int z = space_untz(s, J->idx[i], t);
+        uint8_t *o = (uint8_t *)PyArray_GETPTR2(J->out, i, 0);
+        for (int k = 0, j = 0; k < s->n; k++)
+            o[k] = k == z ? 0 : (uint8_t)s->label[t[j++]];
+    }
+}
+
 static PyObject *py_unrank(PyObject *self, PyObject *args)
 {
     (void)self;
@@ -393,20 +533,13 @@ static PyObject *py_unrank(PyObject *self, PyObject *args)
         Py_DECREF(r);
         return NULL;
     }
-    int64_t bad = INT64_MAX;
-    Py_BEGIN_ALLOW_THREADS
-#pragma omp parallel for schedule(static, 4096) num_threads(threads_of(threads))
-    for (npy_intp i = 0; i < N; i++) {
-        int cells[SPACE_MAX_CELLS];
-        struct board b = {rows, cols, cells};
-        if (idx[i] >= s.size) {
-            note_bad(&bad, i);
-            continue;
-        }
-        space_unrank(&s, idx[i], &b);
-        put_row(out, i, cells, s.n);
+    struct unrank_job J = {&s, idx, N, out, threads, INT64_MAX, 0};
+    if (run_long(N, unrank_work, &J, &J.cancel)) {
+        Py_DECREF(out);
+        Py_DECREF(r);
+        return NULL;
     }
-    Py_END_ALLOW_THREADS
+    int64_t bad = J.bad;
     if (bad != INT64_MAX) {
         PyErr_Format(BadInput, "rank %llu (entry %lld) is out of range: the %s space of %dx%d "
                      "has ranks 0..%llu", (unsigned long long)idx[bad], (long long)bad,
@@ -471,10 +604,11 @@ static PyObject *py_solvable(PyObject *self, PyObject *args)
 
 struct bfs_py {
     const struct space *s;
-    const struct store *st;
+    struct store *st;  /* allocated and freed by bfs_work */
     uint8_t *dist;
     int threads;
     int too_far;       /* a layer beyond 254 */
+    volatile sig_atomic_t cancel; /* Ctrl-C: stop at the end of this layer */
 };
 
 struct bfs_py_layer {
@@ -492,6 +626,8 @@ static void bfs_py_visit_depth(void *ctx, int thread, uint64_t index)
 static int bfs_py_on_layer(const struct bfs_layer *layer, void *ctx)
 {
     struct bfs_py *B = ctx;
+    if (B->cancel)
+        return 1;
     if (layer->depth > 254) {
         B->too_far = 1;
         return 1;
@@ -499,6 +635,26 @@ static int bfs_py_on_layer(const struct bfs_layer *layer, void *ctx)
     struct bfs_py_layer L = {B, (uint8_t)layer->depth};
     bfs_visit_frontier(B->s, B->st, layer->depth, B->threads, bfs_py_visit_depth, &L);
     return 0;
+}
+
+/* py_bfs's search, into B's array; the store is freed before it returns. */
+struct bfs_job {
+    struct bfs_py *B;
+    struct bfs_options o;
+    struct bfs_result r;
+    slide_error err;
+    int rc;
+};
+
+static void bfs_work(void *arg)
+{
+    struct bfs_job *J = arg;
+    struct store *st = J->B->st;
+    memset(J->B->dist, 255, J->B->s->size); /* boards that cannot reach the goal (full space) */
+    J->rc = store_alloc(st, J->B->s->size, &J->err);
+    if (!J->rc)
+        J->rc = bfs_run(J->B->s, st, &J->o, &J->r, &J->err);
+    store_free(st);
 }
 
 static PyObject *py_bfs(PyObject *self, PyObject *args)
@@ -528,16 +684,18 @@ static PyObject *py_bfs(PyObject *self, PyObject *args)
     if (!dist)
         return NULL;
     struct store st = {0};
-    struct bfs_result r = {0};
-    struct bfs_py B = {&s, &st, (uint8_t *)PyArray_DATA(dist), threads_of(threads), 0};
-    struct bfs_options o = {.threads = threads, .on_layer = bfs_py_on_layer, .ctx = &B};
-    Py_BEGIN_ALLOW_THREADS
-    memset(B.dist, 255, s.size); /* boards that cannot reach the goal (full space) */
-    rc = store_alloc(&st, s.size, &err);
-    if (!rc)
-        rc = bfs_run(&s, &st, &o, &r, &err);
-    store_free(&st);
-    Py_END_ALLOW_THREADS
+    struct bfs_py B = {&s, &st, (uint8_t *)PyArray_DATA(dist), threads_of(threads), 0, 0};
+    struct bfs_job J = {&B, {.threads = threads, .on_layer = bfs_py_on_layer, .ctx = &B},
+                        {0}, {{0}}, 0};
+    struct bfs_result r;
+    if (run_long((npy_intp)s.size, bfs_work, &J, &B.cancel)) {
+        bfs_result_free(&J.r);
+        Py_DECREF(dist);
+        return NULL;
+    }
+    rc = J.rc;
+    r = J.r;
+    err = J.err;
     if (B.too_far)
         rc = slide_fail(&err, SLIDE_ERANGE, "a distance above 254 does not fit a byte");
     if (rc) {
@@ -709,6 +867,23 @@ typedef struct {
     int ready;
 } PdbObject;
 
+/* Pdb_init's loading, stoppable between blocks. */
+struct pdb_job {
+    struct pdb_set *set;
+    const char *files;
+    int reflect, threads;
+    slide_error err;
+    int rc;
+    volatile sig_atomic_t cancel;
+};
+
+static void pdb_work(void *arg)
+{
+    struct pdb_job *J = arg;
+    J->rc = pdb_set_load_stoppable(J->set, J->files, J->reflect, J->threads, &J->cancel,
+                                   &J->err);
+}
+
 static int Pdb_init(PdbObject *self, PyObject *args, PyObject *kw)
 {
     (void)kw;
@@ -720,12 +895,13 @@ static int Pdb_init(PdbObject *self, PyObject *args, PyObject *kw)
         pdb_set_free(&self->set);
         self->ready = 0;
     }
-    slide_error err = {{0}};
-    int rc;
-    Py_BEGIN_ALLOW_THREADS
-    rc = pdb_set_load(&self->set, files, reflect, threads, &err);
-    Py_END_ALLOW_THREADS
-    return init_done(&self->ready, rc, &err);
+    struct pdb_job J = {&self->set, files, reflect, threads, {{0}}, 0, 0};
+    if (run_interruptible(pdb_work, &J, &J.cancel)) {
+        if (!J.rc)
+            pdb_set_free(&self->set);
+        return -1;
+    }
+    return init_done(&self->ready, J.rc, &J.err);
 }
 
 static void Pdb_dealloc(PdbObject *self)
@@ -794,27 +970,47 @@ typedef struct {
     PyObject_HEAD
     struct db db;
     int ready;
+    int mapped;  /* the payload is the file mapped (db_map), not a copy */
 } DbObject;
+
+/* Db_init's loading (db_map), stoppable between blocks. */
+struct db_job {
+    DbObject *self;
+    const char *path;
+    int threads, check;
+    slide_error err;
+    int rc;
+    volatile sig_atomic_t cancel;
+};
+
+static void db_work(void *arg)
+{
+    struct db_job *J = arg;
+    J->rc = db_map(J->path, J->threads, J->check, &J->cancel, &J->self->db, &J->self->mapped,
+                   &J->err);
+    /* the module counts single-tile moves only (slide._metric) */
+    if (!J->rc && (J->rc = db_check_metric(&J->self->db, METRIC_STM, &J->err)) != SLIDE_OK)
+        db_free(&J->self->db);
+}
 
 static int Db_init(DbObject *self, PyObject *args, PyObject *kw)
 {
     (void)kw;
     const char *path;
-    int threads;
-    if (!PyArg_ParseTuple(args, "si", &path, &threads))
+    int threads, check;
+    if (!PyArg_ParseTuple(args, "sii", &path, &threads, &check))
         return -1;
-    if (self->ready) {
-        db_free(&self->db);
-        self->ready = 0;
+    if (self->ready) { /* an array over the payload may exist: never unmap it */
+        PyErr_SetString(Error, "a Database is initialised once");
+        return -1;
     }
-    slide_error err = {{0}};
-    int rc;
-    Py_BEGIN_ALLOW_THREADS
-    rc = db_load(path, threads, &self->db, &err);
-    Py_END_ALLOW_THREADS
-    if (rc)
-        db_free(&self->db);
-    return init_done(&self->ready, rc, &err);
+    struct db_job J = {self, path, threads, check, {{0}}, 0, 0};
+    if (run_interruptible(db_work, &J, &J.cancel)) {
+        if (!J.rc)
+            db_free(&self->db);
+        return -1;
+    }
+    return init_done(&self->ready, J.rc, &J.err);
 }
 
 static void Db_dealloc(DbObject *self)
@@ -852,6 +1048,36 @@ static int db_explain(const void *ctx, const int *cells, int rows, int cols, sli
     return db_distance((const struct db *)ctx, &b, &d, err);
 }
 
+/* The bytes of a byte-per-board database at ix[0..N-1] into o, fetched
+ * ahead so that the cache misses of a large table overlap. */
+struct lookup_job {
+    const struct db *db;
+    const uint64_t *ix;
+    npy_intp N;
+    uint8_t *o;
+    int threads;
+    int64_t bad;
+    volatile sig_atomic_t cancel;
+};
+
+static void lookup_work(void *arg)
+{
+    struct lookup_job *J = arg;
+    const uint8_t *payload = J->db->payload;
+    enum { AHEAD = 16 };
+#pragma omp parallel for schedule(static, 16384) num_threads(threads_of(J->threads))
+    for (npy_intp i = 0; i < J->N; i++) {
+        if (J->cancel)
+            continue;
+        if (i + AHEAD < J->N)
+            __builtin_prefetch(&payload[J->ix[i + AHEAD]]);
+        uint8_t x = payload[J->ix[i]];
+        if ((int)x > J->db->radius)
+            note_bad(&J->bad, i);
+        J->o[i] = x;
+    }
+}
+
 /* The distances of a byte-per-board database: every board's index first
  * (in parallel), then the payload's bytes at those indexes, fetched ahead
  * so that the cache misses of a large table overlap. */
@@ -867,21 +1093,14 @@ static PyObject *db_distance_bytes(const struct db *db, PyObject *obj, int threa
         Py_DECREF(idx);
         return NULL;
     }
-    const uint64_t *ix = (const uint64_t *)PyArray_DATA(idx);
-    uint8_t *o = (uint8_t *)PyArray_DATA(out);
-    int64_t bad = INT64_MAX;
-    enum { AHEAD = 16 };
-    Py_BEGIN_ALLOW_THREADS
-#pragma omp parallel for schedule(static, 16384) num_threads(threads_of(threads))
-    for (npy_intp i = 0; i < N; i++) {
-        if (i + AHEAD < N)
-            __builtin_prefetch(&db->payload[ix[i + AHEAD]]);
-        uint8_t x = db->payload[ix[i]];
-        if ((int)x > db->radius)
-            note_bad(&bad, i);
-        o[i] = x;
+    struct lookup_job J = {db, (const uint64_t *)PyArray_DATA(idx), N,
+                           (uint8_t *)PyArray_DATA(out), threads, INT64_MAX, 0};
+    if (run_long(N, lookup_work, &J, &J.cancel)) {
+        Py_DECREF(out);
+        Py_DECREF(idx);
+        return NULL;
     }
-    Py_END_ALLOW_THREADS
+    int64_t bad = J.bad;
     if (bad != INT64_MAX) { /* no board (full space) or corrupt: db_distance says which */
         struct boards v;
         int cells[PY_MAX_CELLS];
@@ -927,7 +1146,7 @@ static PyObject *Db_path(DbObject *self, PyObject *args)
     int rc = board_parse(text, self->db.rows, self->db.cols, &b, &err);
     if (rc)
         return raise_slide(rc, err.msg);
-    enum move *moves = malloc(((size_t)self->db.radius + 1) * sizeof *moves);
+    unsigned char *moves = malloc((size_t)self->db.radius + 1);
     char *letters = malloc((size_t)self->db.radius + 2);
     int len = 0;
     if (!moves || !letters)
@@ -937,7 +1156,7 @@ static PyObject *Db_path(DbObject *self, PyObject *args)
     PyObject *res = NULL;
     if (!rc) {
         for (int k = 0; k < len; k++)
-            letters[k] = move_letter(moves[k]);
+            letters[k] = move_letter((enum move)moves[k]);
         res = PyUnicode_FromStringAndSize(letters, len);
     } else {
         raise_slide(rc, err.msg);
@@ -965,12 +1184,13 @@ static PyObject *Db_info(DbObject *self, PyObject *noargs)
         return NULL;
     }
     put_row(goal, 0, db->goal.cells, board_cells(&db->goal));
-    return Py_BuildValue("{s:i,s:i,s:s,s:i,s:i,s:K,s:K,s:N,s:N,s:s}", "rows", db->rows,
-                         "cols", db->cols, "space", space_kind_name(db->kind), "encoding",
-                         db->encoding, "radius", db->radius, "indexes",
+    return Py_BuildValue("{s:i,s:i,s:s,s:i,s:i,s:K,s:K,s:N,s:N,s:s,s:O,s:i}", "rows",
+                         db->rows, "cols", db->cols, "space", space_kind_name(db->kind),
+                         "encoding", db->encoding, "radius", db->radius, "indexes",
                          (unsigned long long)db->indexes, "reachable",
                          (unsigned long long)db->reachable, "histogram", hist, "goal", goal,
-                         "version", db->tool_version);
+                         "version", db->tool_version, "mapped",
+                         self->mapped ? Py_True : Py_False, "level", db->level);
 }
 
 /* The payload of a byte-per-board database as a read-only array (no copy). */
@@ -1004,71 +1224,7 @@ static PyMethodDef Db_methods[] = {
     {"array", (PyCFunction)Db_array, METH_NOARGS, "the distances by rank (encoding 8)"},
     {NULL, NULL, 0, NULL}};
 
-static PyTypeObject DbType = SLIDE_TYPE("slide._slide.Database", DbObject, Db_init, Db_dealloc, Db_methods, NULL, "Database(path, threads)");
-
-/* ---- searches that Ctrl-C stops ---------------------------------------------- */
-
-struct waited {
-    void (*work)(void *);
-    void *arg;
-    int done;
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
-};
-
-static void *waited_main(void *p)
-{
-    struct waited *w = p;
-    w->work(w->arg);
-    pthread_mutex_lock(&w->mu);
-    w->done = 1;
-    pthread_cond_signal(&w->cv);
-    pthread_mutex_unlock(&w->mu);
-    return NULL;
-}
-
-/*
- * Run work(arg) on a thread of its own while this one waits with the GIL
- * released, waking every 100 ms so that Python sees a signal (Ctrl-C, or
- * Jupyter's interrupt): then *cancel is set, which the search polls
- * (ida_options.cancel), and once work has returned -1 is returned with
- * the KeyboardInterrupt pending.  0 when it ran to its end.
- */
-static int run_interruptible(void (*work)(void *), void *arg, volatile sig_atomic_t *cancel)
-{
-    struct waited w = {work, arg, 0, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER};
-    pthread_t t;
-    if (pthread_create(&t, NULL, waited_main, &w) != 0) { /* no thread: not stoppable */
-        Py_BEGIN_ALLOW_THREADS
-        work(arg);
-        Py_END_ALLOW_THREADS
-        return 0;
-    }
-    int interrupted = 0, done = 0;
-    while (!done) {
-        Py_BEGIN_ALLOW_THREADS
-        pthread_mutex_lock(&w.mu);
-        if (!w.done) {
-            struct timespec ts;
-            clock_gettime(CLOCK_REALTIME, &ts);
-            ts.tv_nsec += 100000000L;
-            if (ts.tv_nsec >= 1000000000L) {
-                ts.tv_sec++;
-                ts.tv_nsec -= 1000000000L;
-            }
-            pthread_cond_timedwait(&w.cv, &w.mu, &ts);
-        }
-        done = w.done;
-        pthread_mutex_unlock(&w.mu);
-        Py_END_ALLOW_THREADS
-        if (!done && !interrupted && PyErr_CheckSignals() < 0) {
-            *cancel = 1;
-            interrupted = 1;
-        }
-    }
-    pthread_join(t, NULL);
-    return interrupted ? -1 : 0;
-}
+static PyTypeObject DbType = SLIDE_TYPE("slide._slide.Database", DbObject, Db_init, Db_dealloc, Db_methods, NULL, "Database(path, threads, check)");
 
 /* ---- IDA* ---------------------------------------------------------------- */
 
@@ -1265,6 +1421,34 @@ static PyObject *py_solve_many(PyObject *self, PyObject *args)
 
 /* ---- samples ------------------------------------------------------------- */
 
+/* py_sample's loop: count boards from one generator, in order (the same
+ * boards as slide scramble --seed), into out. */
+struct sample_job {
+    const struct board *goal;
+    struct board *b;
+    PyArrayObject *out;
+    Py_ssize_t count;
+    unsigned long long seed;
+    long long walk;
+    slide_error err;
+    int rc;
+    volatile sig_atomic_t cancel;
+};
+
+static void sample_work(void *arg)
+{
+    struct sample_job *J = arg;
+    struct rng r;
+    int n = board_cells(J->goal);
+    rng_seed(&r, J->seed);
+    for (Py_ssize_t i = 0; i < J->count && !J->rc && !J->cancel; i++) {
+        J->rc = J->walk >= 0 ? scramble_walk(&r, J->goal, (uint64_t)J->walk, J->b, &J->err)
+                             : scramble_uniform(&r, J->goal, J->b, &J->err);
+        if (!J->rc)
+            put_row(J->out, i, J->b->cells, n);
+    }
+}
+
 static PyObject *py_sample(PyObject *self, PyObject *args)
 {
     (void)self;
@@ -1292,18 +1476,17 @@ static PyObject *py_sample(PyObject *self, PyObject *args)
         board_free(&b);
         return NULL;
     }
-    struct rng r;
-    Py_BEGIN_ALLOW_THREADS
-    rng_seed(&r, seed);
-    for (Py_ssize_t i = 0; i < count && !rc; i++) {
-        rc = walk >= 0 ? scramble_walk(&r, &goal, (uint64_t)walk, &b, &err)
-                       : scramble_uniform(&r, &goal, &b, &err);
-        if (!rc)
-            put_row(out, i, b.cells, n);
-    }
-    Py_END_ALLOW_THREADS
+    struct sample_job J = {&goal, &b, out, count, seed, walk, {{0}}, 0, 0};
+    int big = count >= PY_STOPPABLE_ROWS || walk >= 4096; /* a walk is not stopped inside */
+    int stopped = run_long(big ? PY_STOPPABLE_ROWS : 0, sample_work, &J, &J.cancel);
     board_free(&goal);
     board_free(&b);
+    rc = J.rc;
+    err = J.err;
+    if (stopped) {
+        Py_DECREF(out);
+        return NULL;
+    }
     if (rc) {
         Py_DECREF(out);
         return raise_slide(rc, err.msg);

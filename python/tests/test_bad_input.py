@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import slide
+from conftest import cli
 
 
 def test_exception_classes():
@@ -94,6 +95,16 @@ def corrupt_copies(src, tmp_path):
         p = tmp_path / (name.replace(" ", "-") + ".db")
         p.write_bytes(blob)
         yield name, str(p)
+
+
+def test_multi_tile_database_refused(tmp_path):
+    # the module counts single-tile moves: a database of bfs --metric mtm
+    # --save would answer in the other metric, so it is refused, naming both
+    p = tmp_path / "m.db"
+    cli("bfs", "2x3", "--metric", "mtm", "--save", p)
+    with pytest.raises(slide.BadInput, match=r"counts multi-tile moves \(mtm\), not the "
+                                             r"single-tile moves \(stm\)"):
+        slide.Database(str(p))
 
 
 def test_corrupt_files(db3x3, pdb3x3, tmp_path):

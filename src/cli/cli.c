@@ -2,6 +2,7 @@
  * cli.c - shared command-line helpers (cli.h).
  */
 #include "cli.h"
+#include "slide/db.h"
 #include "slide/file_kind.h"
 #include "slide/report.h"
 #include "slide/store.h"
@@ -111,6 +112,32 @@ int cli_fail_file(int code, const char *path, const slide_error *err)
     if (names_path(err->msg, path))
         return cli_fail(code, "%s", err->msg);
     return cli_fail(code, "%s: %s", path, err->msg);
+}
+
+/* EXIT_USAGE naming the metric of db and the one asked; db is freed. */
+static int other_metric(const char *path, struct db *db, const slide_error *err)
+{
+    int rc = cli_fail(EXIT_USAGE, "%s: %s (--metric %s reads it)", path, err->msg,
+                      metric_name(db->metric));
+    db_free(db);
+    return rc;
+}
+
+int cli_load_db(const char *path, int threads, enum metric asked, struct db *db)
+{
+    slide_error err;
+    /* the header first, so that a file of the other metric is refused
+     * before its payload is read; db_load reads the header again */
+    if (db_open(path, db, &err))
+        return cli_fail_file(EXIT_FAIL, path, &err);
+    if (db_check_metric(db, asked, &err))
+        return other_metric(path, db, &err);
+    db_free(db);
+    if (db_load(path, threads, db, &err))
+        return cli_fail_file(EXIT_FAIL, path, &err);
+    if (db_check_metric(db, asked, &err)) /* replaced in between */
+        return other_metric(path, db, &err);
+    return EXIT_OK;
 }
 
 int cli_format(const char *text, enum report_format *out)

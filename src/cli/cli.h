@@ -256,6 +256,16 @@ int cli_threads(const char *text, int *out);
 int cli_metric(const char *text, enum metric *out);
 
 /*
+ * Load the distance database in path for a command counting moves of
+ * metric `asked` (its --metric): the header is read and its metric checked
+ * before the payload is loaded.  Returns EXIT_OK, or prints one line and
+ * returns EXIT_FAIL (an unreadable or bad file) or EXIT_USAGE (a file of
+ * the other metric: the line names both); db is freed on failure.
+ */
+struct db;
+int cli_load_db(const char *path, int threads, enum metric asked, struct db *db);
+
+/*
  * The histogram table on stdout: columns distance, count, cumulative (CSV:
  * distance, count), one row per distance 0..radius of hist.
  */

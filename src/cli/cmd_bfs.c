@@ -42,8 +42,8 @@ static const char help[] =
     "                     one tile slides one cell) or mtm (the multi-tile\n"
     "                     metric: the blank jumps to any cell of its row or\n"
     "                     column, the tiles between sliding one cell each).\n"
-    "                     Checkpoints record it (--resume refuses the other one);\n"
-    "                     --save needs stm\n"
+    "                     Checkpoints and --save files record it (--resume\n"
+    "                     refuses the other one)\n"
     "  --threads N        OpenMP threads (default: all cores); results do not\n"
     "                     depend on N\n"
     "  --space compact    index the (RC)!/2 solvable boards (default)\n"
@@ -119,11 +119,15 @@ static const char help[] =
     "                     before the search)\n"
     "  --mpi              the search over MPI processes: mpirun -n P slide-mpi bfs\n"
     "                     RxC --mpi (see slide-mpi bfs --mpi --help)\n"
-    "  --encoding E       1: 1 bit per board, floor(d/2) mod 2 (default);\n"
-    "                     2: 2 bits, d mod 3; 8: 1 byte, d (radius <= 254).  2 and\n"
-    "                     8 recompute the layers with a byte per board\n"
+    "  --encoding E       1: 1 bit per board, floor(d/2) mod 2 (default in stm;\n"
+    "                     stm only); 2: 2 bits, d mod 3 (default in mtm); 8: 1\n"
+    "                     byte, d (radius <= 254).  2 and 8 recompute the layers\n"
+    "                     with a byte per board\n"
     "  --level N          zlib level 0..9 (default 1, and 9 for encoding 8: bits\n"
     "                     hardly compress at any level, bytes gain about 25%)\n"
+    "  --uncompressed     store the payload as it is, not gzip (format version 3:\n"
+    "                     no longer zcat-able; Python's slide.Database maps it\n"
+    "                     and reads it in place, without loading it)\n"
     "Output (text): a line naming the board, goal and space; the table\n"
     "'distance count cumulative', one row per distance from 0; then 'boards\n"
     "reached', 'radius', 'antipodes' (count, then up to 10 boards or\n"
@@ -171,6 +175,7 @@ struct bfs_args {
     int metric_given;
     char resume_goal[512];   /* the goal read from --resume DIR's checkpoint */
     struct db_save_options db;
+    int uncompressed;      /* --uncompressed: the stored form */
     uint64_t antipodes;      /* boards to list (--antipodes; UINT64_MAX: all) */
     const char *antipodes_file; /* --antipodes-file, or NULL */
     const char *summary;     /* --summary FILE, or NULL */
@@ -252,6 +257,7 @@ static const struct cli_option bfs_options[] = {
     {"save", 0, CLI_VALUE, 'S', 0, NULL, NULL},
     {"encoding", 0, CLI_VALUE, 'E', USE_SAVE, "--save FILE", NULL},
     {"level", 0, CLI_VALUE, 'L', USE_SAVE, "--save FILE", NULL},
+    {"uncompressed", 0, CLI_FLAG, 'U', USE_SAVE, "--save FILE", NULL},
     {"antipodes", 0, CLI_VALUE, 'A', 0, NULL, NULL},
     {"antipodes-file", 0, CLI_VALUE, 'F', 0, NULL, NULL},
     {"metric", 0, CLI_VALUE, 'M', 0, NULL, NULL},
@@ -294,6 +300,7 @@ static int take_option(int c, const char *v, void *ctx)
             return EXIT_USAGE;
         a->db.level = (int)n;
         return EXIT_OK;
+    case 'U': a->uncompressed = 1; return EXIT_OK;
     case 'A': return parse_antipodes(v, &a->antipodes) ? EXIT_USAGE : EXIT_OK;
     case 'M':
         a->metric_given = 1;
@@ -325,13 +332,19 @@ static int parse_args(int argc, char **argv, struct bfs_args *a)
                       (a->checkpoint || a->resume ? USE_CHECKPOINT : 0);
     if (cli_parse_unused(&p, active, NULL))
         return EXIT_USAGE;
+    if (a->uncompressed && a->db.level >= 0)
+        return cli_fail(EXIT_USAGE, "--uncompressed stores the payload as it is: it takes "
+                        "no --level");
+    if (a->uncompressed)
+        a->db.level = DB_LEVEL_STORED;
     if (p.nargs > 1 || (p.nargs == 0 && !a->resume))
         return cli_fail(EXIT_USAGE, "bfs takes one board size such as 3x3 (or none with "
                         "--resume DIR; see --help)");
     a->sized = p.nargs == 1;
-    if (a->save && a->metric == METRIC_MTM)
-        return cli_fail(EXIT_USAGE, "--save writes single-tile distances; a distance "
-                        "database of the multi-tile metric (--metric mtm) is not built yet");
+    if (a->save && a->metric == METRIC_MTM && a->db.encoding == DB_ENC_BIT)
+        return cli_fail(EXIT_USAGE, "--encoding 1 takes d mod 2 from the board's colour, "
+                        "which holds only in the single-tile metric: with --metric mtm "
+                        "use --encoding 2 (the default) or 8");
     if (a->sized && board_parse_dims(p.args[0], &a->rows, &a->cols, &err))
         return cli_fail(EXIT_USAGE, "%s", err.msg);
     return EXIT_OK;

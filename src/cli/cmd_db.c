@@ -14,27 +14,32 @@
 static const char help[] =
     "usage: slide db info FILE [--format text|csv|md|tex]\n"
     "       slide db verify FILE [--threads N]\n"
-    "       slide db recompress FILE OUT [--level N] [--threads N]\n"
+    "       slide db recompress FILE OUT [--level N | --uncompressed] [--threads N]\n"
     "Examples:\n"
-    "  slide db info 3x3.db      # board, goal, encoding, histogram\n"
+    "  slide db info 3x3.db      # board, goal, metric, encoding, histogram\n"
     "  slide db verify 3x3.db    # every CRC and every board's moves\n"
     "info: the header of a distance database (written by slide bfs --save)\n"
-    "without reading the payload: board, goal, space, encoding, sizes,\n"
+    "without reading the payload: board, goal, metric (stm or mtm; a format 1\n"
+    "file is stm), space, encoding, sizes,\n"
     "checksums, zlib level, the version that wrote it, and the histogram.\n"
     "  The file is one gzip stream: `zcat FILE` writes the raw payload (db.h\n"
     "  describes it) and `tail -c +$((OFFSET + 1)) FILE | zcat` the payload from\n"
-    "  the block at OFFSET on (the first block's offset is shown).\n"
+    "  the block at OFFSET on (the first block's offset is shown).  A file\n"
+    "  written --uncompressed holds the payload as it is from that offset on\n"
+    "  (`tail -c +$((OFFSET + 1)) FILE`), and says so.\n"
     "  Output (text): lines 'key: value', then the table 'distance count\n"
     "  cumulative'.  With --format csv stdout holds exactly the table (header\n"
     "  distance,count); the other lines go to standard error.\n"
     "verify: read everything and check it: the header checksum and fields,\n"
     "the file size, every block's length and CRC-32, the payload CRC-32, and\n"
-    "then a local check of every index with no search: the goal holds\n"
-    "distance 0, every other reachable board has a neighbour one move closer\n"
-    "and none differing by other than one (mod 4 for encoding 1, mod 3 for\n"
-    "2, exactly for 8), unreachable indexes and padding hold the empty\n"
-    "value, and the boards per value match the histogram.  For encoding 8\n"
-    "this proves every distance; for 1 and 2 it proves local consistency.\n"
+    "then a local check of every index with no search, by the moves of the\n"
+    "file's metric: the goal holds distance 0, every other reachable board\n"
+    "has a neighbour one move closer and none differing by other than one\n"
+    "(mod 4 for encoding 1, mod 3 for 2, exactly for 8; in mtm a neighbour\n"
+    "may also hold the same distance), unreachable indexes and padding hold\n"
+    "the empty value, and the boards per value match the histogram.  For\n"
+    "encoding 8 this proves every distance; for 1 and 2 it proves local\n"
+    "consistency.\n"
     "  Output: one line 'ok: ...' with the counts; otherwise the first\n"
     "  problem found on standard error.\n"
     "  --threads N   threads (default: all cores); the verdict does not depend on N\n"
@@ -42,6 +47,8 @@ static const char help[] =
     "write it again as OUT at zlib level N (default 1; 9 for encoding 8), via\n"
     "a temporary beside OUT; an existing OUT must be a distance database (or\n"
     "empty).  The payload and the histogram are copied unchanged.\n"
+    "  --uncompressed  write the payload as it is (format version 3, not\n"
+    "                  gzip; Python's slide.Database maps it in place)\n"
     "  Output: one line on standard error with the size and the time.\n"
     "Exit status: 0 ok, 1 the file is unreadable, corrupt or inconsistent,\n"
     "2 bad arguments.\n";
@@ -51,6 +58,7 @@ struct db_args {
     enum report_format format;
     int threads;
     int level;
+    int uncompressed;
 };
 
 /* Contexts that use an option (cli.h): the action. */
@@ -61,6 +69,7 @@ static const struct cli_option db_options[] = {
     {"threads", 't', CLI_VALUE, 't', USE_VERIFY | USE_RECOMPRESS,
      "db verify or db recompress", NULL},
     {"level", 'l', CLI_VALUE, 'l', USE_RECOMPRESS, "db recompress", NULL},
+    {"uncompressed", 0, CLI_FLAG, 'U', USE_RECOMPRESS, "db recompress", NULL},
     {"help", 'h', CLI_FLAG, 'h', 0, NULL, NULL},
     {0, 0, 0, 0, 0, NULL, NULL}};
 
@@ -76,6 +85,7 @@ static int take_option(int c, const char *v, void *ctx)
             return EXIT_USAGE;
         a->level = (int)n;
         return EXIT_OK;
+    case 'U': a->uncompressed = 1; return EXIT_OK;
     }
     return EXIT_USAGE;
 }
@@ -103,6 +113,11 @@ static int parse_args(int argc, char **argv, struct db_args *a)
     snprintf(now, sizeof now, "db %s", a->action);
     if (cli_parse_unused(&p, active, now))
         return EXIT_USAGE;
+    if (a->uncompressed && a->level >= 0)
+        return cli_fail(EXIT_USAGE, "--uncompressed stores the payload as it is: it takes "
+                        "no --level");
+    if (a->uncompressed)
+        a->level = DB_LEVEL_STORED;
     a->file = p.args[1];
     a->out = args == 3 ? p.args[2] : NULL;
     return EXIT_OK;
@@ -112,12 +127,16 @@ static void print_header(FILE *out, const char *pre, const char *file, const str
 {
     char goal[256];
     board_format(&db->goal, goal, sizeof goal);
-    fprintf(out, "%sfile: %s, %" PRIu64 " bytes, %.4f bytes per board, zlib level %d\n",
-            pre, file, db->file_bytes, (double)db->file_bytes / (double)db->indexes,
-            db->level);
+    int stored = db->level == DB_LEVEL_STORED;
+    char level[32];
+    snprintf(level, sizeof level, stored ? "uncompressed" : "zlib level %d", db->level);
+    fprintf(out, "%sfile: %s, %" PRIu64 " bytes, %.4f bytes per board, %s\n", pre, file,
+            db->file_bytes, (double)db->file_bytes / (double)db->indexes, level);
     fprintf(out, "%sformat: version %u, written by slide %s\n", pre, db->version,
             db->tool_version[0] ? db->tool_version : "(unknown)");
     fprintf(out, "%sboard: %dx%d, goal %s\n", pre, db->rows, db->cols, goal);
+    fprintf(out, "%smetric: %s (%s moves)\n", pre, metric_name(db->metric),
+            metric_long_name(db->metric));
     fprintf(out, "%sspace: %s, %" PRIu64 " indexes, %" PRIu64 " reachable boards\n", pre,
             space_kind_name(db->kind), db->indexes, db->reachable);
     fprintf(out, "%sencoding: %d, %s\n", pre, db->encoding, db_encoding_name(db->encoding));
@@ -127,8 +146,12 @@ static void print_header(FILE *out, const char *pre, const char *file, const str
             100.0 * (double)db->file_bytes / (double)db->payload_bytes);
     fprintf(out, "%sradius: %d, antipodes: %" PRIu64 "\n", pre, db->radius,
             db->hist[db->radius]);
-    fprintf(out, "%sgzip: the payload starts at byte %" PRIu64 " (zcat FILE writes it all)\n",
-            pre, db->blocks[0].offset);
+    if (stored)
+        fprintf(out, "%sstored: the payload starts at byte %" PRIu64 " (tail -c +%" PRIu64
+                " FILE writes it all)\n", pre, db->blocks[0].offset, db->blocks[0].offset + 1);
+    else
+        fprintf(out, "%sgzip: the payload starts at byte %" PRIu64
+                " (zcat FILE writes it all)\n", pre, db->blocks[0].offset);
 }
 
 static int info(const struct db_args *a)

@@ -11,8 +11,9 @@
 #include "slide/report.h"
 
 static const char help[] =
-    "usage: slide dist --db FILE [--goal G] [--path] [--format text|csv|md|tex]\n"
-    "                  [--threads N] [--time] [--keep-going] BOARD... | - | @FILE\n"
+    "usage: slide dist --db FILE [--goal G] [--metric stm|mtm] [--path]\n"
+    "                  [--format text|csv|md|tex] [--threads N] [--time]\n"
+    "                  [--keep-going] BOARD... | - | @FILE\n"
     "Examples:\n"
     "  slide bfs 3x3 --save 3x3.db    # the database, once\n"
     "  slide scramble 3x3 --count 9 | slide dist --db 3x3.db --path -\n"
@@ -27,6 +28,10 @@ static const char help[] =
     "no NUL byte, at least one board: exit 2 otherwise).\n"
     "  --db FILE      the database (required)\n"
     "  --goal G       refuse unless the database was built for goal G\n"
+    "  --metric M     stm (default) or mtm: the metric the distances are asked\n"
+    "                 in; a database of the other metric is refused (exit 2).\n"
+    "                 An mtm database comes from slide bfs RxC --metric mtm\n"
+    "                 --save FILE\n"
     "  --path         also print an optimal solution\n"
     "  --format F     text (default), csv, md or tex\n"
     "  --threads N    lookups in parallel (default: all cores)\n"
@@ -41,7 +46,8 @@ static const char help[] =
     "(as \"1 2 3/4 5 6/7 8 0\"), distance (a number, or \"unsolvable\" for a\n"
     "board of the other parity class) and, with --path, path: the moves of\n"
     "the blank, U D L R, as one word (empty for the goal and for unsolvable\n"
-    "boards).  CSV: header board,distance[,path], one record per line.\n"
+    "boards; in mtm a move is its letter once per cell the blank jumps, moves\n"
+    "separated by spaces: \"UU L\" is two moves).  CSV: header board,distance[,path], one record per line.\n"
     "Exit status: 0 done, 1 a bad or unreadable database, 2 bad arguments or\n"
     "a board of another size or goal (also one skipped by --keep-going), 3 if\n"
     "some board cannot reach the goal.\n";
@@ -51,19 +57,21 @@ static const char help[] =
 struct dist_args {
     const char *db_path, *goal_text;
     int path, timing, threads, keep_going;
+    enum metric metric;
     enum report_format format;
 };
 
 struct answer {
     int rc;
     int dist;
-    char *path; /* radius + 1 bytes */
+    char *path; /* path_bytes(db) bytes */
 };
 
 
 static const struct cli_option dist_options[] = {
     {"db", 'd', CLI_VALUE, 'd', 0, NULL, NULL},
     {"goal", 'g', CLI_VALUE, 'g', 0, NULL, NULL},
+    {"metric", 0, CLI_VALUE, 'm', 0, NULL, NULL},
     {"path", 'p', CLI_FLAG, 'p', 0, NULL, NULL},
     {"format", 'f', CLI_VALUE, 'f', 0, NULL, NULL},
     {"threads", 't', CLI_VALUE, 't', 0, NULL, NULL},
@@ -81,6 +89,10 @@ static int parse_args(int argc, char **argv, struct dist_args *a, struct cli_par
         case CLI_ERROR: return EXIT_USAGE;
         case 'd': a->db_path = p->value; break;
         case 'g': a->goal_text = p->value; break;
+        case 'm':
+            if (cli_metric(p->value, &a->metric))
+                return EXIT_USAGE;
+            break;
         case 'p': a->path = 1; break;
         case 'T': a->timing = 1; break;
         case 'k': a->keep_going = 1; break;
@@ -238,18 +250,24 @@ static int read_batch(struct board_source *src, const struct db *db, struct boar
     return n;
 }
 
+/* The longest path text of db, with its NUL: a letter per move in STM; in
+ * MTM up to the longer side - 1 letters and a space per move. */
+static size_t path_bytes(const struct db *db)
+{
+    size_t per = db->metric == METRIC_MTM ? (size_t)(db->rows > db->cols ? db->rows : db->cols)
+                                          : 1u;
+    return (size_t)db->radius * per + 1;
+}
+
 static void lookup(const struct db *db, const struct board *b, int want_path,
                    struct answer *ans, slide_error *err)
 {
-    enum move moves[DB_MAX_RADIUS + 1];
-    ans->rc = want_path ? db_path(db, b, moves, &ans->dist, err)
+    unsigned char codes[DB_MAX_RADIUS + 1];
+    ans->rc = want_path ? db_path(db, b, codes, &ans->dist, err)
                         : db_distance(db, b, &ans->dist, err);
     ans->path[0] = '\0';
-    if (ans->rc == SLIDE_OK && want_path) {
-        for (int k = 0; k < ans->dist; k++)
-            ans->path[k] = move_letter(moves[k]);
-        ans->path[ans->dist] = '\0';
-    }
+    if (ans->rc == SLIDE_OK && want_path)
+        move_format_codes(codes, ans->dist, db->metric, ans->path, path_bytes(db));
 }
 
 /* Rows of one batch; returns an exit code (0, or the first failure). */
@@ -338,9 +356,9 @@ static int open_db(const struct dist_args *a, struct db *db)
 {
     slide_error err;
     struct board goal = {0};
-    int rc = db_load(a->db_path, a->threads, db, &err);
+    int rc = cli_load_db(a->db_path, a->threads, a->metric, db);
     if (rc)
-        return cli_fail_file(EXIT_FAIL, a->db_path, &err);
+        return rc;
     if (a->goal_text) {
         if ((rc = cli_goal(a->goal_text, db->rows, db->cols, &goal)))
             ;
@@ -375,12 +393,12 @@ int cmd_dist(int argc, char **argv)
     r.idx = malloc(BATCH * sizeof *r.idx);
     r.ans = calloc(BATCH, sizeof *r.ans);
     r.errs = malloc(BATCH * sizeof *r.errs);
-    char *paths = malloc((size_t)BATCH * (size_t)(r.db.radius + 1));
+    char *paths = malloc((size_t)BATCH * path_bytes(&r.db));
     if (!r.boards || !r.idx || !r.ans || !r.errs || !paths) {
         rc = cli_fail(EXIT_FAIL, "out of memory for %d lookups", BATCH);
     } else {
         for (int i = 0; i < BATCH; i++)
-            r.ans[i].path = paths + (size_t)i * (size_t)(r.db.radius + 1);
+            r.ans[i].path = paths + (size_t)i * path_bytes(&r.db);
         rc = run(&r, &src);
     }
     free(paths);

@@ -77,8 +77,10 @@ static const char help[] =
     "                 (one tile slides one cell), or mtm, the multi-tile metric\n"
     "                 (the blank jumps to any cell of its row or column and the\n"
     "                 k tiles between slide one cell each: one move).  mtm\n"
-    "                 works with --method ida and bibfs; layers and db count\n"
-    "                 single-tile moves and are refused.  With ida in mtm the\n"
+    "                 works with --method ida, bibfs and db (a database of\n"
+    "                 bfs --metric mtm --save: the metric of --db must be the\n"
+    "                 one asked, exit 2 otherwise); layers counts single-tile\n"
+    "                 moves and is refused.  With ida in mtm the\n"
     "                 heuristic must bound multi-tile moves: wd (the default\n"
     "                 there: the walking distance of multi-tile moves) or\n"
     "                 pdb:FILES of kind mtm (slide pdb build --mtm: maxed,\n"
@@ -239,7 +241,7 @@ static void print_threshold(int bound, uint64_t expanded, double seconds, void *
             bound, expanded, seconds);
 }
 
-/* IDA*'s move codes in the notation of metric m (SLIDE_ENOMEM). */
+/* Move codes (IDA*, the database walk) in the notation of metric m (SLIDE_ENOMEM). */
 static int letters_of(const unsigned char *moves, int len, enum metric m, char **out,
                       slide_error *err)
 {
@@ -364,17 +366,12 @@ static int solve_bibfs(const struct solve_job *job, struct solve_answer *ans,
 static int solve_db(const struct solve_job *job, struct solve_answer *ans,
                     slide_error *err)
 {
-    enum move m[DB_MAX_RADIUS + 1];
+    unsigned char m[DB_MAX_RADIUS + 1];
     int len = 0;
     int rc = job->count_only ? db_distance(job->db, job->start, &len, err)
                              : db_path(job->db, job->start, m, &len, err);
-    if (!rc && !job->count_only) {
-        if (!(ans->moves = malloc((size_t)len + 1)))
-            return slide_fail(err, SLIDE_ENOMEM, "out of memory for %d moves", len);
-        for (int i = 0; i < len; i++)
-            ans->moves[i] = move_letter(m[i]);
-        ans->moves[len] = '\0';
-    }
+    if (!rc && !job->count_only)
+        rc = letters_of(m, len, job->db->metric, &ans->moves, err);
     if (!rc) {
         ans->length = (uint64_t)len;
         ans->optimal = 1;
@@ -648,9 +645,9 @@ static int parse_args(int argc, char **argv, struct solve_args *a, struct cli_pa
     if (!a->method)
         method_default(a);
     if (a->metric == METRIC_MTM && strcmp(a->method->name, "ida") != 0 &&
-        strcmp(a->method->name, "bibfs") != 0)
+        strcmp(a->method->name, "bibfs") != 0 && strcmp(a->method->name, "db") != 0)
         return cli_fail(EXIT_USAGE, "--metric mtm: --method %s counts single-tile moves "
-                        "only; use --method ida or bibfs", a->method->name);
+                        "only; use --method ida, bibfs or db", a->method->name);
     if (a->metric == METRIC_MTM && !(a->given & TAKES_H))
         a->heuristic = "wd"; /* lc may overestimate multi-tile distances */
     /* one board: its IDA* search on every core; boards: one at a time */
@@ -1409,14 +1406,11 @@ int cmd_solve(int argc, char **argv)
         return rc < 0 ? EXIT_OK : rc;
     struct board_list l = {0};
     struct solve_run r = {&a, NULL, {0}, {0}, "", 0, 0, 0};
-    slide_error err;
     struct timespec tl;
     clock_gettime(CLOCK_MONOTONIC, &tl);
     double cl = cpu_clock(CLOCK_PROCESS_CPUTIME_ID); /* nothing else runs yet */
-    if (a.db_path && db_load(a.db_path, 0, &r.db, &err)) {
-        db_free(&r.db);
-        return cli_fail_file(EXIT_FAIL, a.db_path, &err);
-    }
+    if (a.db_path && (rc = cli_load_db(a.db_path, 0, a.metric, &r.db)) != EXIT_OK)
+        return rc;
     if (a.is_pdb == 1 && (rc = load_pdbs(&a, &r.pdb)) != EXIT_OK) {
         db_free(&r.db);
         return rc;

@@ -35,23 +35,74 @@ uint64_t rank_lex(const uint8_t *perm, int len, int *parity)
     return r;
 }
 
+/*
+ * Division by a small d (2..RANK_MAX_LEN) as a multiplication (the
+ * Granlund-Montgomery method): M = floor((2^64 - 1) / d) + 1 makes
+ * d * M = 2^64 + e with 0 <= e < d, so n * M / 2^64 = n / d + n e / (d 2^64).
+ * Writing n = q d + s (s < d), that is q + (s + n e / 2^64) / d, whose
+ * floor is q whenever n * d < 2^64.  The digits of a rank r < len! are
+ * peeled with d = 2, 3, ..., len, and the n divided by d is below
+ * len! / (d - 1)!, so n * d <= 2 * 20! < 2^64 always holds.  A 64-bit
+ * division takes tens of cycles; this multiply a few.
+ */
+#define RECIP(d) (UINT64_MAX / (d) + 1)
+static const uint64_t reciprocal[RANK_MAX_LEN + 1] = {
+    0, 0, RECIP(2), RECIP(3), RECIP(4), RECIP(5), RECIP(6), RECIP(7), RECIP(8), RECIP(9),
+    RECIP(10), RECIP(11), RECIP(12), RECIP(13), RECIP(14), RECIP(15), RECIP(16), RECIP(17),
+    RECIP(18), RECIP(19), RECIP(20)};
+#undef RECIP
+
+static inline uint64_t div_small(uint64_t n, unsigned d)
+{
+    __extension__ typedef unsigned __int128 u128;
+    return (uint64_t)(((u128)n * reciprocal[d]) >> 64);
+}
+
+/* The Lehmer digits of lexicographic rank r (< len!): digit[len - d] is
+ * the digit of radix d, taken from the least significant end (the
+ * factorial number system) by division by 2, 3, ..., len.  Returns their
+ * sum mod 2, the parity. */
+static inline unsigned lehmer_digits(uint64_t r, int len, unsigned *digit)
+{
+    unsigned sum = 0;
+    digit[len - 1] = 0;
+    for (unsigned d = 2; d <= (unsigned)len; d++) {
+        uint64_t q = div_small(r, d);
+        unsigned x = (unsigned)(r - q * d);
+        digit[len - d] = x;
+        sum += x;
+        r = q;
+    }
+    return sum & 1u;
+}
+
 int rank_unlex(uint64_t r, int len, uint8_t *perm)
 {
-    uint32_t avail = len >= 32 ? ~0u : (1u << len) - 1u;
-    unsigned sum = 0;
+    unsigned digit[RANK_MAX_LEN];
+    if (len < 1)
+        return 0;
+    unsigned parity = lehmer_digits(r, len, digit);
+    if (len <= 16) {
+        /* the values not yet placed as nibbles of one word, smallest
+         * first: the d-th is taken out by two shifts and a mask */
+        uint64_t w = 0xfedcba9876543210ULL;
+        for (int i = 0; i < len; i++) {
+            unsigned sh = 4 * digit[i];
+            perm[i] = (uint8_t)((w >> sh) & 15u);
+            w = (w & ((1ULL << sh) - 1u)) | ((w >> sh >> 4) << sh);
+        }
+        return (int)parity;
+    }
+    uint32_t avail = (1u << len) - 1u;
     for (int i = 0; i < len; i++) {
-        uint64_t f = factorial[len - 1 - i];
-        unsigned d = (unsigned)(r / f);
-        r %= f;
-        sum += d;
         uint32_t x = avail;
-        for (unsigned k = 0; k < d; k++)
+        for (unsigned k = 0; k < digit[i]; k++)
             x &= x - 1; /* drop the d smallest available values */
         unsigned v = (unsigned)__builtin_ctz(x);
         avail &= ~(1u << v);
         perm[i] = (uint8_t)v;
     }
-    return (int)(sum & 1u);
+    return (int)parity;
 }
 
 void rank_unhalf(uint64_t h, int len, int parity, uint8_t *perm)

@@ -353,10 +353,11 @@ static int step_threads(const struct frontier_options *o)
 #define MERGE_PARTS 16
 
 /*
- * Merge the runs into out (opened): in memory and with a layer d of at
- * least 4 blocks a part, the parts are merged by the threads as they come
- * free, each into a stream of its own, joined in order; otherwise in one
- * pass.  Moved keys: the same in frontier_bytes.c.
+ * Merge the runs into out (opened): with a layer d of at least 4 blocks a
+ * part, the parts are merged by the threads as they come free, each into a
+ * stream of its own (in memory, or a file in dir when the step is on disk),
+ * joined in order; otherwise in one pass.  Moved keys: the same in
+ * frontier_bytes.c.
  */
 static int merge_all(const struct frontier_search *f, const struct frontier_options *o,
                      const struct runs *r, const char *dir, struct fstream *out,
@@ -365,7 +366,7 @@ static int merge_all(const struct frontier_search *f, const struct frontier_opti
     size_t nb = f->cur.nblocks;
     if (f->moved)
         return fbytes_merge(f, r, dir, step_threads(o), out, err);
-    if (dir || nb < 4 * MERGE_PARTS)
+    if (nb < 4 * MERGE_PARTS)
         return merge_runs(f, r, 0, 0, out, err);
     fkey cut[MERGE_PARTS + 1];
     struct fstream part[MERGE_PARTS];
@@ -375,7 +376,11 @@ static int merge_all(const struct frontier_search *f, const struct frontier_opti
         cut[i] = f->cur.block[(size_t)i * nb / (size_t)n].first;
     cut[n] = 0; /* no bound */
     for (int i = 0; i < n; i++)
-        fstream_open(&part[i], NULL, err); /* memory: cannot fail */
+        if ((rc = fstream_open(&part[i], dir, err))) {
+            while (i-- > 0)
+                fstream_close(&part[i]);
+            return rc;
+        }
     slide_error perr = {{0}};
 #pragma omp parallel for schedule(dynamic, 1) num_threads(step_threads(o))
     for (int i = 0; i < n; i++) {

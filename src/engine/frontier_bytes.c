@@ -181,14 +181,14 @@ done:
     return rc;
 }
 
-/* Parts of a merge in memory, as for rank keys (frontier.c). */
+/* Parts of a merge, as for rank keys (frontier.c). */
 #define MERGE_PARTS 16
 
 int fbytes_merge(const struct frontier_search *f, const struct runs *r, const char *dir,
                  int threads, struct fstream *out, slide_error *err)
 {
     size_t nb = f->cur.nblocks, len = out->klen;
-    if (dir || nb < 4 * MERGE_PARTS)
+    if (nb < 4 * MERGE_PARTS)
         return merge_range(f, r, NULL, NULL, out, err);
     /* the cuts: the first keys of evenly spaced blocks of layer d */
     unsigned char *cut = malloc((MERGE_PARTS + 1) * len), *block = malloc(FSTREAM_BLOCK * len);
@@ -203,7 +203,7 @@ int fbytes_merge(const struct frontier_search *f, const struct runs *r, const ch
             memcpy(cut + (size_t)i * len, block, len);
     free(block);
     for (int i = 0; !rc && i < n; i++)
-        if ((rc = fstream_open_bytes(&part[i], NULL, len, err)))
+        if ((rc = fstream_open_bytes(&part[i], dir, len, err)))
             while (i-- > 0)
                 fstream_close(&part[i]);
     if (rc) {

@@ -41,9 +41,10 @@ int fbytes_share(struct expand *x, size_t b0, size_t b1, unsigned char *buf,
                  unsigned char *tmp, struct fstream *run, slide_error *err);
 
 /* Moved keys: merge the runs, drop repeats and the keys of layer d-1, into
- * out (opened with fstream_open_bytes); in memory (dir NULL) and with a
- * layer d of at least 64 blocks in 16 key ranges cut at its blocks' first
- * keys, merged by up to threads threads and joined, as for rank keys.
+ * out (opened with fstream_open_bytes); with a layer d of at least 64
+ * blocks in 16 key ranges cut at its blocks' first keys, merged by up to
+ * threads threads into streams of their own (files in dir when it is not
+ * NULL) and joined, as for rank keys.
  * Errors: as the streams. */
 int fbytes_merge(const struct frontier_search *f, const struct runs *r, const char *dir,
                  int threads, struct fstream *out, slide_error *err);

@@ -1,6 +1,7 @@
 /*
  * frontier_stream.c - delta-coded sorted key streams (frontier_stream.h).
  */
+#define _GNU_SOURCE /* copy_file_range */
 #include "slide/frontier_stream.h"
 
 #include <errno.h>
@@ -264,23 +265,68 @@ int fstream_cursor_seek(struct fstream_cursor *c, fkey key, fkey *first, slide_e
     return got;
 }
 
+/* Copy the len data bytes of file stream src to offset off of dst's file:
+ * copy_file_range (the kernel copies, no round trip through user memory),
+ * then pread and pwrite where the file system cannot. */
+static int copy_file_data(struct fstream *dst, const struct fstream *src, uint64_t len,
+                          uint64_t off, slide_error *err)
+{
+    loff_t in = 0, out = (loff_t)off;
+    while ((uint64_t)in < len) {
+        ssize_t n = copy_file_range(src->fd, &in, dst->fd, &out, (size_t)(len - (uint64_t)in), 0);
+        if (n > 0)
+            continue;
+        if (n < 0 && errno != EXDEV && errno != ENOSYS && errno != EINVAL &&
+            errno != EOPNOTSUPP)
+            return slide_fail(err, SLIDE_EIO, "joining the parts of a layer on disk failed: "
+                              "%s", strerror(errno));
+        break; /* n == 0 (nothing copied) or not supported: copy by hand */
+    }
+    unsigned char *buf = NULL;
+    while ((uint64_t)in < len) {
+        size_t n = len - (uint64_t)in < FSTREAM_WRITE_BUFFER ? (size_t)(len - (uint64_t)in)
+                                                             : FSTREAM_WRITE_BUFFER;
+        if (!buf && !(buf = malloc(FSTREAM_WRITE_BUFFER)))
+            return slide_fail(err, SLIDE_ENOMEM, "out of memory joining the parts of a layer");
+        if (read_bytes(src, (uint64_t)in, n, buf, err) || write_at(dst, buf, n, (uint64_t)out)) {
+            free(buf);
+            if (dst->failed && err)
+                *err = dst->err;
+            return SLIDE_EIO;
+        }
+        in += (loff_t)n;
+        out += (loff_t)n;
+    }
+    free(buf);
+    return SLIDE_OK;
+}
+
 int fstream_concat(struct fstream *dst, struct fstream *src, slide_error *err)
 {
     int rc = SLIDE_OK;
-    if (src->count) {
-        unsigned char *m = realloc(dst->mem, dst->bytes + src->bytes + 1);
+    int on_disk = dst->fd >= 0;
+    if (src->count && on_disk != (src->fd >= 0))
+        rc = slide_fail(err, SLIDE_EINVAL, "joining a layer's parts: memory and file streams mixed");
+    else if (src->count) {
+        unsigned char *m = on_disk ? dst->mem : realloc(dst->mem, dst->bytes + src->bytes + 1);
         struct fstream_block *b =
             realloc(dst->block, (dst->nblocks + src->nblocks) * sizeof *b);
         if (m)
             dst->mem = m;
         if (b)
             dst->block = b;
-        if (!m || !b) {
+        if ((!m && !on_disk) || !b) {
             rc = slide_fail(err, SLIDE_ENOMEM, "out of memory joining the parts of a layer");
+        } else if (on_disk && (dst->wlen || src->wlen)) {
+            rc = slide_fail(err, SLIDE_EINVAL, "joining a layer's parts: a part not finished");
+        } else if (on_disk && (rc = copy_file_data(dst, src, src->bytes, dst->bytes, err))) {
+            ; /* dst's index unchanged: the bytes past dst->bytes are not its data */
         } else {
-            dst->mem_cap = dst->bytes + src->bytes + 1;
             dst->block_cap = dst->nblocks + src->nblocks;
-            memcpy(dst->mem + dst->bytes, src->mem, src->bytes);
+            if (!on_disk) {
+                dst->mem_cap = dst->bytes + src->bytes + 1;
+                memcpy(dst->mem + dst->bytes, src->mem, src->bytes);
+            }
             for (size_t i = 0; i < src->nblocks; i++) {
                 dst->block[dst->nblocks + i] = src->block[i];
                 dst->block[dst->nblocks + i].offset += dst->bytes;

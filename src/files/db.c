@@ -98,10 +98,25 @@ static uint64_t payload_size(uint64_t indexes, int encoding)
     return indexes;
 }
 
-static uint32_t record_len(int radius, uint32_t nblocks, int kind)
+/* The stored form (db.h): blocks written as they are, no gzip members. */
+static int stored(const struct db *db)
 {
-    return DB_RECORD_FIXED + 8u * (uint32_t)(radius + 1) + DB_BLOCK_ENTRY * nblocks +
-           (kind == DB_KIND_PDB ? DB_PDB_EXT : 0u);
+    return db->level == DB_LEVEL_STORED;
+}
+
+/* The record of format `version` (of its kind) with radius and nblocks. */
+static uint32_t record_len(int radius, uint32_t nblocks, int kind, uint32_t version)
+{
+    uint32_t ext = kind == DB_KIND_PDB ? DB_PDB_EXT : version >= 2 ? DB_METRIC_EXT : 0u;
+    return DB_RECORD_FIXED + 8u * (uint32_t)(radius + 1) + DB_BLOCK_ENTRY * nblocks + ext;
+}
+
+/* The format version slide writes for a file of db's kind and form. */
+static uint32_t written_version(const struct db *db)
+{
+    return (int)db->kind == DB_KIND_PDB ? DB_PDB_FORMAT_VERSION
+           : stored(db)                 ? DB_FORMAT_STORED_VERSION
+                                        : DB_FORMAT_VERSION;
 }
 
 static uint64_t block_len(const struct db *db, uint32_t k)
@@ -136,7 +151,7 @@ static void encode_record(const struct db *db, uint8_t *rec, uint32_t len)
 {
     memset(rec, 0, len);
     memcpy(rec, DB_MAGIC, 8);
-    put_u32(rec + 8, (int)db->kind == DB_KIND_PDB ? DB_PDB_FORMAT_VERSION : DB_FORMAT_VERSION);
+    put_u32(rec + 8, written_version(db));
     put_u32(rec + 12, len);
     put_u32(rec + 20, (uint32_t)db->rows);
     put_u32(rec + 24, (uint32_t)db->cols);
@@ -166,6 +181,8 @@ static void encode_record(const struct db *db, uint8_t *rec, uint32_t len)
         put_u32(p + 4, (uint32_t)db->pdb.k);
         memcpy(p + 8, db->pdb.tiles, 32);
         memcpy(p + 40, db->pdb.goal, 32);
+    } else {
+        put_u32(p, (uint32_t)db->metric);
     }
     put_u32(rec + 16, (uint32_t)crc32(0L, rec, len));
 }
@@ -267,13 +284,13 @@ static int write_batch(struct writer *w, struct db *db, uint32_t k0, int n,
         uint64_t len = block_len(db, k0 + (uint32_t)j);
         w->fill(w->ctx, (uint64_t)(k0 + (uint32_t)j) * db->block_bytes, len, raw[j]);
         crc[j] = (uint32_t)crc32(0L, raw[j], (uInt)len);
-        clen[j] = deflate_block(raw[j], len, out[j], cap, db->level);
+        clen[j] = stored(db) ? len : deflate_block(raw[j], len, out[j], cap, db->level);
     }
     for (int j = 0; j < n; j++) {
         uint32_t k = k0 + (uint32_t)j;
         if (clen[j] == 0)
             return slide_fail(err, SLIDE_ENOMEM, "zlib could not compress block %u", k);
-        if (fwrite(out[j], 1, clen[j], w->f) != clen[j])
+        if (fwrite(stored(db) ? raw[j] : out[j], 1, clen[j], w->f) != clen[j])
             return write_fail(w, err);
         db->blocks[k] = (struct db_block){*offset, clen[j], crc[j]};
         *offset += clen[j];
@@ -286,13 +303,13 @@ static int write_batch(struct writer *w, struct db *db, uint32_t k0, int n,
 static int write_blocks(struct writer *w, struct db *db, uint64_t offset, slide_error *err)
 {
     int n = db->nblocks < (uint32_t)w->threads ? (int)db->nblocks : w->threads;
-    uint64_t most = block_len(db, 0), cap = deflate_cap(most, db->level);
+    uint64_t most = block_len(db, 0), cap = stored(db) ? 0 : deflate_cap(most, db->level);
     uint8_t *raw[n], *out[n];
     int rc = SLIDE_OK;
     memset(raw, 0, sizeof raw);
     memset(out, 0, sizeof out);
     for (int j = 0; j < n && !rc; j++)
-        if (!(raw[j] = malloc(most)) || !(out[j] = malloc(cap)))
+        if (!(raw[j] = malloc(most)) || (cap && !(out[j] = malloc(cap))))
             rc = slide_fail(err, SLIDE_ENOMEM, "out of memory for %d compression buffers "
                             "of %llu bytes", n, (unsigned long long)(most + cap));
     db->payload_crc = (uint32_t)crc32(0L, Z_NULL, 0);
@@ -309,7 +326,7 @@ static int write_blocks(struct writer *w, struct db *db, uint64_t offset, slide_
 
 static int write_header(struct writer *w, const struct db *db, slide_error *err)
 {
-    uint32_t len = record_len(db->radius, db->nblocks, (int)db->kind);
+    uint32_t len = record_len(db->radius, db->nblocks, (int)db->kind, written_version(db));
     uint8_t *m0 = calloc(1, DB_HEADER_MEMBER(len));
     if (!m0)
         return slide_fail(err, SLIDE_ENOMEM, "out of memory for the header");
@@ -336,7 +353,8 @@ static int write_file(const char *path, struct db *db, fill_fn fill, const void 
     }
     struct writer w = {af.stream, path, threads > 0 ? threads : omp_get_max_threads(),
                        fill, ctx};
-    uint64_t hm = DB_HEADER_MEMBER(record_len(db->radius, db->nblocks, (int)db->kind));
+    uint64_t hm = DB_HEADER_MEMBER(record_len(db->radius, db->nblocks, (int)db->kind,
+                                              written_version(db)));
     uint8_t zero[256] = {0};
     for (uint64_t done = 0; done < hm && !rc; done += sizeof zero) {
         size_t k = hm - done < sizeof zero ? (size_t)(hm - done) : sizeof zero;
@@ -406,8 +424,10 @@ static void fill_copy(const void *ctx, uint64_t off, uint64_t len, uint8_t *dst)
 
 /* ---- exact layers for encodings 2 and 8 ------------------------------------ */
 
-/* Expand layer d of dist into d + 1; returns the boards newly reached. */
-static uint64_t expand_layer(const struct space *s, uint8_t *dist, int d, int threads)
+/* Expand layer d of dist into d + 1 by the moves of metric m; returns the
+ * boards newly reached. */
+static uint64_t expand_layer(const struct space *s, enum metric m, uint8_t *dist, int d,
+                             int threads)
 {
     uint64_t found = 0;
     int64_t size = (int64_t)s->size;
@@ -415,8 +435,11 @@ static uint64_t expand_layer(const struct space *s, uint8_t *dist, int d, int th
     for (int64_t i = 0; i < size; i++) {
         if (dist[i] != d)
             continue;
-        uint64_t nb[MOVE_COUNT];
-        int k = space_neighbours(s, (uint64_t)i, nb);
+        uint64_t nb[SPACE_MAX_MOVES];
+        unsigned char codes[SPACE_MAX_MOVES];
+        uint8_t t[SPACE_MAX_CELLS];
+        int z = space_untz(s, (uint64_t)i, t);
+        int k = space_moves_tz(s, m, t, z, (uint64_t)i, nb, codes);
         for (int j = 0; j < k; j++) {
             uint8_t expect = 255;
             if (__atomic_load_n(&dist[nb[j]], __ATOMIC_RELAXED) == 255 &&
@@ -429,9 +452,11 @@ static uint64_t expand_layer(const struct space *s, uint8_t *dist, int d, int th
 }
 
 /*
- * Exact distances by a plain layered BFS over one byte per index, checked
- * against the search: the same histogram, and (colour, bit) = d mod 4 in
- * the store for every reachable index and "unvisited" for every other.
+ * Exact distances by a plain layered BFS over one byte per index in the
+ * search's metric, checked against the search: the same histogram, and
+ * (colour, bit) = d mod 4 in the store (STM) or a closed entry (MTM, whose
+ * store keeps no depth) for every reachable index and "unvisited" for
+ * every other.
  */
 static int exact_layers(const struct space *s, const struct store *st,
                         const struct bfs_result *r, int threads, uint8_t **out,
@@ -448,7 +473,7 @@ static int exact_layers(const struct space *s, const struct store *st,
     dist[s->goal_blank] = 0; /* the goal's t is the identity, of rank 0 */
     int d = 0;
     for (uint64_t found = 1; found && !rc; d++) {
-        found = d < 254 ? expand_layer(s, dist, d, threads) : 0;
+        found = d < 254 ? expand_layer(s, r->metric, dist, d, threads) : 0;
         if (found != (d < r->radius ? r->hist[d + 1] : 0))
             rc = slide_fail(err, SLIDE_EINVAL, "the byte BFS found %llu boards at distance "
                             "%d, the search %llu", (unsigned long long)found, d + 1,
@@ -459,14 +484,15 @@ static int exact_layers(const struct space *s, const struct store *st,
 #pragma omp parallel for num_threads(threads) reduction(min : bad)
     for (int64_t i = 0; i < size; i++) {
         unsigned v = store_get(st, (uint64_t)i), c = s->colour[i % s->n];
-        int ok = dist[i] == 255 ? v == STORE_UNVISITED
-                                : v < 2 && (c | v << 1) == (unsigned)dist[i] % 4u;
+        int ok = dist[i] == 255              ? v == STORE_UNVISITED
+                 : r->metric == METRIC_MTM ? v == STORE_CLOSED_EVEN
+                                           : v < 2 && (c | v << 1) == (unsigned)dist[i] % 4u;
         if (!ok && (uint64_t)i < bad)
             bad = (uint64_t)i;
     }
     if (!rc && bad != UINT64_MAX)
-        rc = slide_fail(err, SLIDE_EINVAL, "the byte BFS and the search disagree on d mod 4 "
-                        "at index %llu", (unsigned long long)bad);
+        rc = slide_fail(err, SLIDE_EINVAL, "the byte BFS and the search disagree at index "
+                        "%llu", (unsigned long long)bad);
     if (rc)
         free(dist);
     else
@@ -484,7 +510,9 @@ static int init_header(struct db *db, const struct space *s, const struct bfs_re
     db->rows = s->rows;
     db->cols = s->cols;
     db->kind = s->kind;
-    db->encoding = o->encoding ? o->encoding : DB_ENC_BIT;
+    db->metric = r->metric;
+    db->encoding = o->encoding ? o->encoding
+                               : r->metric == METRIC_MTM ? DB_ENC_MOD3 : DB_ENC_BIT;
     db->level = o->level < 0 ? db_default_level(db->encoding) : o->level;
     db->radius = r->radius;
     db->indexes = s->size;
@@ -493,7 +521,11 @@ static int init_header(struct db *db, const struct space *s, const struct bfs_re
     snprintf(db->tool_version, sizeof db->tool_version, "%s", provenance_version());
     if (!db_encoding_name(db->encoding) || db->encoding == DB_ENC_NIBBLE)
         return slide_fail(err, SLIDE_EINVAL, "encoding must be 1, 2 or 8, not %d", db->encoding);
-    if (db->level > 9)
+    if (db->encoding == DB_ENC_BIT && db->metric == METRIC_MTM)
+        return slide_fail(err, SLIDE_EINVAL, "encoding 1 takes d mod 2 from the board's "
+                          "colour, which holds only in the single-tile metric: a multi-tile "
+                          "database takes encoding 2 or 8");
+    if (db->level > 9 && !stored(db))
         return slide_fail(err, SLIDE_EINVAL, "zlib level must be 0..9, not %d", db->level);
     if (r->radius > (db->encoding == DB_ENC_BIT ? DB_MAX_RADIUS : 254))
         return slide_fail(err, SLIDE_EINVAL, "radius %d is above the %d that encoding %d "
@@ -570,7 +602,7 @@ int db_write(const char *path, const struct db *db, const struct db_save_options
     h.level = o->level < 0 ? db_default_level(db->encoding) : o->level;
     h.tool_version[0] = '\0';
     snprintf(h.tool_version, sizeof h.tool_version, "%s", provenance_version());
-    if (h.level > 9)
+    if (h.level > 9 && !stored(&h))
         return slide_fail(err, SLIDE_EINVAL, "zlib level must be 0..9, not %d", h.level);
     int rc = choose_blocks(&h, o->block_bytes, err);
     if (!rc)
@@ -665,7 +697,8 @@ static int decode_scalars(const uint8_t *rec, struct db *db, slide_error *err)
     if (pdb != db->want_pdb)
         return pdb ? BAD("this is a pattern database: read it with slide pdb info|verify")
                    : BAD("this is a distance database, not a pattern database");
-    if (pdb ? db->version < DB_PDB_FORMAT_OLDEST : db->version != DB_FORMAT_VERSION)
+    if (pdb ? db->version < DB_PDB_FORMAT_OLDEST
+            : db->version < DB_FORMAT_OLDEST || db->version > DB_FORMAT_STORED_VERSION)
         return BAD("format version %u does not hold a %s database", db->version,
                    pdb ? "pattern" : "distance");
     if (rows < 1 || cols < 1 || rows > most || cols > most || rows * cols > most)
@@ -677,8 +710,12 @@ static int decode_scalars(const uint8_t *rec, struct db *db, slide_error *err)
                      : enc != DB_ENC_NIBBLE && db_encoding_name((int)enc);
     if (!enc_ok)
         return BAD("header names encoding %u (%s)", enc, pdb ? "4 or 8" : "1, 2 or 8");
-    if (level > 9)
-        return BAD("header names zlib level %u (0..9)", level);
+    int stored_form = !pdb && db->version == DB_FORMAT_STORED_VERSION;
+    if (stored_form ? level != DB_LEVEL_STORED : level > 9)
+        return stored_form ? BAD("header names zlib level %u; format version %u stores its "
+                                 "blocks uncompressed (level %u)", level, db->version,
+                                 DB_LEVEL_STORED)
+                           : BAD("header names zlib level %u (0..9)", level);
     if (radius > (enc == DB_ENC_BIT ? (uint32_t)DB_MAX_RADIUS : enc == DB_ENC_NIBBLE ? 14u
                                                                                    : 254u))
         return BAD("header names radius %u, above what encoding %u holds", radius, enc);
@@ -742,6 +779,21 @@ static int decode_pdb(const uint8_t *rec, struct db *db, slide_error *err)
     return rc ? rc : check_payload_blocks(db, err);
 }
 
+/* The metric after the block table (format 2 on; format 1 is STM). */
+static int decode_metric(const uint8_t *rec, struct db *db, slide_error *err)
+{
+    const uint8_t *p = rec + DB_RECORD_FIXED + 8 * (size_t)(db->radius + 1) +
+                       DB_BLOCK_ENTRY * (size_t)db->nblocks;
+    uint32_t m = db->version >= 2 ? get_u32(p) : (uint32_t)METRIC_STM;
+    if (m != METRIC_STM && m != METRIC_MTM)
+        return BAD("header names metric %u (0 single-tile, 1 multi-tile)", m);
+    db->metric = (enum metric)m;
+    if (db->metric == METRIC_MTM && db->encoding == DB_ENC_BIT)
+        return BAD("header names encoding 1 for the multi-tile metric, which has no "
+                   "colour to complete it (encoding 2 or 8)");
+    return SLIDE_OK;
+}
+
 /* The goal cells and the space they define, against the header's counts. */
 static int decode_space(const uint8_t *rec, struct db *db, slide_error *err)
 {
@@ -749,12 +801,14 @@ static int decode_space(const uint8_t *rec, struct db *db, slide_error *err)
     int n = db->rows * db->cols;
     if ((int)db->kind == DB_KIND_PDB)
         return decode_pdb(rec, db, err);
+    int rc = decode_metric(rec, db, err);
+    if (rc)
+        return rc;
     for (int k = n; k < SPACE_MAX_CELLS; k++)
         if (rec[84 + k])
             return BAD("header goal has a value past cell %d of a %dx%d board", n,
                        db->rows, db->cols);
-    int rc = board_alloc(&db->goal, db->rows, db->cols, err);
-    if (rc)
+    if ((rc = board_alloc(&db->goal, db->rows, db->cols, err)) != SLIDE_OK)
         return rc;
     for (int k = 0; k < n; k++)
         db->goal.cells[k] = rec[84 + k];
@@ -830,7 +884,10 @@ static int decode_blocks(const uint8_t *rec, uint32_t len, struct db *db, slide_
         if (b->offset != off)
             return BAD("block %u starts at byte %llu, expected %llu after the previous one",
                        k, (unsigned long long)b->offset, (unsigned long long)off);
-        if (b->clen < 20 || b->clen > most)
+        if (stored(db) && b->clen != block_len(db, k))
+            return BAD("block %u is %llu bytes in a stored file; it holds %llu", k,
+                       (unsigned long long)b->clen, (unsigned long long)block_len(db, k));
+        if (!stored(db) && (b->clen < 20 || b->clen > most))
             return BAD("block %u is %llu bytes; a gzip member of a %llu-byte block has 20.."
                        "%llu", k, (unsigned long long)b->clen,
                        (unsigned long long)block_len(db, k), (unsigned long long)most);
@@ -856,9 +913,10 @@ static int parse_header(const uint8_t *b, uint64_t have, struct db *db, slide_er
         rc = check_record_crc(rec, len, err);
     if (!rc)
         rc = decode_scalars(rec, db, err);
-    if (!rc && len != record_len(db->radius, db->nblocks, (int)db->kind))
+    uint32_t want = rc ? 0 : record_len(db->radius, db->nblocks, (int)db->kind, db->version);
+    if (!rc && len != want)
         rc = BAD("header record has %u bytes, radius %d and %u blocks need %u", len,
-                 db->radius, db->nblocks, record_len(db->radius, db->nblocks, (int)db->kind));
+                 db->radius, db->nblocks, want);
     if (!rc)
         rc = decode_space(rec, db, err);
     if (!rc)
@@ -955,24 +1013,34 @@ static int inflate_block(const uint8_t *in, uint64_t clen, uint8_t *out, uint64_
     return rc;
 }
 
-/* Read, inflate and check block k; buf holds at least its compressed size. */
-static int load_block(struct db *db, uint32_t k, uint8_t *buf, uint32_t *crc,
+/* The CRC of block k's bytes at out into *crc, checked against the table. */
+static int check_block(const struct db *db, uint32_t k, const uint8_t *out, uint32_t *crc,
+                       slide_error *err)
+{
+    *crc = (uint32_t)crc32(0L, out, (uInt)block_len(db, k));
+    if (*crc != db->blocks[k].crc)
+        return BAD("block %u checksum mismatch (stored %08x, computed %08x): the data is "
+                   "corrupt", k, db->blocks[k].crc, *crc);
+    return SLIDE_OK;
+}
+
+/* Read, inflate and check block k; buf holds at least its compressed size.
+ * in_place: the payload is mapped (db_map), only check it. */
+static int load_block(struct db *db, uint32_t k, uint8_t *buf, int in_place, uint32_t *crc,
                       slide_error *err)
 {
     const struct db_block *b = &db->blocks[k];
     uint64_t ulen = block_len(db, k);
     uint8_t *out = db->payload + (uint64_t)k * db->block_bytes;
+    if (in_place)
+        return check_block(db, k, out, crc, err);
     const uint8_t *in = db->mem ? db->mem + b->offset : buf;
-    if (!db->mem && source_read(db, b->offset, b->clen, buf) != 0)
+    if (stored(db) && source_read(db, b->offset, ulen, out) != 0) /* no copy between */
         return slide_fail(err, SLIDE_EIO, "cannot read block %u: %s", k, strerror(errno));
-    int rc = inflate_block(in, b->clen, out, ulen, k, err);
-    if (rc)
-        return rc;
-    *crc = (uint32_t)crc32(0L, out, (uInt)ulen);
-    if (*crc != b->crc)
-        return BAD("block %u checksum mismatch (stored %08x, computed %08x): the data is "
-                   "corrupt", k, b->crc, *crc);
-    return SLIDE_OK;
+    if (!stored(db) && !db->mem && source_read(db, b->offset, b->clen, buf) != 0)
+        return slide_fail(err, SLIDE_EIO, "cannot read block %u: %s", k, strerror(errno));
+    int rc = stored(db) ? SLIDE_OK : inflate_block(in, b->clen, out, ulen, k, err);
+    return rc ? rc : check_block(db, k, out, crc, err);
 }
 
 /* Deflate cannot expand data by more than 1032:1 (RFC 1951 lengths): refuse
@@ -987,7 +1055,8 @@ static int check_ratio(const struct db *db, slide_error *err)
     return SLIDE_OK;
 }
 
-static int load_blocks(struct db *db, int threads, uint32_t *crcs, slide_error *err)
+static int load_blocks(struct db *db, int threads, int in_place, uint32_t *crcs,
+                       slide_error *err)
 {
     uint32_t bad = UINT32_MAX;
     int bad_rc = SLIDE_OK;
@@ -997,12 +1066,14 @@ static int load_blocks(struct db *db, int threads, uint32_t *crcs, slide_error *
 #pragma omp parallel num_threads(threads)
     {
         slide_error mine;
-        uint8_t *buf = db->mem ? NULL : malloc(most);
+        uint8_t *buf = db->mem || stored(db) || in_place ? NULL : malloc(most);
 #pragma omp for schedule(dynamic, 1)
         for (uint32_t k = 0; k < db->nblocks; k++) {
-            int rc = !db->mem && !buf
+            int rc = db->cancel && *db->cancel
+                         ? slide_fail(&mine, SLIDE_EINTR, "interrupted while loading")
+                     : !db->mem && !stored(db) && !in_place && !buf
                          ? slide_fail(&mine, SLIDE_ENOMEM, "out of memory reading block %u", k)
-                         : load_block(db, k, buf, &crcs[k], &mine);
+                         : load_block(db, k, buf, in_place, &crcs[k], &mine);
 #pragma omp critical(db_load_error)
             if (rc && k < bad) {
                 bad = k;
@@ -1013,6 +1084,18 @@ static int load_blocks(struct db *db, int threads, uint32_t *crcs, slide_error *
         free(buf);
     }
     return bad_rc;
+}
+
+/* The block CRCs combined against the header's payload CRC. */
+static int check_payload_crc(const struct db *db, const uint32_t *crcs, slide_error *err)
+{
+    uLong crc = crc32(0L, Z_NULL, 0);
+    for (uint32_t k = 0; k < db->nblocks; k++)
+        crc = crc32_combine(crc, crcs[k], (z_off_t)block_len(db, k));
+    if ((uint32_t)crc != db->payload_crc)
+        return BAD("payload checksum mismatch (stored %08x, computed %08x)", db->payload_crc,
+                   (unsigned)crc);
+    return SLIDE_OK;
 }
 
 #define HUGE_PAGE ((size_t)2 << 20)
@@ -1045,15 +1128,9 @@ int db_load_payload(struct db *db, int threads, slide_error *err)
         rc = slide_fail(err, SLIDE_ENOMEM, "out of memory for %llu payload bytes",
                         (unsigned long long)db->payload_bytes);
     if (!rc)
-        rc = load_blocks(db, threads, crcs, err);
-    if (!rc) {
-        uLong crc = crc32(0L, Z_NULL, 0);
-        for (uint32_t k = 0; k < db->nblocks; k++)
-            crc = crc32_combine(crc, crcs[k], (z_off_t)block_len(db, k));
-        if ((uint32_t)crc != db->payload_crc)
-            rc = BAD("payload checksum mismatch (stored %08x, computed %08x)",
-                     db->payload_crc, (unsigned)crc);
-    }
+        rc = load_blocks(db, threads, 0, crcs, err);
+    if (!rc)
+        rc = check_payload_crc(db, crcs, err);
     free(crcs);
     if (rc) {
         free(db->payload);
@@ -1062,10 +1139,11 @@ int db_load_payload(struct db *db, int threads, slide_error *err)
     return rc;
 }
 
-int db_load(const char *path, int threads, struct db *db, slide_error *err)
+/* The payload of an opened database into memory; the file closed. */
+static int load_opened(struct db *db, int threads, slide_error *err)
 {
-    int rc = db_open(path, db, err);
-    if (!rc && (rc = db_load_payload(db, threads, err)) != SLIDE_OK)
+    int rc = db_load_payload(db, threads, err);
+    if (rc)
         db_free(db);
     if (!rc && db->fd_open) {
         close(db->fd); /* everything is in memory now */
@@ -1074,13 +1152,66 @@ int db_load(const char *path, int threads, struct db *db, slide_error *err)
     return rc;
 }
 
+int db_load(const char *path, int threads, struct db *db, slide_error *err)
+{
+    int rc = db_open(path, db, err);
+    return rc ? rc : load_opened(db, threads, err);
+}
+
+/* Every block's CRC and the payload CRC over the mapped payload. */
+static int check_mapped(struct db *db, int threads, slide_error *err)
+{
+    uint32_t *crcs = malloc(db->nblocks * sizeof *crcs);
+    if (!crcs)
+        return slide_fail(err, SLIDE_ENOMEM, "out of memory for %u checksums", db->nblocks);
+    int rc = load_blocks(db, threads > 0 ? threads : omp_get_max_threads(), 1, crcs, err);
+    if (!rc)
+        rc = check_payload_crc(db, crcs, err);
+    free(crcs);
+    return rc;
+}
+
+int db_map(const char *path, int threads, int check, const volatile sig_atomic_t *cancel,
+           struct db *db, int *mapped, slide_error *err)
+{
+    if (mapped)
+        *mapped = 0;
+    int rc = db_open(path, db, err);
+    if (rc)
+        return rc;
+    db->cancel = cancel;
+    if (!stored(db))
+        return load_opened(db, threads, err);
+    void *m = mmap(NULL, (size_t)db->file_bytes, PROT_READ, MAP_SHARED, db->fd, 0);
+    if (m == MAP_FAILED) {
+        rc = slide_fail(err, SLIDE_EIO, "cannot map %s: %s", path, strerror(errno));
+        db_free(db);
+        return rc;
+    }
+    db->map = m;
+    db->map_bytes = db->file_bytes;
+    db->payload = (uint8_t *)m + db->blocks[0].offset; /* read-only: never written */
+    close(db->fd); /* the mapping holds the file */
+    db->fd_open = 0;
+    if (check && (rc = check_mapped(db, threads, err)) != SLIDE_OK) {
+        db_free(db);
+        return rc;
+    }
+    if (mapped)
+        *mapped = 1;
+    return SLIDE_OK;
+}
+
 void db_free(struct db *db)
 {
     if (db->fd_open)
         close(db->fd);
     free(db->hist);
     free(db->blocks);
-    free(db->payload);
+    if (db->map)
+        munmap(db->map, (size_t)db->map_bytes);
+    else
+        free(db->payload);
     board_free(&db->goal);
     memset(db, 0, sizeof *db);
 }

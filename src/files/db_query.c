@@ -59,6 +59,15 @@ int db_match(const struct db *db, const struct board *b, const struct board *goa
     return SLIDE_OK;
 }
 
+int db_check_metric(const struct db *db, enum metric asked, slide_error *err)
+{
+    if (db->metric == asked)
+        return SLIDE_OK;
+    return slide_fail(err, SLIDE_EINVAL, "the database counts %s moves (%s), not the %s "
+                      "moves (%s) asked for", metric_long_name(db->metric),
+                      metric_name(db->metric), metric_long_name(asked), metric_name(asked));
+}
+
 static int inconsistent(const struct board *b, const char *what, slide_error *err)
 {
     char text[256];
@@ -137,8 +146,30 @@ static int step_closer(struct walker *k, unsigned want)
     return -1;
 }
 
-/* Descend from b to the goal; moves (may be NULL) receives the path. */
-static int walk(const struct db *db, const struct board *b, enum move *moves, int *len,
+/*
+ * One step towards the goal in any metric: the first move of
+ * space_moves_tz whose board holds `want`; the board is rebuilt from the
+ * new index.  Returns the move code, or -1.  (STM walks use step_closer,
+ * which keeps the board by moves and overlaps the vertical look-ups.)
+ */
+static int step_closer_moves(struct walker *k, unsigned want)
+{
+    const struct db *db = k->db;
+    uint64_t nb[SPACE_MAX_MOVES];
+    unsigned char codes[SPACE_MAX_MOVES];
+    int n = space_moves_tz(&db->space, db->metric, k->t, k->z, k->i, nb, codes);
+    for (int j = 0; j < n; j++)
+        if (value_at(db, nb[j]) == want) {
+            k->i = nb[j];
+            k->z = space_untz(&db->space, k->i, k->t);
+            space_unrank(&db->space, k->i, &k->w);
+            return codes[j];
+        }
+    return -1;
+}
+
+/* Descend from b to the goal; codes (may be NULL) receives the path. */
+static int walk(const struct db *db, const struct board *b, unsigned char *codes, int *len,
                 slide_error *err)
 {
     struct walker k = {db, {0}, 0, {0}, 0};
@@ -157,7 +188,7 @@ static int walk(const struct db *db, const struct board *b, enum move *moves, in
     unsigned v = value_at(db, k.i);
     if (db->encoding == DB_ENC_BYTE && (int)v > db->radius)
         return inconsistent(b, "a distance above the radius", err);
-    if (db->encoding == DB_ENC_BYTE && !moves) {
+    if (db->encoding == DB_ENC_BYTE && !codes) {
         *len = (int)v;
         return SLIDE_OK;
     }
@@ -166,15 +197,18 @@ static int walk(const struct db *db, const struct board *b, enum move *moves, in
     int steps = 0;
     for (; k.i != db->goal_index; steps++) {
         int want = closer(db, v), m = -1;
-        if (steps >= db->radius || want < 0 || (m = step_closer(&k, (unsigned)want)) < 0) {
+        if (steps < db->radius && want >= 0)
+            m = db->metric == METRIC_STM ? step_closer(&k, (unsigned)want)
+                                         : step_closer_moves(&k, (unsigned)want);
+        if (m < 0) {
             rc = inconsistent(&k.w, steps >= db->radius ? "a walk longer than the radius"
                                                         : "no neighbour one move closer",
                               err);
             break;
         }
         v = (unsigned)want;
-        if (moves)
-            moves[steps] = (enum move)m;
+        if (codes)
+            codes[steps] = (unsigned char)m;
     }
     board_free(&k.w);
     if (!rc)
@@ -187,10 +221,10 @@ int db_distance(const struct db *db, const struct board *b, int *dist, slide_err
     return walk(db, b, NULL, dist, err);
 }
 
-int db_path(const struct db *db, const struct board *b, enum move *moves, int *len,
+int db_path(const struct db *db, const struct board *b, unsigned char *codes, int *len,
             slide_error *err)
 {
-    return walk(db, b, moves, len, err);
+    return walk(db, b, codes, len, err);
 }
 
 /* ---- verification ------------------------------------------------------------ */
@@ -221,13 +255,15 @@ static enum flaw check_index(const struct db *db, uint64_t i, const uint8_t *t, 
         return v == 0 ? FLAW_NONE : FLAW_GOAL;
     if (db->encoding == DB_ENC_BYTE && (v == 0 || (int)v > db->radius))
         return FLAW_RANGE;
-    uint64_t nb[MOVE_COUNT];
-    int k = space_neighbours_tz(s, t, z, i, nb), down = 0;
+    uint64_t nb[SPACE_MAX_MOVES];
+    unsigned char codes[SPACE_MAX_MOVES];
+    int k = space_moves_tz(s, db->metric, t, z, i, nb, codes), down = 0;
+    int same_ok = db->metric == METRIC_MTM; /* not bipartite: equal values meet */
     for (int j = 0; j < k; j++) {
         unsigned w = value_at(db, nb[j]);
         if (w == (v + m - 1) % m)
             down = 1;
-        else if (w != (v + 1) % m) {
+        else if (w != (v + 1) % m && !(same_ok && w == v)) {
             f->other = nb[j];
             f->other_value = w;
             return FLAW_NEIGHBOUR;
@@ -293,8 +329,9 @@ static int report_flaw(const struct db *db, const struct finding *f, slide_error
                           "1..%d", i, text, f->value, db->radius);
     case FLAW_NEIGHBOUR:
         return slide_fail(err, SLIDE_EFORMAT, "index %llu (%s) holds %u but its neighbour "
-                          "%llu holds %u, not one more or one less", i, text, f->value,
-                          (unsigned long long)f->other, f->other_value);
+                          "%llu holds %u, not one more or one less%s", i, text, f->value,
+                          (unsigned long long)f->other, f->other_value,
+                          db->metric == METRIC_MTM ? " or the same" : "");
     default:
         return slide_fail(err, SLIDE_EFORMAT, "index %llu (%s) holds %u but no neighbour "
                           "is one move closer to the goal", i, text, f->value);

@@ -118,11 +118,18 @@ static int check_counts(const struct db *db, const struct pdb_table *t, slide_er
 
 int pdb_load(const char *path, int threads, struct pdb_table *t, slide_error *err)
 {
+    return pdb_load_stoppable(path, threads, NULL, t, err);
+}
+
+int pdb_load_stoppable(const char *path, int threads, const volatile sig_atomic_t *cancel,
+                       struct pdb_table *t, slide_error *err)
+{
     struct db db;
     memset(t, 0, sizeof *t);
     int rc = db_open_pdb(path, &db, err);
     if (rc)
         return rc;
+    db.cancel = cancel;
     rc = db_load_payload(&db, threads, err);
     if (!rc)
         rc = table_from_db(&db, t, err);

@@ -59,7 +59,7 @@ static int load_one(struct pdb_set *s, const char *name, int threads,
         if (grc)
             return grc;
     }
-    int rc = pdb_load(name, threads, t, &why);
+    int rc = pdb_load_stoppable(name, threads, s->cancel, t, &why);
     if (rc) /* a bad file, never bad input: SLIDE_EINVAL is kept for the latter */
         return slide_fail(err, rc == SLIDE_EINVAL || rc == SLIDE_ERANGE ? SLIDE_EFORMAT : rc,
                           "%s: %s", name, why.msg);
@@ -209,11 +209,14 @@ int pdb_set_load(struct pdb_set *s, const char *files, int reflect, int threads,
     return pdb_set_load_for(s, files, reflect, threads, NULL, err);
 }
 
-int pdb_set_load_for(struct pdb_set *s, const char *files, int reflect, int threads,
-                     const struct board *goal, slide_error *err)
+/* pdb_set_load_for, stopped by *cancel (may be NULL) between blocks. */
+static int load_set(struct pdb_set *s, const char *files, int reflect, int threads,
+                    const struct board *goal, const volatile sig_atomic_t *cancel,
+                    slide_error *err)
 {
     char name[4096];
     memset(s, 0, sizeof *s);
+    s->cancel = cancel;
     const char *p = files;
     int rc = SLIDE_OK;
     size_t flen = strlen(files);
@@ -257,9 +260,22 @@ int pdb_set_load_for(struct pdb_set *s, const char *files, int reflect, int thre
         if (!rc)
             maybe_sparse(s, threads);
     }
+    s->cancel = NULL; /* the caller's flag: not kept past the load */
     if (rc)
         pdb_set_free(s);
     return rc;
+}
+
+int pdb_set_load_for(struct pdb_set *s, const char *files, int reflect, int threads,
+                     const struct board *goal, slide_error *err)
+{
+    return load_set(s, files, reflect, threads, goal, NULL, err);
+}
+
+int pdb_set_load_stoppable(struct pdb_set *s, const char *files, int reflect, int threads,
+                           const volatile sig_atomic_t *cancel, slide_error *err)
+{
+    return load_set(s, files, reflect, threads, NULL, cancel, err);
 }
 
 int pdb_set_match(const struct pdb_set *s, const struct board *goal, slide_error *err)

@@ -62,14 +62,20 @@ int req_goal(json_t *f, int rows, int cols, struct board *goal, struct serve_rep
 /* A board as a JSON string ("1 2 3/4 5 6/7 8 0"); NULL when out of memory. */
 json_t *json_board(const struct board *b);
 
-/* The loaded database that answers for boards of b's size towards goal, or
- * NULL. */
+/* The optional "metric" field: "stm" (the default) or "mtm" (metric.h);
+ * anything else is refused naming the two. */
+int req_metric(json_t *f, enum metric *out, struct serve_reply *r);
+
+/* The loaded database that answers for boards of b's size towards goal in
+ * metric m, or NULL. */
 const struct db *serve_db_for(const struct serve_api *api, const struct board *b,
-                              const struct board *goal);
+                              const struct board *goal, enum metric m);
 
 /* The first loaded admissible pattern database set built for boards shaped
- * like goal and for that goal, or NULL. */
-const struct pdb_set *serve_pdb_for(const struct serve_api *api, const struct board *goal);
+ * like goal and for that goal that bounds moves of metric m (any
+ * admissible set bounds STM; MTM needs tables of kind mtm), or NULL. */
+const struct pdb_set *serve_pdb_for(const struct serve_api *api, const struct board *goal,
+                                    enum metric m);
 
 /* 1 when wd's tables fit a rows x cols board (4x4, 3x5, 2x6 and smaller,
  * their transposes, one line of up to 16 cells): beyond, building them

@@ -18,9 +18,9 @@
 
 static json_t *db_summary(const struct db *db)
 {
-    return json_pack("{s:i, s:i, s:o, s:i, s:I}", "rows", db->rows, "cols", db->cols,
-                     "goal", json_board(&db->goal), "radius", db->radius,
-                     "reachable", (json_int_t)db->reachable);
+    return json_pack("{s:i, s:i, s:o, s:s, s:i, s:I}", "rows", db->rows, "cols", db->cols,
+                     "goal", json_board(&db->goal), "metric", metric_name(db->metric),
+                     "radius", db->radius, "reachable", (json_int_t)db->reachable);
 }
 
 /* One loaded pattern database set: its board, goal and tables. */
@@ -41,9 +41,9 @@ static json_t *pdb_summary(const struct pdb_set *p)
     json_t *g = pdb_set_goal(p, &goal, &err) ? json_null() : json_board(&goal);
     if (!json_is_null(g))
         board_free(&goal);
-    return json_pack("{s:i, s:i, s:o, s:b, s:b, s:o}", "rows", p->rows, "cols", p->cols,
-                     "goal", g, "admissible", pdb_set_admissible(p), "reflect", p->reflect,
-                     "tables", tables);
+    return json_pack("{s:i, s:i, s:o, s:b, s:s, s:b, s:o}", "rows", p->rows, "cols", p->cols,
+                     "goal", g, "admissible", pdb_set_admissible(p), "metric",
+                     metric_name(pdb_set_metric(p)), "reflect", p->reflect, "tables", tables);
 }
 
 static void info(struct serve_api *api, json_t *f, int client, struct serve_reply *r)
@@ -80,12 +80,12 @@ static void info(struct serve_api *api, json_t *f, int client, struct serve_repl
                                "read_seconds", l->read_seconds,
                                "send_seconds", l->send_seconds,
                                "auto_ida_cells", SERVE_AUTO_IDA_CELLS);
-    reply_json(r, 200, json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:[ssss]}",
+    reply_json(r, 200, json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:[ssss], s:[ss]}",
                                  "version", provenance_version(), "commit", provenance_commit(),
                                  "limits", limits, "databases", dbs,
                                  "pattern_databases", pdbs, "heuristics", hs,
                                  "ida_heuristics", ida, "methods", "auto", "ida", "db",
-                                 "layers"));
+                                 "layers", "metrics", "stm", "mtm"));
 }
 
 static const char *width_rule(const struct parity_report *p)
@@ -221,16 +221,18 @@ done:
 static void histogram(struct serve_api *api, json_t *f, int client, struct serve_reply *r)
 {
     (void)client;
-    static const char *const fields[] = {"size", "goal", NULL};
+    static const char *const fields[] = {"size", "goal", "metric", NULL};
     int rows, cols;
+    enum metric m;
     struct board goal = {0};
     if (req_fields(f, fields, r) || req_size(api, f, &rows, &cols, r) ||
-        req_goal(f, rows, cols, &goal, r))
+        req_goal(f, rows, cols, &goal, r) || req_metric(f, &m, r))
         goto done;
-    const struct db *db = serve_db_for(api, &goal, &goal);
+    const struct db *db = serve_db_for(api, &goal, &goal, m);
     if (!db) {
-        reply_error(r, 404, "no database of %dx%d boards with this goal is loaded (start "
-                    "slide serve with --db FILE; see /api/info)", rows, cols);
+        reply_error(r, 404, "no database of %dx%d boards with this goal%s is loaded (start "
+                    "slide serve with --db FILE; see /api/info)", rows, cols,
+                    m == METRIC_MTM ? " in the multi-tile metric" : "");
         goto done;
     }
     json_t *h = json_array();

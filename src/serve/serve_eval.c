@@ -4,6 +4,12 @@
  * and for each board along a sequence of moves (the page's chart of h and
  * d along a solution).
  *
+ * In the multi-tile metric (the request's "metric") wd is the MTM walking
+ * distance, the pattern databases and the distance database those of that
+ * metric, and moves are read in its notation (metric.h: "UU L" is two
+ * moves); the other heuristics keep their values, which may exceed the
+ * MTM distance (/api/info says which are admissible in STM).
+ *
  * An evaluation takes a slot of the search pool (serve_pool.h) like a
  * search: up to 20,000 boards of 32x32 are seconds of CPU, so the slots
  * bound the CPU the server takes, and the slot's flag (deadline, stop,
@@ -24,6 +30,7 @@
  * so any number of requests may evaluate with it at once. */
 struct evaluator {
     struct board goal;
+    enum metric metric;
     struct heuristic *h;   /* count rows of the table; def NULL where not built */
     int count;
 };
@@ -64,8 +71,8 @@ int serve_wd_fits(int rows, int cols)
  * store (built there at most once; a build stops with SLIDE_EINTR when
  * *cancel is raised). */
 static int evaluator_new(struct heuristic_wd_store *wd, const struct board *goal,
-                         const volatile sig_atomic_t *cancel, struct evaluator **out,
-                         slide_error *err)
+                         enum metric m, const volatile sig_atomic_t *cancel,
+                         struct evaluator **out, slide_error *err)
 {
     const struct heuristic_def *table;
     struct evaluator *e = calloc(1, sizeof *e);
@@ -74,6 +81,7 @@ static int evaluator_new(struct heuristic_wd_store *wd, const struct board *goal
         free(e);
         return slide_fail(err, SLIDE_ENOMEM, "out of memory for the heuristics");
     }
+    e->metric = m;
     table = heuristic_table(&e->count);
     if (!(e->h = calloc((size_t)e->count, sizeof *e->h))) {
         evaluator_free(e);
@@ -83,8 +91,10 @@ static int evaluator_new(struct heuristic_wd_store *wd, const struct board *goal
         int is_wd = !strcmp(table[i].name, "wd");
         if (is_wd && !serve_wd_fits(goal->rows, goal->cols))
             continue;
-        int rc = is_wd ? heuristic_init_wd_shared(&e->h[i], goal, wd, cancel, err)
-                       : heuristic_init(&e->h[i], table[i].name, goal, err);
+        int rc = is_wd && m == METRIC_MTM /* its own tables, not the store's */
+                     ? heuristic_init_metric(&e->h[i], "wd", goal, m, err)
+                 : is_wd ? heuristic_init_wd_shared(&e->h[i], goal, wd, cancel, err)
+                         : heuristic_init(&e->h[i], table[i].name, goal, err);
         if (rc == SLIDE_ENOMEM || rc == SLIDE_EINTR) {
             evaluator_free(e);
             return rc;
@@ -96,12 +106,18 @@ static int evaluator_new(struct heuristic_wd_store *wd, const struct board *goal
     return SLIDE_OK;
 }
 
-static struct evaluator *cached(struct serve_eval_cache *c, const struct board *goal)
+static int same(const struct evaluator *e, const struct board *goal, enum metric m)
+{
+    return e->metric == m && board_equal(&e->goal, goal);
+}
+
+static struct evaluator *cached(struct serve_eval_cache *c, const struct board *goal,
+                                enum metric m)
 {
     struct evaluator *e = NULL;
     pthread_mutex_lock(&c->lock);
     for (int i = 0; i < c->n && !e; i++)
-        if (board_equal(&c->e[i]->goal, goal))
+        if (same(c->e[i], goal, m))
             e = c->e[i];
     pthread_mutex_unlock(&c->lock);
     return e;
@@ -110,21 +126,21 @@ static struct evaluator *cached(struct serve_eval_cache *c, const struct board *
 /* The evaluator of goal: from the cache, or built (in the caller's slot,
  * stopped by its flag: SLIDE_EINTR) and (room permitting) kept there;
  * *own is 1 when the caller must free it. */
-static int evaluator_for(struct serve_api *api, const struct board *goal,
+static int evaluator_for(struct serve_api *api, const struct board *goal, enum metric m,
                          const volatile sig_atomic_t *cancel, struct evaluator **out,
                          int *own, slide_error *err)
 {
     struct serve_eval_cache *c = api->cache;
     *own = 0;
-    if ((*out = cached(c, goal)))
+    if ((*out = cached(c, goal, m)))
         return SLIDE_OK;
-    int rc = evaluator_new(api->wd, goal, cancel, out, err);
+    int rc = evaluator_new(api->wd, goal, m, cancel, out, err);
     if (rc)
         return rc;
     pthread_mutex_lock(&c->lock);
     struct evaluator *again = NULL;
     for (int i = 0; i < c->n && !again; i++)
-        if (board_equal(&c->e[i]->goal, goal))
+        if (same(c->e[i], goal, m))
             again = c->e[i];
     if (again) { /* another request built it meanwhile */
         evaluator_free(*out);
@@ -204,6 +220,47 @@ static void bad_move(const char *moves, size_t i, int m, struct serve_reply *r)
                 m < 0 ? "is not one of U, D, L, R" : "leaves the board");
 }
 
+/* along() in MTM: the moves in metric.h's notation, one board per move. */
+static json_t *along_mtm(const struct eval_ctx *x, const struct board *start,
+                         const char *moves, int *stopped, struct serve_reply *r)
+{
+    struct board b;
+    slide_error err;
+    int len = 0, max = (int)strlen(moves) + 1;
+    unsigned char *codes = malloc((size_t)max);
+    *stopped = 0;
+    if (!codes || board_copy(&b, start, &err)) {
+        free(codes);
+        reply_error(r, 500, "out of memory for %d moves", max);
+        return NULL;
+    }
+    json_t *path = NULL;
+    if (move_parse_codes(moves, METRIC_MTM, codes, max, &len, &err)) {
+        reply_error(r, 400, "field \"moves\": %s", err.msg);
+        len = -1;
+    } else {
+        path = json_array();
+        json_array_append_new(path, evaluate(x->e, x->db, x->pdb, &b));
+    }
+    int z = board_blank(&b);
+    for (int i = 0; path && i < len; i++) {
+        if (*x->cancel) {
+            *stopped = 1;
+        } else if (move_target(b.rows, b.cols, z, codes[i]) < 0) {
+            reply_error(r, 400, "field \"moves\": move %d leaves the board", i + 1);
+        } else {
+            z = move_apply(b.cells, b.cols, z, codes[i]);
+            json_array_append_new(path, evaluate(x->e, x->db, x->pdb, &b));
+            continue;
+        }
+        json_decref(path);
+        path = NULL;
+    }
+    free(codes);
+    board_free(&b);
+    return path;
+}
+
 /* The boards along moves, each evaluated; NULL and an answer in r on an
  * illegal move, or when the slot's flag stops it (*stopped then 1). */
 static json_t *along(const struct eval_ctx *x, const struct board *start, const char *moves,
@@ -252,14 +309,16 @@ static void eval_board(struct serve_api *api, json_t *f, int client, const struc
                        const struct board *goal, struct serve_reply *r)
 {
     const char *moves;
-    if (req_string(f, "moves", 0, "UULDR", &moves, r))
+    enum metric m;
+    if (req_string(f, "moves", 0, "UULDR", &moves, r) || req_metric(f, &m, r))
         return;
     if (moves && strlen(moves) > (size_t)api->limits->max_moves) {
         reply_error(r, 400, "field \"moves\" has %zu moves; slide serve evaluates at most %d",
                     strlen(moves), api->limits->max_moves);
         return;
     }
-    struct eval_ctx x = {NULL, serve_db_for(api, b, goal), serve_pdb_for(api, goal), NULL};
+    struct eval_ctx x = {NULL, serve_db_for(api, b, goal, m), serve_pdb_for(api, goal, m),
+                         NULL};
     int slot = serve_pool_acquire(api->pool, api->limits->max_seconds, client);
     if (slot < 0) {
         serve_reply_busy(api, r);
@@ -269,7 +328,7 @@ static void eval_board(struct serve_api *api, json_t *f, int client, const struc
     struct evaluator *e;
     int own, stopped = 0;
     slide_error err;
-    int rc = evaluator_for(api, goal, x.cancel, &e, &own, &err);
+    int rc = evaluator_for(api, goal, m, x.cancel, &e, &own, &err);
     if (rc) {
         if (rc == SLIDE_EINTR)
             stopped_reply(api, slot, moves ? strlen(moves) : 0, r);
@@ -280,11 +339,14 @@ static void eval_board(struct serve_api *api, json_t *f, int client, const struc
     }
     x.e = e;
     json_t *o = evaluate(e, x.db, x.pdb, b);
-    json_t *path = moves ? along(&x, b, moves, &stopped, r) : NULL;
+    json_t *path = !moves ? NULL
+                   : m == METRIC_MTM ? along_mtm(&x, b, moves, &stopped, r)
+                                     : along(&x, b, moves, &stopped, r);
     if (stopped)
         stopped_reply(api, slot, strlen(moves), r);
     serve_pool_release(api->pool, slot);
     json_object_set_new(o, "database", json_boolean(x.db != NULL));
+    json_object_set_new(o, "metric", json_string(metric_name(m)));
     if (path)
         json_object_set_new(o, "path", path);
     if (!moves || path)
@@ -297,7 +359,7 @@ static void eval_board(struct serve_api *api, json_t *f, int client, const struc
 
 void serve_eval(struct serve_api *api, json_t *f, int client, struct serve_reply *r)
 {
-    static const char *const fields[] = {"board", "goal", "moves", NULL};
+    static const char *const fields[] = {"board", "goal", "moves", "metric", NULL};
     struct board b = {0}, goal = {0};
     if (!req_fields(f, fields, r) && !req_board(api, f, 0, &b, &goal, r))
         eval_board(api, f, client, &b, &goal, r);

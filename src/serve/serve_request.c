@@ -248,24 +248,45 @@ json_t *json_board(const struct board *b)
     return v;
 }
 
+int req_metric(json_t *f, enum metric *out, struct serve_reply *r)
+{
+    const char *text;
+    *out = METRIC_STM;
+    if (req_string(f, "metric", 0, "mtm", &text, r))
+        return -1;
+    if (!text)
+        return 0;
+    int m = metric_parse(text);
+    if (m < 0) {
+        char clip[48];
+        reply_error(r, 400, "field \"metric\" must be stm (one tile one cell) or mtm (the "
+                    "blank jumps along its row or column), not \"%s\"",
+                    text_clip(clip, sizeof clip, text, strlen(text), 32));
+        return -1;
+    }
+    *out = (enum metric)m;
+    return 0;
+}
+
 const struct db *serve_db_for(const struct serve_api *api, const struct board *b,
-                              const struct board *goal)
+                              const struct board *goal, enum metric m)
 {
     slide_error err;
     for (int i = 0; i < api->ndbs; i++)
-        if (db_match(&api->dbs[i], b, goal, &err) == SLIDE_OK)
+        if (api->dbs[i].metric == m && db_match(&api->dbs[i], b, goal, &err) == SLIDE_OK)
             return &api->dbs[i];
     return NULL;
 }
 
-const struct pdb_set *serve_pdb_for(const struct serve_api *api, const struct board *goal)
+const struct pdb_set *serve_pdb_for(const struct serve_api *api, const struct board *goal,
+                                    enum metric m)
 {
     for (int i = 0; i < api->npdbs; i++) {
         const struct pdb_set *p = &api->pdbs[i];
         int same = p->rows == goal->rows && p->cols == goal->cols;
         for (int k = 0; same && k < p->n; k++)
             same = goal->cells[k] == p->tables[0].pat.goal_cells[k];
-        if (same && pdb_set_admissible(p))
+        if (same && pdb_set_admissible(p) && (m == METRIC_STM || pdb_set_metric(p) == m))
             return p;
     }
     return NULL;

@@ -1,7 +1,8 @@
 /*
  * serve_solve.c - POST /api/solve: one board solved by IDA*, by descent in
  * a loaded distance database, or layer by layer, each bounded by the
- * server's limits (serve.h).
+ * server's limits (serve.h), in the metric the request names (metric.h:
+ * IDA* and the database count multi-tile moves too, layers does not).
  */
 #include <omp.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include <time.h>
 
 #include "request.h"
+#include "slide/heuristic.h"
 #include "slide/ida.h"
 #include "slide/ida_parallel.h"
 #include "slide/layers.h"
@@ -19,6 +21,7 @@
 /* What a method produced; the figures a method does not have stay -1. */
 struct solved {
     const char *method, *heuristic;
+    enum metric metric;
     int optimal;
     char *moves;            /* letters, NUL-terminated, malloc'd; NULL when stopped */
     long long length, lower_bound, expanded, generated, iterations, h_start;
@@ -30,6 +33,7 @@ struct solved {
 
 struct solve_request {
     const struct board *start, *goal;
+    enum metric metric;
     const char *heuristic;
     const struct pdb_set *pdb; /* IDA* over this loaded set (heuristic: what
                                   it is maxed with, "" for none); else NULL */
@@ -43,11 +47,15 @@ struct solve_request {
  * slide has for this board and goal.  A loaded admissible pattern database
  * set built for the board's size and goal, maxed with lc (as --h
  * max(lc,pdb:...) does; lc costs little beside the table lookups), else lc.
+ * In MTM, where lc overestimates: a set of kind mtm maxed with wd (where
+ * wd's tables fit, else alone), else wd.
  */
 static void best_heuristic(const struct serve_api *api, struct solve_request *q)
 {
-    q->pdb = serve_pdb_for(api, q->goal);
+    q->pdb = serve_pdb_for(api, q->goal, q->metric);
     q->heuristic = IDA_HEURISTIC_DEFAULT; /* alone, or maxed with the tables */
+    if (q->metric == METRIC_MTM)
+        q->heuristic = serve_wd_fits(q->goal->rows, q->goal->cols) ? "wd" : "";
 }
 
 static double now_seconds(void)
@@ -57,14 +65,13 @@ static double now_seconds(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-/* The moves as letters (malloc'd). */
-static char *letters(const unsigned char *moves, int len)
+/* Move codes as text in metric m's notation (metric.h; malloc'd). */
+static char *letters(const unsigned char *moves, int len, enum metric m)
 {
-    char *s = malloc((size_t)len + 1);
-    for (int i = 0; s && i < len; i++)
-        s[i] = move_letter((enum move)moves[i]);
+    size_t need = move_format_codes(moves, len, m, NULL, 0);
+    char *s = malloc(need + 1);
     if (s)
-        s[len] = '\0';
+        move_format_codes(moves, len, m, s, need + 1);
     return s;
 }
 
@@ -77,9 +84,9 @@ static int open_heuristic(struct serve_api *api, const struct solve_request *q,
 {
     if (q->pdb)
         return ida_heuristic_open_pdb(h, q->pdb, q->heuristic, q->goal, err);
-    if (!strcmp(q->heuristic, "wd"))
+    if (!strcmp(q->heuristic, "wd") && q->metric == METRIC_STM)
         return ida_heuristic_open_wd_shared(h, q->goal, api->wd, flag, err);
-    return ida_heuristic_open(h, q->heuristic, q->goal, err);
+    return ida_heuristic_open_metric(h, q->heuristic, q->goal, q->metric, err);
 }
 
 /* Why the slot's flag stopped a search (or a build of its tables). */
@@ -153,7 +160,7 @@ static int run_ida(struct serve_api *api, const struct solve_request *q, struct 
     }
     int threads = borrow_slots(api, q, slot);
     struct ida_options o = {(uint64_t)q->max_nodes, serve_pool_flag(api->pool, slot[0]), NULL,
-                            NULL, METRIC_STM};
+                            NULL, q->metric};
     struct ida_result res = {0};
     rc = search(api, q, h, threads, &o, &res, err);
     if (rc == SLIDE_EINTR) {
@@ -175,7 +182,7 @@ static int run_ida(struct serve_api *api, const struct solve_request *q, struct 
     s->iterations = res.iterations;
     s->h_start = res.h_start;
     s->threads = res.threads ? res.threads : threads;
-    if (!rc && !(s->moves = letters(res.moves, res.length)))
+    if (!rc && !(s->moves = letters(res.moves, res.length, q->metric)))
         rc = slide_fail(err, SLIDE_ENOMEM, "out of memory for %d moves", res.length);
     ida_result_free(&res);
     ida_heuristic_close(&h[0]);
@@ -185,16 +192,13 @@ static int run_ida(struct serve_api *api, const struct solve_request *q, struct 
 static int run_db(const struct db *db, const struct board *start, struct solved *s,
                   slide_error *err)
 {
-    enum move m[DB_MAX_RADIUS + 1];
+    unsigned char m[DB_MAX_RADIUS + 1];
     int len = 0;
     int rc = db_path(db, start, m, &len, err);
     if (rc)
         return rc;
-    if (!(s->moves = malloc((size_t)len + 1)))
+    if (!(s->moves = letters(m, len, db->metric)))
         return slide_fail(err, SLIDE_ENOMEM, "out of memory for %d moves", len);
-    for (int i = 0; i < len; i++)
-        s->moves[i] = move_letter(m[i]);
-    s->moves[len] = '\0';
     s->method = "db";
     s->optimal = 1;
     s->length = s->lower_bound = len;
@@ -219,17 +223,24 @@ static int run_layers(const struct board *start, const struct board *goal, struc
     return rc;
 }
 
-/* 1 if the moves take start to goal (the check every answer goes through). */
-static int replays(const struct board *start, const struct board *goal, const char *moves)
+/* 1 if the moves (metric m's notation) take start to goal in `length`
+ * moves (the check every answer goes through): each move is replayed as
+ * its unit steps, by the single-tile rules. */
+static int replays(const struct board *start, const struct board *goal, enum metric m,
+                   const char *moves, long long length)
 {
     struct board b;
     slide_error err;
     if (board_copy(&b, start, &err))
         return 0;
-    int z = board_blank(&b), ok = 1;
-    for (const char *p = moves; *p && ok; p++)
+    int z = board_blank(&b), ok = 1, count = 0;
+    for (const char *p = moves; *p && ok; p++) {
+        if (*p == ' ' && m == METRIC_MTM)
+            continue; /* between moves */
         ok = move_parse(*p) >= 0 && board_move(&b, &z, (enum move)move_parse(*p)) == 0;
-    ok = ok && board_equal(&b, goal);
+        count += m == METRIC_STM || p[1] != *p; /* the last letter of a move */
+    }
+    ok = ok && board_equal(&b, goal) && count == length;
     board_free(&b);
     return ok;
 }
@@ -242,8 +253,9 @@ static json_t *figure(long long v)
 static void reply_solved(struct serve_reply *r, const struct solved *s, double seconds)
 {
     const char *status = s->stopped[0] ? "stopped" : s->optimal ? "optimal" : "found";
-    json_t *o = json_pack("{s:s, s:s, s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:f}",
+    json_t *o = json_pack("{s:s, s:s, s:s, s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:f}",
                           "status", status, "method", s->method,
+                          "metric", metric_name(s->metric),
                           "heuristic", s->heuristic ? json_string(s->heuristic) : json_null(),
                           "optimal", s->optimal, "length", figure(s->length),
                           "moves", s->moves ? json_string(s->moves) : json_null(),
@@ -285,7 +297,7 @@ static int read_options(struct serve_api *api, json_t *f, const struct board *go
     q->heuristic = NULL;
     q->max_nodes = (long long)l->max_nodes;
     q->max_seconds = l->max_seconds;
-    if (req_string(f, "method", 0, "auto", method, r) ||
+    if (req_string(f, "method", 0, "auto", method, r) || req_metric(f, &q->metric, r) ||
         req_string(f, "heuristic", 0, "lc", &q->heuristic, r) ||
         req_int(f, "max_nodes", 1, (long long)l->max_nodes, &q->max_nodes, r) ||
         req_seconds(f, "max_seconds", l->max_seconds, &q->max_seconds, r))
@@ -305,16 +317,29 @@ static int read_options(struct serve_api *api, json_t *f, const struct board *go
         reply_error(r, 400, "field \"heuristic\" is for method ida (or auto), not %s", *method);
         return -1;
     }
+    if (q->metric == METRIC_MTM && !strcmp(*method, "layers")) {
+        reply_error(r, 400, "method layers counts single-tile moves; in the multi-tile "
+                    "metric (mtm) take auto, ida or db");
+        return -1;
+    }
     if (!q->heuristic) {
         best_heuristic(api, q);
         return 0;
     }
     if (!strcmp(q->heuristic, "pdb")) { /* the tables alone */
         q->heuristic = "";
-        if ((q->pdb = serve_pdb_for(api, goal)))
+        if ((q->pdb = serve_pdb_for(api, goal, q->metric)))
             return 0;
-        reply_error(r, 400, "heuristic pdb: no pattern database is loaded for %dx%d boards "
-                    "with this goal (see /api/info)", goal->rows, goal->cols);
+        reply_error(r, 400, "heuristic pdb: no pattern database %sis loaded for %dx%d boards "
+                    "with this goal (see /api/info)", q->metric == METRIC_MTM ? "of kind mtm "
+                    : "", goal->rows, goal->cols);
+        return -1;
+    }
+    if (q->metric == METRIC_MTM && heuristic_stm_only(q->heuristic)) {
+        struct ida_heuristic h; /* refused before anything is built: the CLI's words */
+        slide_error err;
+        ida_heuristic_open_metric(&h, q->heuristic, goal, METRIC_MTM, &err);
+        reply_error(r, 400, "%s", err.msg);
         return -1;
     }
     if (!strcmp(q->heuristic, "wd")) { /* ida_heuristic_open builds its tables */
@@ -338,32 +363,41 @@ static int read_options(struct serve_api *api, json_t *f, const struct board *go
 }
 
 /* "auto": the database when one covers the board, IDA* up to
- * SERVE_AUTO_IDA_CELLS cells, layer by layer beyond. */
-static const char *choose(const struct board *b, const char *method, const struct db *db)
+ * SERVE_AUTO_IDA_CELLS cells, layer by layer beyond (in STM; in MTM IDA*
+ * at any size, within the server's limits). */
+static const char *choose(const struct board *b, const char *method, const struct db *db,
+                          enum metric m)
 {
     if (strcmp(method, "auto"))
         return method;
     if (db)
         return "db";
-    return board_cells(b) <= SERVE_AUTO_IDA_CELLS ? "ida" : "layers";
+    return board_cells(b) <= SERVE_AUTO_IDA_CELLS || m == METRIC_MTM ? "ida" : "layers";
 }
 
 static void solve_board(struct serve_api *api, json_t *f, int client, const struct board *b,
                         const struct board *goal, struct serve_reply *r)
 {
-    struct solve_request q = {b, goal, NULL, NULL, 0, 0, client};
+    struct solve_request q = {b, goal, METRIC_STM, NULL, NULL, 0, 0, client};
     const char *method;
     if (read_options(api, f, goal, &method, &q, r) || refuse_unsolvable(b, goal, r))
         return;
-    const struct db *db = serve_db_for(api, b, goal);
-    method = choose(b, method, db);
+    const struct db *db = serve_db_for(api, b, goal, q.metric);
+    method = choose(b, method, db, q.metric);
     if (!strcmp(method, "db") && !db) {
-        reply_error(r, 400, "method db: no database is loaded for %dx%d boards with this "
-                    "goal (see /api/info)", b->rows, b->cols);
+        reply_error(r, 400, "method db: no database %sis loaded for %dx%d boards with this "
+                    "goal (see /api/info)", q.metric == METRIC_MTM ? "of the multi-tile "
+                    "metric " : "", b->rows, b->cols);
+        return;
+    }
+    if (!strcmp(method, "ida") && q.metric == METRIC_MTM && !q.pdb && !q.heuristic[0]) {
+        reply_error(r, 400, "the multi-tile metric: no heuristic bounds its moves on %dx%d "
+                    "boards here (wd's tables fit up to 4x4, 3x5 and 2x6; no pattern "
+                    "database of kind mtm is loaded for this goal)", b->rows, b->cols);
         return;
     }
     struct solved s = {.expanded = -1, .generated = -1, .iterations = -1, .h_start = -1,
-                       .lower_bound = -1, .length = -1};
+                       .lower_bound = -1, .length = -1, .metric = q.metric};
     slide_error err;
     double t0 = now_seconds();
     int rc = !strcmp(method, "ida") ? run_ida(api, &q, &s, &err)
@@ -374,7 +408,7 @@ static void solve_board(struct serve_api *api, json_t *f, int client, const stru
         serve_reply_busy(api, r);
     } else if (rc && rc != SLIDE_EINTR) {
         reply_error(r, rc == SLIDE_EINVAL || rc == SLIDE_ERANGE ? 400 : 500, "%s", err.msg);
-    } else if (!rc && !replays(b, goal, s.moves)) {
+    } else if (!rc && !replays(b, goal, s.metric, s.moves, s.length)) {
         reply_error(r, 500, "internal error: the %s solution does not replay to the goal",
                     method);
     } else {
@@ -385,7 +419,7 @@ static void solve_board(struct serve_api *api, json_t *f, int client, const stru
 
 void serve_solve(struct serve_api *api, json_t *f, int client, struct serve_reply *r)
 {
-    static const char *const fields[] = {"board", "goal", "method", "heuristic",
+    static const char *const fields[] = {"board", "goal", "method", "metric", "heuristic",
                                          "max_nodes", "max_seconds", NULL};
     struct board b = {0}, goal = {0};
     if (!req_fields(f, fields, r) && !req_board(api, f, 0, &b, &goal, r))

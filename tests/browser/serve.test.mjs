@@ -7,6 +7,8 @@
 // database and 3x3 pattern databases it builds first (searches capped at
 // 2 s), plays, traps, solves, charts, types and links boards, saves a
 // screenshot per test in SHOTS, and ends with "browser: N passed, N failed".
+// A 3x3 database of the multi-tile metric is loaded too: the metric switch
+// is checked against solve --metric mtm's length.
 // The truths: the goal is checked cell by cell in the page's own board, the
 // animation's length against the length /api/solve gives for the same
 // board, the 3x3 histogram against the published counts (Reinefeld 1993),
@@ -53,8 +55,8 @@ function watch(page) {
   });
 }
 
-async function startServer(db, pdb) {
-  const child = spawn(SLIDE, ['serve', '--port', '0', '--db', db, '--pdb', pdb, '--max-seconds', '2'],
+async function startServer(dbs, pdb) {
+  const child = spawn(SLIDE, ['serve', '--port', '0', '--db', ...dbs, '--pdb', pdb, '--max-seconds', '2'],
                       { stdio: ['ignore', 'pipe', 'pipe'] });
   const url = await new Promise((resolve, reject) => {
     let out = '';
@@ -536,6 +538,40 @@ const tests = {
     check(rows.length === 10 && rows[9].trim().endsWith('.'), 'text board is not 10 rows ending in the blank');
   },
 
+  async 'the multi-tile metric: a click slides a group as one move, Solve solves in it'(page) {
+    await choose(page, 3, 3);
+    await page.click('#reset');
+    await boardIs(page, '1 2 3/4 5 6/7 8 0');
+    await page.select('#metric', 'mtm');
+    await page.waitForFunction(() => document.getElementById('board').dataset.metric === 'mtm');
+    check(await text(page, '#move-count') === '0', 'the move counter did not start again');
+    // tile 7 is two cells left of the blank: 7 and 8 slide right together, one move
+    await page.click('#board .tile[data-tile="7"]');
+    await boardIs(page, '1 2 3/4 5 6/0 7 8');
+    check(await text(page, '#move-count') === '1', 'a group slide did not count one move');
+    await step('the exact multi-tile distance 1, from the mtm database',
+               () => page.waitForFunction(() =>
+                 document.getElementById('exact-distance')?.textContent === '1', { timeout: 5000 }));
+    // the 8-puzzle's hardest single-tile board: its MTM length by the command line
+    const board = '8 6 7/2 5 4/3 0 1';
+    const cli = Number(execFileSync(SLIDE, ['solve', '--metric', 'mtm', '--count', board])
+      .toString().trim());
+    await typeBoard(page, board);
+    await boardIs(page, board);
+    await page.$eval('#speed', (e) => { e.value = '30'; });
+    await page.click('#solve');
+    await step('the animation ends', () => page.waitForFunction(() =>
+      document.getElementById('status').dataset.done === 'true', { timeout: 60000 }));
+    check(await data(page, '#status', 'metric') === 'mtm', 'the page did not solve in mtm');
+    check(Number(await data(page, '#status', 'length')) === cli,
+          `the page's length ${await data(page, '#status', 'length')} is not solve --metric mtm's ${cli}`);
+    check(Number(await text(page, '#move-count')) === cli,
+          `the move counter says ${await text(page, '#move-count')}, not ${cli} group moves`);
+    check(await data(page, '#board', 'solved') === 'true', 'the animation did not end on the goal');
+    await page.select('#metric', 'stm');
+    await page.waitForFunction(() => document.getElementById('board').dataset.metric === 'stm');
+  },
+
   async 'every file of the page answered 200, its icon too'() {
     check(iconAnswered, 'the page asked for no icon, or it did not answer 200');
     check(badResources.length === 0, `failed requests: ${badResources.join(', ')}`);
@@ -547,13 +583,15 @@ async function main() {
   mkdirSync(SHOTS, { recursive: true });
   const db = join(dir, '3x3.db');
   execFileSync(SLIDE, ['bfs', '3x3', '--save', db], { stdio: 'ignore' });
+  const dbm = join(dir, '3x3-mtm.db');
+  execFileSync(SLIDE, ['bfs', '3x3', '--metric', 'mtm', '--save', dbm], { stdio: 'ignore' });
   for (const [tiles, name] of [['1-4', 'a'], ['5-8', 'b']])
     execFileSync(SLIDE, ['pdb', 'build', '3x3', '--pattern', tiles, '-o', join(dir, `${name}.pdb`)],
                  { stdio: 'ignore' });
   // a second set, for the blank-first goal: the page tells the two apart
   execFileSync(SLIDE, ['pdb', 'build', '3x3', '--goal', '0 1 2/3 4 5/6 7 8', '--pattern', '1-4',
                        '-o', join(dir, 'f.pdb')], { stdio: 'ignore' });
-  const { child, url } = await startServer(db, `${join(dir, 'a.pdb')}+${join(dir, 'b.pdb')},` +
+  const { child, url } = await startServer([db, dbm], `${join(dir, 'a.pdb')}+${join(dir, 'b.pdb')},` +
                                                join(dir, 'f.pdb'));
   const browser = await puppeteer.launch({
     executablePath: CHROMIUM, headless: true,

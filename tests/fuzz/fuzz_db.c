@@ -67,7 +67,7 @@ static void payload_mode(const uint8_t *data, size_t size)
         base->payload[(i - 2) % base->payload_bytes] ^= data[i];
     struct db_verify_report rep;
     struct board b;
-    enum move moves[DB_MAX_RADIUS + 1];
+    unsigned char moves[DB_MAX_RADIUS + 1];
     slide_error err;
     int d;
     db_verify(base, 1, &rep, &err);

@@ -52,7 +52,7 @@ static inline void fuzz_db_exercise(const uint8_t *buf, size_t len)
     if (db.indexes <= FUZZ_MAX_INDEXES && db_load_payload(&db, 1, &err) == SLIDE_OK) {
         struct db_verify_report rep;
         struct board b;
-        enum move moves[DB_MAX_RADIUS + 1];
+        unsigned char moves[DB_MAX_RADIUS + 1];
         int d;
         db_verify(&db, 1, &rep, &err);
         if (board_alloc(&b, db.rows, db.cols, &err) == SLIDE_OK) {

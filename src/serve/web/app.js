@@ -16,6 +16,7 @@ const $ = (id) => document.getElementById(id);
 const state = {
   rows: 4, cols: 4,
   goalKind: 'last',            // 'last', 'first' or 'custom'
+  metric: 'stm',               // 'stm' or 'mtm': what one move is (the API's metric)
   cells: [], goal: [], moves: 0,
   info: null,                  // /api/info
   anim: null,                  // { moves, i, timer, paused, line }
@@ -63,14 +64,34 @@ function step(blank, m) {
   return -1;
 }
 
-// Apply one blank move; false if it leaves the board.
-function applyMove(m) {
+// Take the blank one cell in direction m; false if it leaves the board.
+function stepBlank(m) {
   const z = blankOf(), to = step(z, m);
   if (to < 0) return false;
   state.cells[z] = state.cells[to];
   state.cells[to] = 0;
-  state.moves++;
   return true;
+}
+
+// Slide a group: the blank travels `letters` (one letter, repeated once per
+// cell), counted as one move in the multi-tile metric and one per cell in
+// the single-tile one.  false (nothing moved) if it leaves the board.
+function applyGroup(letters) {
+  const keep = state.cells.slice();
+  for (const m of letters)
+    if (!stepBlank(m)) {
+      state.cells = keep;
+      return false;
+    }
+  state.moves += state.metric === 'mtm' ? 1 : letters.length;
+  return true;
+}
+
+// A solution's moves (the API's text in the metric's notation) as groups:
+// one letter each in STM, 'UU L' -> ['UU', 'L'] in MTM.
+function moveGroups(text) {
+  if (!text) return [];
+  return state.metric === 'mtm' ? text.split(' ') : text.split('');
 }
 
 // ---- API ----------------------------------------------------------------
@@ -89,21 +110,26 @@ async function api(path, body, signal) {
 const goalTextNow = () => boardText(state.goal, state.rows, state.cols);
 
 function currentRequest() {
-  return { board: boardText(state.cells, state.rows, state.cols), goal: goalTextNow() };
+  return { board: boardText(state.cells, state.rows, state.cols), goal: goalTextNow(),
+           metric: state.metric };
 }
 
+// The loaded database of this size, goal and metric.
 function databaseHere() {
   if (!state.info) return null;
   const goal = goalTextNow();
   return state.info.databases.find((d) => d.rows === state.rows && d.cols === state.cols &&
-                                          d.goal === goal) || null;
+                                          d.goal === goal && d.metric === state.metric) || null;
 }
 
+// The pattern database set IDA* takes here (any admissible set bounds
+// single-tile moves; multi-tile ones need tables of kind mtm).
 function pdbHere() {
   if (!state.info) return null;
   const goal = goalTextNow();
   return (state.info.pattern_databases || []).find((p) => p.rows === state.rows &&
-    p.cols === state.cols && p.goal === goal && p.admissible) || null;
+    p.cols === state.cols && p.goal === goal && p.admissible &&
+    (state.metric === 'stm' || p.metric === 'mtm')) || null;
 }
 
 // ---- drawing the board --------------------------------------------------
@@ -121,6 +147,7 @@ function renderBoard() {
   board.dataset.board = boardText(state.cells, rows, cols);
   board.dataset.goal = goalTextNow();
   board.dataset.solved = String(sameCells(state.cells, state.goal));
+  board.dataset.metric = state.metric;
   $('move-count').textContent = String(state.moves);
   updateLink();
   if (rows > MAX_GRID || cols > MAX_GRID) {
@@ -172,6 +199,7 @@ function boardQuery() {
   const q = new URLSearchParams({ board: boardText(state.cells, state.rows, state.cols) });
   if (state.goalKind === 'first') q.set('goal', 'first');
   else if (state.goalKind === 'custom') q.set('goal', goalTextNow());
+  if (state.metric === 'mtm') q.set('metric', 'mtm');
   // '/' may stand in a query as it is (RFC 3986): the rows stay readable
   return '?' + q.toString().replace(/%2F/gi, '/');
 }
@@ -192,14 +220,19 @@ function userMoved() {
 }
 
 // A tile in the blank's row or column slides, with the ones between it and
-// the blank.
+// the blank: one move in the multi-tile metric, one per tile in the other.
 function clickTile(t) {
   const cell = state.cells.indexOf(t), z = blankOf(), { cols } = state;
-  let m = null;
-  if (Math.floor(cell / cols) === Math.floor(z / cols)) m = cell < z ? 'L' : 'R';
-  else if (cell % cols === z % cols) m = cell < z ? 'U' : 'D';
+  let m = null, k = 0;
+  if (Math.floor(cell / cols) === Math.floor(z / cols)) {
+    m = cell < z ? 'L' : 'R';
+    k = Math.abs(cell - z);
+  } else if (cell % cols === z % cols) {
+    m = cell < z ? 'U' : 'D';
+    k = Math.abs(cell - z) / cols;
+  }
   if (!m) return;
-  while (state.cells[cell] !== 0) applyMove(m);
+  applyGroup(m.repeat(k));
   userMoved();
 }
 
@@ -212,7 +245,7 @@ function onKey(e) {
   const tag = e.target && e.target.tagName;
   if (!m || tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA') return;
   e.preventDefault();
-  if (applyMove(m)) userMoved();
+  if (applyGroup(m)) userMoved();
 }
 
 // ---- the board field ---------------------------------------------------------
@@ -329,7 +362,7 @@ async function useHint() {
 async function refresh() {
   const gen = ++state.generation;
   const req = currentRequest();
-  const verdict = await api('/api/solvable', req);
+  const verdict = await api('/api/solvable', { board: req.board, goal: req.goal });
   if (gen !== state.generation) return;
   showVerdict(verdict);
   const db = databaseHere();
@@ -406,13 +439,16 @@ function histogramNote() {
   let boards = 1n;
   for (let k = 2n; k <= BigInt(n); k++) boards *= k;
   boards /= 2n;
-  const bytes = Number(boards) / 4, goal = state.goalKind === 'last' ? '' : ' --goal G';
+  const bytes = Number(boards) / 4;
+  const goal = (state.goalKind === 'last' ? '' : ' --goal G') +
+    (state.metric === 'mtm' ? ' --metric mtm' : '');
   const units = [['TB', 1e12], ['GB', 1e9], ['MB', 1e6], ['kB', 1e3]];
   const [unit, scale] = units.find(([, s]) => bytes >= s) || ['bytes', 1];
   const mem = `${(bytes / scale).toPrecision(3)} ${unit}`;
   const count = boards.toLocaleString('en');
   if (n <= 14)
-    return `No database of ${size} boards with this goal is loaded.  slide bfs ${size}${goal} ` +
+    return `No database of ${size} boards with this goal${state.metric === 'mtm'
+      ? ' in the multi-tile metric' : ''} is loaded.  slide bfs ${size}${goal} ` +
       `--save FILE enumerates all ${count} boards (${mem} at 2 bits each); start slide serve ` +
       'with --db FILE to see the exact distance and the histogram here.';
   if (n <= 34)
@@ -431,7 +467,8 @@ async function loadHistogram() {
   $('hist-note').textContent = db ? '' : histogramNote();
   $('hist-figure').hidden = !db;
   if (!db) return;
-  const q = new URLSearchParams({ size: `${state.rows}x${state.cols}`, goal: goalTextNow() });
+  const q = new URLSearchParams({ size: `${state.rows}x${state.cols}`, goal: goalTextNow(),
+                                  metric: state.metric });
   const res = await api('/api/histogram?' + q.toString());
   if (res.status === 200) state.histogram = res.data;
 }
@@ -488,14 +525,16 @@ function drawHistogram() {
       svg.append(svgEl('text', { x: L + (d + 0.5) * bw, y: H - B + 14, 'text-anchor': 'middle',
                                  class: 'tick' }, d));
   });
-  svg.append(svgEl('text', { x: (W + L) / 2, y: H - 2, 'text-anchor': 'middle' }, 'distance from the goal (moves)'));
+  svg.append(svgEl('text', { x: (W + L) / 2, y: H - 2, 'text-anchor': 'middle' },
+    `distance from the goal (${state.metric === 'mtm' ? 'multi-tile ' : ''}moves)`));
   let where = '';
   if (here !== null && here !== undefined) {
     const there = h.histogram[here];
     where = ` Your board is at distance ${here}, ` + (there === 1 ? 'the only board there'
       : `one of ${plural(there, 'board', 'boards')} there`) + ' (highlighted).';
   }
-  $('hist-caption').textContent = `${h.rows}x${h.cols}: ${plural(h.reachable, 'board reaches',
+  $('hist-caption').textContent = `${h.rows}x${h.cols}${state.metric === 'mtm'
+    ? ', multi-tile metric' : ''}: ${plural(h.reachable, 'board reaches',
     'boards reach')} the goal; radius ${h.radius}.` + where;
   svg.setAttribute('aria-label', $('hist-caption').textContent);
 }
@@ -575,7 +614,8 @@ async function solve() {
   setStatus(line);
   $('status').dataset.length = String(data.length);
   $('status').dataset.method = data.method;
-  startAnimation(data.moves, line);
+  $('status').dataset.metric = data.metric;
+  startAnimation(moveGroups(data.moves), line);
   drawSolutionChart(start, data);
 }
 
@@ -597,7 +637,7 @@ function markChart(i) {
 // A new board: the last solution's status and chart no longer apply.
 function forgetSolution(status) {
   setStatus(status);
-  for (const k of ['length', 'method', 'stopped', 'done']) delete $('status').dataset[k];
+  for (const k of ['length', 'method', 'metric', 'stopped', 'done']) delete $('status').dataset[k];
   $('hd-figure').hidden = true;
   $('hd-chart').textContent = '';
   state.chartX = null;
@@ -606,6 +646,7 @@ function forgetSolution(status) {
 
 function speed() { return Number($('speed').value); }
 
+// moves: the groups of moveGroups, one animation step (and one move) each.
 function startAnimation(moves, line) {
   state.moves = 0;
   state.anim = { moves, i: 0, timer: null, paused: false, line };
@@ -627,7 +668,7 @@ function advance() {
   const a = state.anim;
   if (!a) return;
   if (a.i < a.moves.length) {
-    applyMove(a.moves[a.i++]);
+    applyGroup(a.moves[a.i++]);
     renderBoard();
     if (a.i < a.moves.length) refresh(); // the distance, h and its layer, live
     markChart(a.i);
@@ -676,7 +717,8 @@ function stepOnce() {
 async function drawSolutionChart(start, sol) {
   if (!sol.moves || sol.moves.length === 0 || sol.moves.length > 2000) return;
   const { status, data } = await api('/api/eval', {
-    board: boardText(start, state.rows, state.cols), goal: goalTextNow(), moves: sol.moves });
+    board: boardText(start, state.rows, state.cols), goal: goalTextNow(), moves: sol.moves,
+    metric: state.metric });
   if (status !== 200) return;
   const series = {};
   data.path.forEach((p, i) => {
@@ -740,6 +782,10 @@ async function sizeChanged() {
   const dbOption = [...sel.options].find((o) => o.value === 'db');
   dbOption.hidden = dbOption.disabled = !db;
   if (!db && sel.value === 'db') sel.value = 'auto';
+  // layer by layer counts single-tile moves only
+  const layers = [...sel.options].find((o) => o.value === 'layers');
+  layers.hidden = layers.disabled = state.metric === 'mtm';
+  if (state.metric === 'mtm' && sel.value === 'layers') sel.value = 'auto';
   showPdbNote();
   await loadHistogram();
 }
@@ -776,11 +822,24 @@ function showPdbNote() {
   note.append(`Pattern databases loaded: ${list}. `);
   // Without a set here, say what still answers exactly: a distance database
   // of this size and goal (by descent), else IDA* with lc (optimal, slower).
-  note.append(here ? 'For this size and goal IDA* uses h = max(lc, pdb), and h now shows pdb.'
+  const base = state.metric === 'mtm' ? 'wd' : 'lc';
+  note.append(here ? `For this size and goal IDA* uses h = max(${base}, pdb), and h now shows pdb.`
     : databaseHere() ? 'None is built for this size and goal, but the distance database is: ' +
-      'Solve answers exactly from it (IDA*, if chosen, uses lc).'
-      : 'None is built for this size and goal: IDA* uses lc here (still optimal, slower).');
+      `Solve answers exactly from it (IDA*, if chosen, uses ${base}).`
+      : `None is built for this size and goal: IDA* uses ${base} here (still optimal, slower).`);
   note.dataset.here = String(!!here);
+}
+
+// The other metric: the board stays, the move count starts again, and
+// everything the page shows is asked again in the new metric.
+async function newMetric() {
+  stopAnimation();
+  state.metric = $('metric').value === 'mtm' ? 'mtm' : 'stm';
+  state.moves = 0;
+  forgetSolution('Ready.');
+  renderBoard();
+  await sizeChanged();
+  await refresh();
 }
 
 async function newSize(cells) {
@@ -846,6 +905,10 @@ function fillSizes() {
 async function fromAddress() {
   const q = new URLSearchParams(location.search);
   const board = q.get('board');
+  if (q.get('metric') === 'mtm') {
+    state.metric = 'mtm';
+    $('metric').value = 'mtm';
+  }
   if (!board) return false;
   $('board-input').value = board;
   $('board-size').value = q.get('size') || '';
@@ -866,6 +929,7 @@ async function main() {
     }
   }
   for (const id of ['rows', 'cols', 'goal']) $(id).addEventListener('change', () => newSize());
+  $('metric').addEventListener('change', newMetric);
   $('reset').addEventListener('click', () => newSize());
   $('board-form').addEventListener('submit', submitBoard);
   $('board-hint-use').addEventListener('click', useHint);
