@@ -5,8 +5,9 @@
 # part of `make test` or `make results`.
 #   - The four tables (127,512,000 entries each) are built once into
 #     PDB_DIR/6-6-6-6 (default build/pdb; about 0.73 GB while one builds,
-#     0.51 GB once all four are loaded) with their build time, CPU time and
-#     peak memory in results/puzzle24-build.txt.  They are never committed.
+#     1.46 GB once all four are loaded with their sparse form: pdb.h) with
+#     their build time, CPU time and peak memory in
+#     results/puzzle24-build.txt.  They are never committed.
 #   - Boards: random walks of WALKS moves from the goal (slide scramble
 #     --walk), then UNIFORM boards drawn uniformly from the solvable ones,
 #     each under BUDGET node expansions (counts, so the boards that finish do
@@ -39,12 +40,35 @@
 #     time itself (no load_cpu_s column) get no CPU figures: the table says
 #     so, gives rates per second of search wall time instead, and names
 #     `make results-24` as the rerun.
+#   - SELECT=all: the selection that knows no published length.  Every
+#     instance of data/korf24.txt in file order (no ordering by the gap,
+#     which needs the length), each searched with SEARCH_THREADS threads
+#     (default 2; the board given on the command line, so slide's parallel
+#     IDA* searches it) under KF_CAP expansions (--max-nodes, default
+#     2000000000), while KF_CPU CPU seconds last in all (default 7200: an
+#     hour of 2 cores; each process's user + system time counted, the
+#     tables' load included; a search still running when they are spent is
+#     interrupted and shows its lower bound).  Only afterwards is each
+#     length compared with the published one (tests/data/korf24.txt, whose
+#     boards must be data/korf24.txt's) and each path replayed (awk, as
+#     above).  No walks or uniform boards unless WALKS or UNIFORM are set;
+#     the files are $OUT/puzzle24-select.csv and .md (NAME), so the
+#     committed results/puzzle24.* stay as they are.  For example:
+#       SELECT=all PDB_DIR=/work/pdb24 KF_CAP=2000000000 KF_CPU=7200 \
+#           sh scripts/results-24.sh
 # The load average is recorded, since the machine may be shared (node counts
 # are the deterministic figures).
 set -eu
 cd "$(dirname "$0")/.."
 OUT=${OUT:-results}
 SLIDE=${SLIDE:-build/slide}
+SELECT=${SELECT:-}
+case "$SELECT" in
+    "") NAME=${NAME:-puzzle24} ;;
+    all) NAME=${NAME:-puzzle24-select} WALKS=${WALKS:-} UNIFORM=${UNIFORM:-0}
+         SEARCH_THREADS=${SEARCH_THREADS:-2} ;;
+    *) echo "results-24: SELECT must be empty or all, not \"$SELECT\"" >&2; exit 2 ;;
+esac
 
 # table HEADER: results/puzzle24.md from results/puzzle24.csv; HEADER is
 # the text under the title.  CSV fields: 1 set, 2 id, 3 board, 4 published,
@@ -53,7 +77,7 @@ SLIDE=${SLIDE:-build/slide}
 # 17 Manhattan IDA* length, 18 load average, 19 the tables' load CPU s (absent
 # in records from before slide measured CPU time: then no CPU figure).
 table() {
-    cols=$(grep -v "^#" "$OUT/puzzle24.csv" | head -1 | awk -F, '{ print NF }')
+    cols=$(grep -v "^#" "$OUT/$NAME.csv" | head -1 | awk -F, '{ print NF }')
     cpu=1
     [ "$cols" -ge 19 ] || cpu=0
     {
@@ -77,7 +101,7 @@ table() {
             echo "| board | published | gap | status | length | h(board) | Manhattan | expanded | generated | search s | CPU s | M generated per search s | check | Manhattan IDA* | load |"
             echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
         fi
-        grep -v "^#" "$OUT/puzzle24.csv" | tail -n +2 | awk -F, -v cpu="$cpu" '{
+        grep -v "^#" "$OUT/$NAME.csv" | tail -n +2 | awk -F, -v cpu="$cpu" '{
             name = $1 == "walk" ? "walk of " $2 : $1 == "kf" ? "Korf-Felner #" $2 : "uniform " $2
             len = $5 == "optimal" ? $6 : ">= " $7
             gap = $4 == "-" ? "-" : $4 - $8
@@ -87,7 +111,7 @@ table() {
                 gap, $5, len, $8, $9, $10, $11, $12, cpu ? $15 : "rerun", cpu ? " " $19 " |" : "",
                 rate, $16, $17 == "" ? "-" : $17, $18 }'
         echo
-        grep -v "^#" "$OUT/puzzle24.csv" | tail -n +2 | awk -F, -v cpu="$cpu" '
+        grep -v "^#" "$OUT/$NAME.csv" | tail -n +2 | awk -F, -v cpu="$cpu" '
             { secs = cpu ? $15 : $12 }
             $1 == "kf" { k++; if ($5 == "optimal") { ks++; ke += $10; kg += $11; kc += secs } else kstop++; kcpu += secs }
             secs > 1 { e += $10; g += $11; c += secs; n++ }
@@ -97,23 +121,25 @@ table() {
                 if (n) printf "Node rate over the %d searches of over 1 %s: %.2f M expanded and %.2f M generated per %s (one thread per search; the tables'"'"' load excluded).\n", n, unit, e / c / 1e6, g / c / 1e6, cpu ? "CPU second" : "second of search wall time" }'
         echo "A stopped board shows the lower bound its search proved (>= L).  Gap: the published length less h(board)."
         echo "Table build: results/puzzle24-build.txt."
-    } > "$OUT/puzzle24.md.tmp"
-    mv "$OUT/puzzle24.md.tmp" "$OUT/puzzle24.md"
+    } > "$OUT/$NAME.md.tmp"
+    mv "$OUT/$NAME.md.tmp" "$OUT/$NAME.md"
 }
 
 if [ "${1:-}" = "--table" ]; then
-    [ -f "$OUT/puzzle24.csv" ] || { echo "results-24: no $OUT/puzzle24.csv to make the table of" >&2; exit 2; }
+    [ -f "$OUT/$NAME.csv" ] || { echo "results-24: no $OUT/$NAME.csv to make the table of" >&2; exit 2; }
     # the header the run that wrote the records gave (from its table), kept
-    header=$(sed -n '3,/^$/p' "$OUT/puzzle24.md" 2>/dev/null | sed '/^$/d;/^> CPU seconds: not measured/,$d;/^>$/d')
-    [ -n "$header" ] || header="> $(grep '^#' "$OUT/puzzle24.csv" | head -1 | sed 's/^# //')"
+    header=$(sed -n '3,/^$/p' "$OUT/$NAME.md" 2>/dev/null | sed '/^$/d;/^> CPU seconds: not measured/,$d;/^>$/d')
+    [ -n "$header" ] || header="> $(grep '^#' "$OUT/$NAME.csv" | head -1 | sed 's/^# //')"
     table "$header"
-    cat "$OUT/puzzle24.md"
+    cat "$OUT/$NAME.md"
     exit 0
 fi
 PDB_DIR=${PDB_DIR:-build/pdb}
 SEED=${SEED:-24}
-WALKS=${WALKS:-10 20 40 60 80 100 150 200}
+WALKS=${WALKS-10 20 40 60 80 100 150 200}
 UNIFORM=${UNIFORM:-2}
+KF_CAP=${KF_CAP:-2000000000}
+SEARCH_THREADS=${SEARCH_THREADS:-}
 BUDGET=${BUDGET:-500000000}
 MD_BUDGET=${MD_BUDGET:-100000000}
 KF=${KF:-}
@@ -155,10 +181,22 @@ kf_board() { # kf_board N: "kf N PUBLISHED BOARD"
         print "kf", n, $2, b }' tests/data/korf24.txt
 }
 for n in $KF; do kf_board "$n" >> "$tmp/boards"; done
-# Without KF: all 50 by the gap between the published length and h(board)
-# (h from one run that stops each search at its first node), smallest first.
+# With SELECT=all: all 50 in the order of data/korf24.txt, chosen without
+# their lengths (PUBLISHED rides along for the check after the searches).
+# Else, without KF: all 50 by the gap between the published length and
+# h(board) (h from one run that stops each search at its first node),
+# smallest first.
 : > "$tmp/kf-auto"
-if [ -z "$KF" ]; then
+if [ "$SELECT" = all ]; then
+    grep -v '^#' data/korf24.txt | awk '{ print NR, $0 }' | while read -r n b; do
+        rec=$(kf_board "$n")
+        [ "$(echo "$rec" | cut -d' ' -f4-)" = "$b" ] || {
+            echo "results-24: board $n of data/korf24.txt is not tests/data/korf24.txt's" >&2
+            exit 1; }
+        echo "$rec"
+    done > "$tmp/kf-auto"
+    [ "$(wc -l < "$tmp/kf-auto")" -eq 50 ] || { echo "results-24: not 50 boards" >&2; exit 1; }
+elif [ -z "$KF" ]; then
     for n in $(seq 1 50); do kf_board "$n"; done > "$tmp/kf-all"
     cut -d' ' -f4- "$tmp/kf-all" | "$SLIDE" solve --size 5x5 --format csv --no-progress \
         --h "$h" --reflect --max-nodes 1 - 2> /dev/null | tail -n +2 |
@@ -178,11 +216,20 @@ solve() { # solve LANE BUDGET HEURISTIC [OPTIONS]: boards on stdin, CSV records
     # out; the process's CPU seconds (user + system, table loading included:
     # the lane's budget) in tmp/cpu.LANE, slide's provenance block (the
     # tables' load time) in tmp/prov.LANE
+    # With SEARCH_THREADS the board goes on the command line (a board on
+    # stdin is searched by one thread) and that many threads search it.
     lane=$1 budget=$2 heur=$3
     shift 3
-    /usr/bin/time -f "%U %S" -o "$tmp/cpu.$lane" ${secs:+timeout -s INT "$secs"} "$SLIDE" \
+    read -r board
+    if [ -n "$SEARCH_THREADS" ]; then
+        set -- "$@" --threads "$SEARCH_THREADS" "$board"
+    else
+        set -- "$@" -
+    fi
+    echo "$board" | /usr/bin/time -f "%U %S" -o "$tmp/cpu.$lane" \
+        ${secs:+timeout -s INT "$secs"} "$SLIDE" \
         solve --size 5x5 --format csv --no-progress --provenance --h "$heur" \
-        --max-nodes "$budget" "$@" - > "$tmp/out.$lane" || :
+        --max-nodes "$budget" "$@" > "$tmp/out.$lane" || :
     grep '^# ' "$tmp/out.$lane" > "$tmp/prov.$lane" || :
     grep -v '^#' "$tmp/out.$lane" | tail -n +2
 }
@@ -221,10 +268,14 @@ lane() { # lane L: boards number L, L + JOBS, ... one after the other, then
     # takes (plus a minute): interrupted before its search began, it would
     # leave no record
     min_left=$(echo "$load_cpu" | awk '{ printf "%d", $1 + 60 }')
+    cap=1000000000000000
+    [ "$SELECT" != all ] || cap=$KF_CAP
     while [ "$left" -gt "$min_left" ] && read -r nr set id pub b; do
-        # the time limit is wall-clock, at least the CPU time of one thread:
-        # the CPU spent never passes the share
-        one "$1" "$nr" "$set" "$id" "$pub" "$b" 1000000000000000 "$left" || return 1
+        # the time limit is wall-clock, at least the CPU time of the
+        # search's threads over their number: the CPU spent never passes
+        # the share
+        one "$1" "$nr" "$set" "$id" "$pub" "$b" "$cap" \
+            "$((left / ${SEARCH_THREADS:-1}))" || return 1
         left=$(tail -1 "$tmp/cpu.$1" | awk -v l="$left" '{ printf "%d", l - $1 - $2 - 0.5 }')
     done < "$tmp/kflane.$1"
     : > "$tmp/done.$1"
@@ -285,25 +336,26 @@ BEGIN { print "set,id,board,published,status,length,lower_bound,h_start,manhatta
     rate_g = $6 > 0.5 ? sprintf("%.0f", $15 / $6) : ""
     printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", $1, $2, $7, $3, $10, $11, $18, $17, md,
         $14, $15, $19, rate_e, rate_g, $6, check, $4, $5, $26 }
-END { exit bad }' "$tmp/solved" > "$OUT/puzzle24.csv.tmp" || {
-    mv "$OUT/puzzle24.csv.tmp" "$OUT/puzzle24.csv"; echo "results-24: a check failed (results/puzzle24.csv)" >&2; exit 1; }
+END { exit bad }' "$tmp/solved" > "$OUT/$NAME.csv.tmp" || {
+    mv "$OUT/$NAME.csv.tmp" "$OUT/$NAME.csv"; echo "results-24: a check failed ($OUT/$NAME.csv)" >&2; exit 1; }
 {
     echo "# slide $("$SLIDE" --version | head -1 | cut -d' ' -f2-), $(date -u +%Y-%m-%dT%H:%MZ)," \
          "host $(uname -n), $(nproc) cores, scripts/results-24.sh JOBS=$JOBS SEED=$SEED" \
          "BUDGET=$BUDGET KF_BUDGET=$KF_BUDGET MD_BUDGET=$MD_BUDGET; IDA* with the 6-6-6-6" \
          "tables and --reflect; cpu_s: the search's CPU seconds as slide measures them" \
          "(cpu_seconds), load_cpu_s: the tables' load in the same process"
-    cat "$OUT/puzzle24.csv.tmp"
-} > "$OUT/puzzle24.csv"
-rm -f "$OUT/puzzle24.csv.tmp"
+    cat "$OUT/$NAME.csv.tmp"
+} > "$OUT/$NAME.csv"
+rm -f "$OUT/$NAME.csv.tmp"
 
 table "> slide $("$SLIDE" --version | head -1 | cut -d' ' -f2-), $(date -u +%Y-%m-%dT%H:%MZ), \
-host $(uname -n), $(nproc) cores; one thread per search, $JOBS at once; IDA* with the sum of the \
+host $(uname -n), $(nproc) cores; ${SEARCH_THREADS:-1} thread(s) per search, $JOBS at once; IDA* with the sum of the \
 four additive tables of Korf and Felner (2002) and its mirror about the main \
 diagonal (--reflect; the larger of the two sums).  Budgets: $BUDGET expansions per \
 walk or uniform board, $MD_BUDGET for the Manhattan cross-check; \
-$(if [ -n "$KF" ]; then echo "Korf-Felner instances $KF under $KF_BUDGET expansions each${KF_WHY:+ ($KF_WHY)}."; \
+$(if [ "$SELECT" = all ]; then echo "Korf-Felner instances in the order of data/korf24.txt, chosen without their published lengths (compared only afterwards), each searched by $SEARCH_THREADS threads under $KF_CAP expansions, while $KF_CPU CPU seconds lasted in all (the tables' load counted)."; \
+  elif [ -n "$KF" ]; then echo "Korf-Felner instances $KF under $KF_BUDGET expansions each${KF_WHY:+ ($KF_WHY)}."; \
   else echo "Korf-Felner instances in the order of the gap between the published length and h, smallest first, within $KF_CPU CPU seconds of search ($JOBS lane(s) of $((KF_CPU / JOBS)) s each, the tables' load counted)."; fi) \
 CPU seconds: each search's own, measured inside slide; the tables' load apart. \
 scripts/results-24.sh, SEED=$SEED."
-cat "$OUT/puzzle24.md"
+cat "$OUT/$NAME.md"

@@ -487,8 +487,9 @@ static void make_4443(void)
  * Consistency test (the incremental form against the full one, both
  * slide's): along random walks on 4x4 and on 3x3, with and without
  * reflection, with and without pdb_node_prefetch announcing the children,
- * pdb_node_start and pdb_node_move give pdb_set_h of every board walked
- * through.
+ * with the ranked tables and with their sparse form (pdb_set_sparse, whose
+ * values pdb_set_h never reads), pdb_node_start and pdb_node_move give
+ * pdb_set_h of every board walked through.
  */
 static void test_node_consistency(void **state)
 {
@@ -498,10 +499,16 @@ static void test_node_consistency(void **state)
     int sides[] = {4, 3, 3};
     uint64_t seed = 99;
     for (int k = 0; k < 3; k++)
-        for (int reflect = 0; reflect < 2; reflect++) {
+        for (int variant = 0; variant < 4; variant++) {
+            int reflect = variant & 1, sparse = variant >> 1;
             struct pdb_set s;
+            slide_error err;
             open_set(&s, sets[k], reflect);
             assert_true(pdb_node_ok(&s));
+            pdb_set_drop_sparse(&s); /* these small sets get it when loaded */
+            if (sparse)
+                assert_int_equal(pdb_set_sparse(&s, 2, &err), SLIDE_OK);
+            assert_true((s.sparse[0] != NULL) == sparse);
             int n = sides[k] * sides[k], cells[16], z = n - 1;
             for (int c = 0; c < n; c++)
                 cells[c] = (c + 1) % n;
@@ -520,11 +527,11 @@ static void test_node_consistency(void **state)
                 int t = cells[to];
                 cells[z] = t;
                 cells[to] = 0;
-                int h = pdb_node_move(&s, &cur, t, z, &next);
+                int h = pdb_node_move(&s, &cur, t, to, z, &next);
                 z = to;
                 if (h != pdb_set_h(&s, cells))
-                    fail_msg("set %s reflect %d step %d: incremental h %d, full %d", sets[k],
-                             reflect, step, h, pdb_set_h(&s, cells));
+                    fail_msg("set %s reflect %d sparse %d step %d: incremental h %d, full %d",
+                             sets[k], reflect, sparse, step, h, pdb_set_h(&s, cells));
                 struct pdb_node fresh; /* the entries moved, as ranked anew */
                 pdb_node_start(&s, cells, &fresh);
                 for (int j = 0; j < s.count; j++)
@@ -541,6 +548,38 @@ static void test_node_consistency(void **state)
     open_set(&s, "a14+a37", 0);
     assert_false(pdb_node_ok(&s));
     pdb_set_free(&s);
+}
+
+/*
+ * The sparse form (pdb_set_sparse) against the ranked tables, every
+ * placement: rank_unkperm (rank.c, not the conversion's rank-order walk)
+ * gives each ranked entry's cells, whose base-n number must hold the same
+ * value; the 4x4 set is of a size pdb_set_load converts by itself.
+ */
+static void test_sparse_form(void **state)
+{
+    (void)state;
+    make_4443();
+    const char *sets[] = {p4443, "a123+a456+a78"};
+    for (int k = 0; k < 2; k++) {
+        struct pdb_set s;
+        open_set(&s, sets[k], 0);
+        assert_non_null(s.sparse[0]); /* at most 3 times the ranked size: converted */
+        for (int j = 0; j < s.count; j++) {
+            const struct pattern *pat = &s.tables[j].pat;
+            for (uint64_t r = 0; r < s.tables[j].entries; r++) {
+                uint8_t pos[PATTERN_MAX_TILES];
+                uint64_t e = 0;
+                rank_unkperm(r, pat->k, pat->n, pos);
+                for (int i = 0; i < pat->k; i++)
+                    e = e * (uint64_t)pat->n + pos[i];
+                if (s.sparse[j][e] != s.tables[j].value[r])
+                    fail_msg("set %s table %d rank %llu: sparse %d, ranked %d", sets[k], j,
+                             (unsigned long long)r, s.sparse[j][e], s.tables[j].value[r]);
+            }
+        }
+        pdb_set_free(&s);
+    }
 }
 
 /*
@@ -678,6 +717,7 @@ int main(void)
         cmocka_unit_test(test_sweeps_3x3_2x5),  cmocka_unit_test(test_ida_every_3x3),
         cmocka_unit_test(test_ida_samples_3x4), cmocka_unit_test(test_reflect_refused), cmocka_unit_test(test_ida_wd),
         cmocka_unit_test(test_file_and_verify), cmocka_unit_test(test_node_consistency),
+        cmocka_unit_test(test_sparse_form),
         cmocka_unit_test(test_korf_published_lengths), cmocka_unit_test(test_one_move_boards),
         cmocka_unit_test(test_old_format), cmocka_unit_test(test_parallel_with_tables),
     };

@@ -16,6 +16,7 @@
 
 #include <fcntl.h>
 #include <jansson.h>
+#include <omp.h>
 #include <pthread.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -394,6 +395,53 @@ static void test_solve_4x4(void **state)
     board_free(&goal);
     json_decref(v);
     json_decref(s);
+}
+
+/*
+ * Parallel IDA* in the server (issue 43): a 4x4 board of 1,173,759
+ * expansions with lc, whose iterations are split among the threads, on the
+ * two-slot server: one thread per slot (the machine's processors
+ * allowing), the same length and the same path as `slide solve` on one
+ * thread (the CLI's output parsed here; the parallel search keeps the
+ * serial path), replayed here; then a node cap below the search's size
+ * stops it with exactly that many expansions.
+ */
+static void test_solve_parallel(void **state)
+{
+    (void)state;
+    const char *board = "1 8 6 10/2 5 11 3/13 9 15 12/7 0 14 4";
+    char *out, *p, want[256] = "";
+    int cli_len = -1;
+    assert_int_equal(clitest_runf(&out, NULL, "solve --h lc --threads 1 \"%s\"", board), 0);
+    if ((p = strstr(out, "optimal moves: ")))
+        cli_len = atoi(p + strlen("optimal moves: "));
+    if ((p = strstr(out, "blank moves: ")))
+        sscanf(p + strlen("blank moves: "), "%255s", want);
+    free(out);
+    assert_int_equal(cli_len, 42);
+    char body[256];
+    snprintf(body, sizeof body, "{\"board\": \"%s\", \"heuristic\": \"lc\"}", board);
+    json_t *v = call("POST", "/api/solve", body, 200);
+    assert_string_equal(str(v, "status"), "optimal");
+    assert_int_equal(num(v, "threads"), omp_get_num_procs() >= 2 ? 2 : 1);
+    assert_int_equal(num(v, "length"), cli_len);
+    assert_string_equal(str(v, "moves"), want);
+    struct board b, goal;
+    slide_error err;
+    assert_int_equal(board_parse(board, 0, 0, &b, &err), 0);
+    assert_int_equal(board_goal(&goal, 4, 4, &err), 0);
+    assert_true(test_replay(&b, str(v, "moves"), strlen(str(v, "moves")), &goal));
+    json_decref(v);
+    snprintf(body, sizeof body, "{\"board\": \"%s\", \"heuristic\": \"lc\", "
+             "\"max_nodes\": 654321}", board);
+    v = call("POST", "/api/solve", body, 200);
+    assert_string_equal(str(v, "status"), "stopped");
+    assert_non_null(strstr(str(v, "reason"), "node limit"));
+    assert_int_equal(num(v, "expanded"), 654321);
+    assert_true(json_is_null(json_object_get(v, "moves")));
+    json_decref(v);
+    board_free(&b);
+    board_free(&goal);
 }
 
 /* Caps: one expansion, then a time limit, each answers "stopped" with a
@@ -1070,6 +1118,7 @@ int main(void)
         cmocka_unit_test(test_solve_4x4),
         cmocka_unit_test(test_solve_wd),
         cmocka_unit_test(test_solve_caps),
+        cmocka_unit_test(test_solve_parallel),
         cmocka_unit_test(test_scramble),
         cmocka_unit_test(test_eval),
         cmocka_unit_test(test_histogram),

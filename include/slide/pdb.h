@@ -59,26 +59,37 @@ struct pdb_set {
     uint64_t weight[PDB_SET_MAX][PATTERN_MAX_TILES]; /* weight[j][i]: what
                                             digit i of rank_kperm is worth in
                                             table j's entry */
+    /* The sparse form of every table (pdb_set_sparse), or all NULL:
+     * sparse[j][sum over i of cell(tiles[i]) * n^(k-1-i)] is table j's
+     * value of that placement (n^k bytes, placements with two tiles on one
+     * cell PDB_NONE and never read).  A tile's slide from cell a to b then
+     * changes the entry by (b - a) * cell_weight[tile], read off no board. */
+    uint8_t *sparse[PDB_SET_MAX];
+    uint32_t cell_weight[PATTERN_MAX_CELLS]; /* tile -> n^(k-1-i) in its table */
     const volatile sig_atomic_t *cancel; /* while loading only (else NULL) */
 };
 
 /*
  * The state of one board for the incremental evaluation (pdb_node_start,
- * pdb_node_move): where every tile is, on the board and on its mirror
- * image, and every table's entry and value for both.  Invariant: e[j] is
- * table j's entry (rank_kperm of its tiles' cells) for the board, me[j]
- * for the mirrored board, v[j] and vm[j] their values; sum is the sum of
- * v[], msum that of vm[] (0 without reflection), and h = max(sum, msum).
+ * pdb_node_move): every table's entry and value for the board and for its
+ * mirror image and, without the sparse form, where every tile is on both.
+ * Invariant: e[j] is table j's entry for the board (rank_kperm of its
+ * tiles' cells, or the sparse index with s->sparse), me[j] for the
+ * mirrored board, v[j] and vm[j] their values; sum is the sum of v[], msum
+ * that of vm[] (0 without reflection), and h = max(sum, msum).  The fields
+ * up to `where` are all a child needs with the sparse form (copied per
+ * node: the smaller, the faster).
  */
 struct pdb_node {
-    uint8_t where[PATTERN_MAX_CELLS];    /* tile -> cell */
-    uint8_t mwhere[PATTERN_MAX_CELLS];   /* tile -> cell, mirrored board */
-    uint8_t v[PDB_SET_MAX], vm[PDB_SET_MAX];
     uint32_t e[PDB_SET_MAX], me[PDB_SET_MAX]; /* (pdb_node_ok: < 2^32 entries) */
+    uint8_t v[PDB_SET_MAX], vm[PDB_SET_MAX];
     int sum, msum;
+    uint8_t where[PATTERN_MAX_CELLS];    /* tile -> cell (not kept with sparse) */
+    uint8_t mwhere[PATTERN_MAX_CELLS];   /* tile -> cell, mirrored board */
     /* The children announced by pdb_node_prefetch since this node was
      * filled: the tile each moves and the entries it will read (not copied
-     * to a child, so never stale). */
+     * to a child, so never stale; not kept with sparse, where an entry
+     * costs one multiply-add). */
     int nnext;
     uint8_t next_tile[4];
     uint64_t next_entry[4], next_mentry[4];
@@ -197,8 +208,28 @@ static inline int pdb_node_ok(const struct pdb_set *s)
     return 1;
 }
 int pdb_node_start(const struct pdb_set *s, const int *cells, struct pdb_node *nd);
-int pdb_node_move(const struct pdb_set *s, const struct pdb_node *before, int tile, int to,
-                  struct pdb_node *after);
+/* `from`: the cell the tile left (the board of *before's blank is `to`). */
+int pdb_node_move(const struct pdb_set *s, const struct pdb_node *before, int tile, int from,
+                  int to, struct pdb_node *after);
+
+/*
+ * Give every table of s (pdb_node_ok) its sparse form (s->sparse above),
+ * which pdb_node_* then read instead of the ranked tables: a child's entry
+ * is one multiply-add from its parent's, and the node state shrinks to
+ * the entries and values.  It costs n^k bytes per table beside the
+ * ranked ones (25^6 = 244 MB for a 6-tile table of the 24-puzzle, 1.9
+ * times the ranked table).  pdb_set_load does this by itself when every
+ * table's sparse form is at most three times its ranked one, n^k < 2^32
+ * and all of them take at most 4 GiB (and the memory is there; otherwise
+ * the ranked form serves alone);
+ * callers may ask for it on any other set that pdb_node_ok accepts.
+ * threads: tables converted at once (0: OpenMP's default).  Errors: SLIDE_EINVAL (not
+ * pdb_node_ok, or n^k >= 2^32), SLIDE_ENOMEM (s is then unchanged).
+ */
+int pdb_set_sparse(struct pdb_set *s, int threads, slide_error *err);
+
+/* Free the sparse form (if any): the ranked tables serve alone again. */
+void pdb_set_drop_sparse(struct pdb_set *s);
 
 void pdb_set_free(struct pdb_set *s);
 

@@ -373,8 +373,7 @@ static int pdb_move(void *ctx, const struct board *b, int from, int to, const vo
                     void *after)
 {
     const struct pdb_ctx *c = ctx;
-    (void)from;
-    int h = pdb_node_move(c->set, before, b->cells[to], to, after);
+    int h = pdb_node_move(c->set, before, b->cells[to], from, to, after);
     return h < IDA_H_MAX ? h : IDA_H_MAX;
 }
 

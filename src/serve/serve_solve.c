@@ -4,6 +4,7 @@
  * server's limits (serve.h), in the metric the request names (metric.h:
  * IDA* and the database count multi-tile moves too, layers does not).
  */
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -11,6 +12,7 @@
 #include "request.h"
 #include "slide/heuristic.h"
 #include "slide/ida.h"
+#include "slide/ida_parallel.h"
 #include "slide/layers.h"
 #include "slide/parity.h"
 #include "slide/pdb.h"
@@ -23,6 +25,7 @@ struct solved {
     int optimal;
     char *moves;            /* letters, NUL-terminated, malloc'd; NULL when stopped */
     long long length, lower_bound, expanded, generated, iterations, h_start;
+    int threads;            /* IDA*'s threads; 0 for the other methods */
     char stopped[SLIDE_ERROR_LEN]; /* why a search stopped; "" when it did not */
     char heuristic_name[80]; /* a copy that outlives the heuristic (a pdb
                                 heuristic's name is freed with it) */
@@ -99,52 +102,90 @@ static void stopped_why(struct serve_api *api, int slot, const struct solve_requ
         snprintf(s->stopped, sizeof s->stopped, "%s", err->msg);
 }
 
-/* IDA* in a pool slot (the heuristic's tables are built in it too);
- * returns SLIDE_OK, SLIDE_EINTR (stopped: s->stopped says why) or another
- * error; 1 when every slot is busy. */
+/*
+ * The slots a search borrows beside its own (slot[0]): the idle ones at
+ * its start, so that it runs one thread per slot it holds and the server
+ * never runs more threads than it has slots; at most the machine's
+ * processors in all.  Returns the slots held (>= 1) in slot[].
+ */
+static int borrow_slots(struct serve_api *api, const struct solve_request *q, int *slot)
+{
+    int most = omp_get_num_procs(), held = 1;
+    if (most > SERVE_POOL_MAX)
+        most = SERVE_POOL_MAX;
+    while (held < most && (slot[held] = serve_pool_acquire(api->pool, q->max_seconds, -1)) >= 0)
+        held++;
+    return held;
+}
+
+/* IDA* with slots[0..threads-1] (one heuristic each, opened here after the
+ * first); o polls slot[0]'s flag, which the deadline and the client's
+ * leaving raise. */
+static int search(struct serve_api *api, const struct solve_request *q,
+                  struct ida_heuristic *h, int threads, const struct ida_options *o,
+                  struct ida_result *res, slide_error *err)
+{
+    int opened = 1, rc = SLIDE_OK;
+    while (opened < threads && !(rc = open_heuristic(api, q, o->cancel, &h[opened], err)))
+        opened++;
+    if (!rc)
+        rc = threads == 1 ? ida_solve(q->start, q->goal, h, o, res, err)
+                          : ida_solve_parallel(q->start, q->goal, h, threads, o, res, err);
+    for (int i = 1; i < opened; i++)
+        ida_heuristic_close(&h[i]);
+    return rc;
+}
+
+/* IDA* in a pool slot (the heuristic's tables are built in it too), on
+ * as many threads as borrow_slots finds slots; returns SLIDE_OK,
+ * SLIDE_EINTR (stopped: s->stopped says why) or another error; 1 when
+ * every slot is busy. */
 static int run_ida(struct serve_api *api, const struct solve_request *q, struct solved *s,
                    slide_error *err)
 {
-    int slot = serve_pool_acquire(api->pool, q->max_seconds, q->client);
-    if (slot < 0)
+    int slot[SERVE_POOL_MAX];
+    if ((slot[0] = serve_pool_acquire(api->pool, q->max_seconds, q->client)) < 0)
         return 1;
-    struct ida_heuristic h;
-    int rc = open_heuristic(api, q, serve_pool_flag(api->pool, slot), &h, err);
+    struct ida_heuristic h[SERVE_POOL_MAX];
+    int rc = open_heuristic(api, q, serve_pool_flag(api->pool, slot[0]), &h[0], err);
     if (rc) {
         s->method = "ida";
         s->heuristic = q->pdb ? NULL : q->heuristic;
         s->lower_bound = 0;
         if (rc == SLIDE_EINTR)
-            stopped_why(api, slot, q, "while the walking-distance tables were built", s,
+            stopped_why(api, slot[0], q, "while the walking-distance tables were built", s,
                         err);
-        serve_pool_release(api->pool, slot);
+        serve_pool_release(api->pool, slot[0]);
         return rc;
     }
-    struct ida_options o = {(uint64_t)q->max_nodes, serve_pool_flag(api->pool, slot), NULL,
+    int threads = borrow_slots(api, q, slot);
+    struct ida_options o = {(uint64_t)q->max_nodes, serve_pool_flag(api->pool, slot[0]), NULL,
                             NULL, q->metric};
-    struct ida_result res;
-    rc = ida_solve(q->start, q->goal, &h, &o, &res, err);
+    struct ida_result res = {0};
+    rc = search(api, q, h, threads, &o, &res, err);
     if (rc == SLIDE_EINTR) {
         char during[128];
         snprintf(during, sizeof during, "in the iteration with threshold %d: the optimum "
                  "is at least %d", res.bound, res.bound);
-        stopped_why(api, slot, q, during, s, err);
+        stopped_why(api, slot[0], q, during, s, err);
     }
-    serve_pool_release(api->pool, slot);
+    for (int i = threads - 1; i >= 0; i--)
+        serve_pool_release(api->pool, slot[i]);
     s->method = "ida";
-    snprintf(s->heuristic_name, sizeof s->heuristic_name, "%s", h.name);
+    snprintf(s->heuristic_name, sizeof s->heuristic_name, "%s", h[0].name);
     s->heuristic = s->heuristic_name;
-    s->optimal = rc == SLIDE_OK && h.admissible;
+    s->optimal = rc == SLIDE_OK && h[0].admissible;
     s->length = rc ? -1 : res.length;
-    s->lower_bound = !h.admissible ? 0 : rc ? res.bound : res.length;
+    s->lower_bound = !h[0].admissible ? 0 : rc ? res.bound : res.length;
     s->expanded = (long long)res.expanded;
     s->generated = (long long)res.generated;
     s->iterations = res.iterations;
     s->h_start = res.h_start;
+    s->threads = res.threads ? res.threads : threads;
     if (!rc && !(s->moves = letters(res.moves, res.length, q->metric)))
         rc = slide_fail(err, SLIDE_ENOMEM, "out of memory for %d moves", res.length);
     ida_result_free(&res);
-    ida_heuristic_close(&h);
+    ida_heuristic_close(&h[0]);
     return rc == SLIDE_EINTR && s->stopped[0] ? SLIDE_EINTR : rc;
 }
 
@@ -224,6 +265,8 @@ static void reply_solved(struct serve_reply *r, const struct solved *s, double s
                           "seconds", seconds);
     if (o && s->stopped[0])
         json_object_set_new(o, "reason", json_string(s->stopped));
+    if (o && s->threads)
+        json_object_set_new(o, "threads", json_integer(s->threads));
     reply_json(r, 200, o);
 }
 
