@@ -12,6 +12,10 @@
 
 #include "slide/rank.h"
 
+/* fkey_neighbours tells a horizontal move by bit 1 of its code. */
+_Static_assert(MOVE_UP == 0 && MOVE_DOWN == 1 && MOVE_LEFT == 2 && MOVE_RIGHT == 3,
+               "the move codes of metric.h");
+
 int fkey_init(struct fkey_space *s, const struct board *goal, slide_error *err)
 {
     int n = board_cells(goal);
@@ -163,33 +167,43 @@ void fkey_board(const struct fkey_space *s, fkey key, struct board *b)
 }
 
 /*
- * A vertical move rotates C consecutive entries of t (as in space.c): down,
- * the tile on cell z + C (t position z + C - 1) lands on t position z; up,
- * the tile on cell z - C (t position z - C) lands on t position z - 1.
+ * A vertical unit move rotates C consecutive entries of t (as in space.c):
+ * down, the tile on cell z + C (t position z + C - 1) lands on t position
+ * z; up, the tile on cell z - C (t position z - C) lands on t position
+ * z - 1.  A horizontal move keeps t: the key changes by the cells the
+ * blank travels.  A jump of k cells along a column is k unit moves, each
+ * from the board the one before left (u, blank on y).
  */
-int fkey_neighbours(const struct fkey_space *s, fkey key, fkey out[MOVE_COUNT])
+int fkey_neighbours(const struct fkey_space *s, const struct move_set *ms, fkey key,
+                    fkey *out)
 {
     uint8_t t[FKEY_MAX_CELLS], u[FKEY_MAX_CELLS];
-    int z = fkey_decode_tz(s, key, t), c = s->cols, k = 0;
-    if (z % c > 0)
-        out[k++] = key - 1;
-    if (z % c < c - 1)
-        out[k++] = key + 1;
-    if (z >= c) {
-        memcpy(u, t, (size_t)s->m);
-        uint8_t x = u[z - c];
-        memmove(u + z - c, u + z - c + 1, (size_t)(c - 1));
-        u[z - 1] = x;
-        out[k++] = fkey_encode_tz(s, u, z - c);
+    int z = fkey_decode_tz(s, key, t), c = s->cols, y = z, count = ms->count[z];
+    const unsigned char *code = ms->codes + (size_t)z * (size_t)ms->max;
+    const int *to = ms->to + (size_t)z * (size_t)ms->max;
+    for (int i = 0; i < count; i++) {
+        unsigned char m = code[i];
+        if (m & 2u) { /* MOVE_LEFT, MOVE_RIGHT: t stays, the key moves by the cells */
+            out[i] = key + (fkey)(__int128)(to[i] - z);
+            continue;
+        }
+        if (m < 4u) { /* one cell (k = 1): a new column direction, from t */
+            memcpy(u, t, (size_t)s->m);
+            y = z;
+        }
+        if (move_code_dir(m) == MOVE_UP) {
+            uint8_t x = u[y - c];
+            memmove(u + y - c, u + y - c + 1, (size_t)(c - 1));
+            u[y - 1] = x;
+        } else {
+            uint8_t x = u[y + c - 1];
+            memmove(u + y + 1, u + y, (size_t)(c - 1));
+            u[y] = x;
+        }
+        y = to[i];
+        out[i] = fkey_encode_tz(s, u, y);
     }
-    if (z + c < s->n) {
-        memcpy(u, t, (size_t)s->m);
-        uint8_t x = u[z + c - 1];
-        memmove(u + z + 1, u + z, (size_t)(c - 1));
-        u[z] = x;
-        out[k++] = fkey_encode_tz(s, u, z + c);
-    }
-    return k;
+    return count;
 }
 
 char *fkey_format(fkey k, char *buf)
