@@ -15,19 +15,13 @@
  */
 #include "testutil.h"
 #include "brute_big.h"
+#include "frontier_layers.h"
 
 #include <unistd.h>
 
 #include "slide/frontier.h"
 #include "slide/frontier_checkpoint.h"
 #include "slide/frontier_sort.h"
-
-static void goal_board(struct board *g, int rows, int cols, int blank)
-{
-    slide_error err;
-    assert_int_equal(board_alloc(g, rows, cols, &err), 0);
-    goal_with_blank(rows * cols, blank, g->cells);
-}
 
 static void run_moved(struct frontier_search *f, const struct board *g, int depth,
                       int threads, uint64_t buffer, const char *dir, uint64_t max_memory)
@@ -292,82 +286,16 @@ static void test_big_boards_against_brute_force(void **state)
 
 /* ---- against the rank keys, layer by layer --------------------------- */
 
-static int cmp_fkey(const void *a, const void *b)
-{
-    fkey x = *(const fkey *)a, y = *(const fkey *)b;
-    return (x > y) - (x < y);
-}
-
-/* The boards of stream s as rank keys, sorted. */
-static fkey *layer_ranks(const struct frontier_search *f, const struct fstream *s, int depth,
-                         const struct fkey_space *ks)
-{
-    slide_error err;
-    size_t len = frontier_key_bytes(f, depth);
-    unsigned char *keys = malloc(FSTREAM_BLOCK * len);
-    fkey *out = malloc((s->count + 1) * sizeof *out);
-    struct board b;
-    board_alloc(&b, f->ks.rows, f->ks.cols, &err);
-    uint64_t k = 0;
-    for (size_t blk = 0; blk < s->nblocks; blk++) {
-        int n = fstream_read_block_bytes(s, blk, keys, len, &err);
-        assert_true(n > 0);
-        for (int i = 0; i < n; i++) {
-            fmoved_board(&f->ms, keys + (size_t)i * len, &b);
-            assert_true(fkey_reachable(ks, &b));
-            out[k++] = fkey_of_board(ks, &b);
-        }
-    }
-    assert_true(k == s->count);
-    qsort(out, k, sizeof *out, cmp_fkey);
-    board_free(&b);
-    free(keys);
-    return out;
-}
-
-/* Both searches step by step; every layer the same set of boards. */
-static void check_layers_equal(int rows, int cols, int blank, int depth)
-{
-    slide_error err;
-    struct board g;
-    goal_board(&g, rows, cols, blank);
-    struct frontier_search fr, fm;
-    assert_int_equal(frontier_init_keys(&fr, &g, FRONTIER_KEYS_RANK, NULL, &err), 0);
-    assert_int_equal(frontier_init_keys(&fm, &g, FRONTIER_KEYS_MOVED, NULL, &err), 0);
-    struct frontier_options o = {2, -1, 0, 0, 0, NULL, NULL};
-    fkey *rank = malloc(FSTREAM_BLOCK * sizeof *rank);
-    while (!fr.complete && (depth < 0 || fr.depth < depth)) {
-        assert_int_equal(frontier_step(&fr, &o, &err), 0);
-        assert_int_equal(frontier_step(&fm, &o, &err), 0);
-        assert_true(fr.cur.count == fm.cur.count);
-        fkey *moved = layer_ranks(&fm, &fm.cur, fm.depth, &fr.ks);
-        uint64_t k = 0;
-        for (size_t blk = 0; blk < fr.cur.nblocks; blk++) {
-            int n = fstream_read_block(&fr.cur, blk, rank, &err);
-            for (int i = 0; i < n; i++, k++)
-                if (rank[i] != moved[k])
-                    fail_msg("%dx%d blank %d distance %d: the layers differ at board %llu",
-                             rows, cols, blank, fr.depth, (unsigned long long)k);
-        }
-        free(moved);
-    }
-    assert_int_equal(fr.complete, fm.complete);
-    free(rank);
-    frontier_free(&fr);
-    frontier_free(&fm);
-    board_free(&g);
-}
-
 static void test_layers_equal_rank_keys(void **state)
 {
     (void)state;
-    check_layers_equal(3, 3, 0, -1);
-    check_layers_equal(3, 3, 5, -1);
-    check_layers_equal(2, 5, 7, -1);
-    check_layers_equal(3, 4, 0, 16);
-    check_layers_equal(3, 4, 5, 15);
-    check_layers_equal(4, 4, 15, 13);
-    check_layers_equal(4, 4, 5, 12);
+    check_layers_equal(3, 3, 0, -1, METRIC_STM);
+    check_layers_equal(3, 3, 5, -1, METRIC_STM);
+    check_layers_equal(2, 5, 7, -1, METRIC_STM);
+    check_layers_equal(3, 4, 0, 16, METRIC_STM);
+    check_layers_equal(3, 4, 5, 15, METRIC_STM);
+    check_layers_equal(4, 4, 15, 13, METRIC_STM);
+    check_layers_equal(4, 4, 5, 12, METRIC_STM);
 }
 
 /* ---- threads, batches, disk, checkpoints ----------------------------- */
