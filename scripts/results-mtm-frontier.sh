@@ -3,8 +3,8 @@
 # by `slide frontier --metric mtm`, each beside OEIS A389728, into
 # results/mtm/:
 #
-#   sh scripts/results-mtm-frontier.sh            4x4 to distance 19
-#   MTM_FRONTIER_RUNS="4x4:20 3x4:99" sh scripts/results-mtm-frontier.sh
+#   sh scripts/results-mtm-frontier.sh            4x4 to 20, 3x4 whole (the results)
+#   MTM_FRONTIER_RUNS="4x4:21" sh scripts/results-mtm-frontier.sh
 #
 # For each run B:D: frontier-B.csv (provenance block, then distance,count),
 # frontier-B.progress.txt (one line per layer: boards, neighbours, bytes per
@@ -26,7 +26,7 @@ set -eu
 cd "$(dirname "$0")/.."
 SLIDE=${SLIDE:-$PWD/build/slide}
 out=${OUT:-results/mtm}
-runs=${MTM_FRONTIER_RUNS:-"4x4:19"}
+runs=${MTM_FRONTIER_RUNS:-"4x4:20 3x4:99"}
 dir=${MTM_FRONTIER_DIR:-/tmp}
 memory=${MTM_FRONTIER_MEMORY:-6G}
 threads=${THREADS:-$(nproc)}
