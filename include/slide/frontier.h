@@ -16,8 +16,9 @@
  * multi-tile metric a jump of two cells joins boards of one layer (e.g.
  * the blank 2 cells left and the blank 1 cell left of the goal's: both at
  * distance 1), so layers d-1 and d are subtracted.  The moves come from a
- * move set (metric.h), the only thing the two metrics do differently
- * besides that subtraction.  A layer is a sorted stream of keys
+ * move set (metric.h) handed to the keys' neighbour functions (rank keys
+ * make the single-tile metric's four moves directly: their hot path); the
+ * metric changes nothing else but that subtraction.  A layer is a sorted stream of keys
  * (frontier_key.h, frontier_stream.h).  One step:
  *   1. the blocks of layer d are cut into chunks (a thread's share of
  *      buffer_keys/fan boards, fan the most moves of a board, and at most
