@@ -66,6 +66,7 @@ default_depth() { # anum
             A090031) echo 12 ;;
             A090377) echo 8 ;;
             A090378) echo 6 ;;
+            A389728) echo 12 ;;
             *) echo 8 ;;
         esac
     else
@@ -76,6 +77,7 @@ default_depth() { # anum
             A090031) echo 22 ;;
             A090377) echo 19 ;;
             A090378) echo 18 ;;
+            A389728) echo 16 ;;
             *) echo 20 ;;
         esac
     fi
@@ -140,24 +142,28 @@ counts() {
     grep -v '^#' "$1" | awk -F, 'NR > 1 { s = s (s == "" ? "" : ",") $2 } END { print s }'
 }
 
-# run_hist BOARD WHERE DEPTH IMAGE OUTFILE: slide's counts; prints the
-# command (in rh_cmd: the caller's variables are left alone)
+# run_hist BOARD WHERE DEPTH IMAGE OUTFILE: slide's counts in the metric
+# $metric; prints the command (in rh_cmd: the caller's variables are left
+# alone)
 run_hist() {
     b=$1; R=${b%x*}; C=${b#*x}
     set -- $(blank_cell "$R" "$C" "$2" "$4") "$3" "$5"
     g=$(goal "$R" "$C" "$1" "$2")
     cells=$((R * C))
+    mopt=""
+    [ "$metric" = stm ] || mopt=" --metric $metric"
     if [ "$cells" -le "$bfs_max" ]; then
-        rh_cmd="slide bfs $b --goal '$g' --format csv"
-        "$SLIDE" bfs "$b" --goal "$g" --format csv $threads > "$tmp/h.csv" 2> "$tmp/h.err" ||
-            { cat "$tmp/h.err" >&2; return 1; }
+        rh_cmd="slide bfs $b --goal '$g'$mopt --format csv"
+        "$SLIDE" bfs "$b" --goal "$g" --metric "$metric" --format csv $threads \
+            > "$tmp/h.csv" 2> "$tmp/h.err" || { cat "$tmp/h.err" >&2; return 1; }
     else
         # the goal by its blank's cell (--blank): boards of hundreds of cells
         # stand for the unbounded one, and their goals are long to print
         cell=$(($1 * C + $2))
-        rh_cmd="slide frontier $b --blank $cell --max-depth $3 --format csv"
-        "$SLIDE" frontier "$b" --blank "$cell" --max-depth "$3" --format csv --no-progress \
-            $threads > "$tmp/h.csv" 2> "$tmp/h.err" || { cat "$tmp/h.err" >&2; return 1; }
+        rh_cmd="slide frontier $b --blank $cell$mopt --max-depth $3 --format csv"
+        "$SLIDE" frontier "$b" --blank "$cell" --metric "$metric" --max-depth "$3" \
+            --format csv --no-progress $threads > "$tmp/h.csv" 2> "$tmp/h.err" ||
+            { cat "$tmp/h.err" >&2; return 1; }
     fi
     counts "$tmp/h.csv" > "$4"
     echo "$rh_cmd"
@@ -201,7 +207,9 @@ grep -v '^#' "$data" | while IFS='	' read -r anum kind boards where off status t
     np=$(echo "$terms" | awk -F, '{ print NF }')
     new=0
     note=""
-    if [ "$kind" = hist ]; then
+    metric=stm
+    [ "$kind" = mtmhist ] && metric=mtm
+    if [ "$kind" = hist ] || [ "$kind" = mtmhist ]; then
         depth=$(depth_for "$anum")
         if [ "$boards" = inf ]; then
             b=$(board_for "$where" "$depth" 0)
@@ -211,7 +219,7 @@ grep -v '^#' "$data" | while IFS='	' read -r anum kind boards where off status t
             b2=$boards
         fi
         R=${b%x*}; C=${b#*x}
-        if [ "$boards" != inf ] && [ $((R * C)) -gt "$bfs_max" ] &&
+        if [ "$kind" = hist ] && [ "$boards" != inf ] && [ $((R * C)) -gt "$bfs_max" ] &&
            [ "$status" = full ] && [ -s "results/histograms/$b.csv" ] && [ "$quick" = 0 ]; then
             counts "results/histograms/$b.csv" > "$tmp/mine"
             cmd="results/histograms/$b.csv ($(sed -n '1s/^# //p' "results/histograms/$b.csv"), $(sed -n 's/^# command: //p' "results/histograms/$b.csv" | head -n 1))"

@@ -44,6 +44,8 @@ static void test_key_consistency_with_space(void **state)
         assert_int_equal(space_init(&s, &g, SPACE_COMPACT, &err), 0);
         assert_int_equal(fkey_init(&k, &g, &err), 0);
         assert_true(k.size == (fkey)s.size);
+        struct move_set ms;
+        assert_int_equal(move_set_init(&ms, g.rows, g.cols, METRIC_STM, &err), 0);
         assert_int_equal(board_alloc(&b, g.rows, g.cols, &err), 0);
         for (int t = 0; t < 2000; t++) {
             uint64_t idx = test_rng(&seed) % s.size;
@@ -51,11 +53,16 @@ static void test_key_consistency_with_space(void **state)
             assert_true(fkey_of_board(&k, &b) == (fkey)idx);
             uint64_t sn[4];
             fkey kn[4];
-            int n1 = space_neighbours(&s, idx, sn), n2 = fkey_neighbours(&k, idx, kn);
+            int n1 = space_neighbours(&s, idx, sn), n2 = fkey_neighbours(&k, &ms, idx, kn);
             assert_int_equal(n1, n2);
-            for (int j = 0; j < n1; j++)
-                assert_true(kn[j] == (fkey)sn[j]);
+            for (int j = 0; j < n1; j++) { /* the same set, in another order */
+                int found = 0;
+                for (int i2 = 0; i2 < n2; i2++)
+                    found += kn[i2] == (fkey)sn[j];
+                assert_int_equal(found, 1);
+            }
         }
+        move_set_free(&ms);
         board_free(&b);
         board_free(&g);
     }
@@ -75,6 +82,8 @@ static void test_key_5x5_roundtrip(void **state)
     board_goal(&g, 5, 5, &err);
     assert_int_equal(fkey_init(&k, &g, &err), 0);
     assert_int_equal(k.bits, 83); /* 25!/2 = 7.76e24 < 2^83 */
+    struct move_set ms;
+    assert_int_equal(move_set_init(&ms, 5, 5, METRIC_STM, &err), 0);
     board_alloc(&b, 5, 5, &err);
     board_alloc(&c, 5, 5, &err);
     uint64_t seed = 99;
@@ -93,7 +102,7 @@ static void test_key_5x5_roundtrip(void **state)
         fkey_board(&k, key, &c);
         assert_true(board_equal(&b, &c));
         fkey nb[4], back[4];
-        int n = fkey_neighbours(&k, key, nb);
+        int n = fkey_neighbours(&k, &ms, key, nb);
         int blank = board_blank(&b);
         int deg = (blank % 5 > 0) + (blank % 5 < 4) + (blank >= 5) + (blank < 20);
         assert_int_equal(n, deg);
@@ -103,7 +112,7 @@ static void test_key_5x5_roundtrip(void **state)
             for (int j = 0; j < 25; j++)
                 diff += b.cells[j] != c.cells[j];
             assert_int_equal(diff, 2);
-            int m = fkey_neighbours(&k, nb[i], back), found = 0;
+            int m = fkey_neighbours(&k, &ms, nb[i], back), found = 0;
             for (int j = 0; j < m; j++)
                 found |= back[j] == key;
             assert_true(found);
@@ -111,6 +120,7 @@ static void test_key_5x5_roundtrip(void **state)
     }
     /* the goal is key 24 (t in goal order has rank 0; blank on cell 24) */
     assert_true(fkey_of_board(&k, &g) == 24);
+    move_set_free(&ms);
     board_free(&b);
     board_free(&c);
     board_free(&g);

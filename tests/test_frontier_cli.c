@@ -1,8 +1,9 @@
 /*
  * test_frontier_cli.c - `slide frontier` as a user runs it: histograms
  * against the published counts (tests/data), options and their errors,
- * checkpoints and resume, the disk path, and the refusals (memory, a
- * checkpoint directory in use, a symlink, a corrupt layer file).
+ * checkpoints and resume, the disk path, the multi-tile metric (A389728),
+ * and the refusals (memory, a checkpoint directory in use, a symlink, a
+ * corrupt layer file, a resume in the other metric).
  */
 #include "testutil.h"
 #include "clitest.h"
@@ -127,6 +128,61 @@ static void test_moved_keys(void **state)
     free(out);
     free(err);
     snprintf(args, sizeof args, "rm -rf %s/mv", scratch); /* later tests want it empty */
+    assert_int_equal(system(args), 0);
+}
+
+/*
+ * --metric mtm (the multi-tile metric): A389728 through a checkpoint and a
+ * resume, the header naming the metric, the summary's metric column; a
+ * resume in the other metric refused in one line (exit 2), both ways.
+ */
+static void test_multi_tile_metric(void **state)
+{
+    (void)state;
+    uint64_t want[64];
+    char *out, *err, args[1024], says[1024];
+    assert_true(published_mtm_histogram(4, 4, "corner", want, 64) > 12); /* A389728 */
+    snprintf(args, sizeof args, "frontier 4x4 --metric mtm --max-depth 8 --checkpoint %s/mtm "
+             "--format csv --no-progress", scratch);
+    run_ok(args, &out, &err);
+    check_csv(out, want, 9);
+    assert_non_null(strstr(err, "frontier search, multi-tile metric (mtm), "));
+    free(out);
+    free(err);
+    snprintf(args, sizeof args, "frontier --resume %s/mtm --metric stm", scratch);
+    assert_int_equal(clitest_run(args, NULL, &out, &err), 2);
+    snprintf(says, sizeof says, "slide: --resume %s/mtm holds a search in the multi-tile "
+             "metric (mtm); give no --metric or --metric mtm\n", scratch);
+    assert_string_equal(err, says);
+    free(out);
+    free(err);
+    snprintf(args, sizeof args, "frontier --resume %s/mtm --max-depth 12 --format csv "
+             "--no-progress --summary %s/mtm.csv", scratch, scratch);
+    run_ok(args, &out, &err);
+    check_csv(out, want, 13);
+    free(out);
+    free(err);
+    snprintf(args, sizeof args, "%s/mtm.csv", scratch);
+    size_t len;
+    char *sum = test_read_file(args, &len);
+    char *row = strstr(sum, "\nfrontier,4x4,");
+    assert_non_null(row);
+    assert_non_null(strstr(row, ",mtm,"));
+    assert_null(strstr(row, ",stm,"));
+    free(sum);
+    /* a single-tile checkpoint is not resumed in the multi-tile metric */
+    snprintf(args, sizeof args, "frontier 3x3 --max-depth 3 --checkpoint %s/stm --no-progress",
+             scratch);
+    run_ok(args, &out, &err);
+    free(out);
+    free(err);
+    snprintf(args, sizeof args, "frontier --resume %s/stm --metric mtm", scratch);
+    assert_int_equal(clitest_run(args, NULL, &out, &err), 2);
+    assert_non_null(strstr(err, "single-tile metric (stm); give no --metric or --metric stm"));
+    assert_int_equal(clitest_count_lines(err), 1);
+    free(out);
+    free(err);
+    snprintf(args, sizeof args, "rm -rf %s/mtm %s/stm %s/mtm.csv", scratch, scratch, scratch);
     assert_int_equal(system(args), 0);
 }
 
@@ -367,6 +423,7 @@ int main(void)
         cmocka_unit_test(test_bad_arguments),
         cmocka_unit_test(test_memory_and_disk),
         cmocka_unit_test(test_checkpoint_resume),
+        cmocka_unit_test(test_multi_tile_metric),
         cmocka_unit_test(test_resume_without_size),
         cmocka_unit_test(test_interrupt_and_resume),
     };

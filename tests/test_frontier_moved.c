@@ -4,7 +4,7 @@
  *
  * Independent truths: board_move (the keys' neighbours against the boards'
  * moves); the plain BFS of testutil.h (naive_bfs, naive_ball) on boards of
- * up to 16 cells; a brute-force BFS over whole boards written here (a hash
+ * up to 16 cells; a brute-force BFS over whole boards (brute_big.h: a hash
  * set of cell arrays, no key) for the first layers of 6x6, 7x7 and 10x10
  * with the blank in a corner, at mid-side and inside; the published first
  * layers of the infinite board (OEIS A090377, A090378 in
@@ -14,19 +14,14 @@
  * representations and two sorts).
  */
 #include "testutil.h"
+#include "brute_big.h"
+#include "frontier_layers.h"
 
 #include <unistd.h>
 
 #include "slide/frontier.h"
 #include "slide/frontier_checkpoint.h"
 #include "slide/frontier_sort.h"
-
-static void goal_board(struct board *g, int rows, int cols, int blank)
-{
-    slide_error err;
-    assert_int_equal(board_alloc(g, rows, cols, &err), 0);
-    goal_with_blank(rows * cols, blank, g->cells);
-}
 
 static void run_moved(struct frontier_search *f, const struct board *g, int depth,
                       int threads, uint64_t buffer, const char *dir, uint64_t max_memory)
@@ -68,8 +63,10 @@ static void test_keys_against_board_moves(void **state)
         struct board g, b, c;
         struct fmoved_space s;
         goal_board(&g, rows, cols, (int)(test_rng(&seed) % (uint64_t)n));
-        assert_int_equal(fmoved_init(&s, &g, &err), 0);
+        assert_int_equal(fmoved_init(&s, &g, METRIC_STM, &err), 0);
         assert_int_equal(s.w, n - 1 < 256 ? 1 : 2);
+        struct move_set ms;
+        assert_int_equal(move_set_init(&ms, rows, cols, METRIC_STM, &err), 0);
         board_alloc(&b, rows, cols, &err);
         board_alloc(&c, rows, cols, &err);
         memcpy(b.cells, g.cells, (size_t)n * sizeof *b.cells);
@@ -81,7 +78,7 @@ static void test_keys_against_board_moves(void **state)
             assert_true(fmoved_valid(&s, key, len));
             fmoved_board(&s, key, &c);
             assert_int_equal(memcmp(b.cells, c.cells, (size_t)n * sizeof *b.cells), 0);
-            int k = fmoved_neighbours(&s, key, len, nb), m = 0;
+            int k = fmoved_neighbours(&s, &ms, key, len, nb), m = 0;
             for (int mv = 0; mv < MOVE_COUNT; mv++) {
                 int zc = z;
                 memcpy(c.cells, b.cells, (size_t)n * sizeof *c.cells);
@@ -99,7 +96,7 @@ static void test_keys_against_board_moves(void **state)
         }
         /* the goal's key has no pair; a key of one pair does not fit distance 0 */
         assert_int_equal(fmoved_encode(&s, &g, key, fmoved_key_len(&s, 0)), 0);
-        assert_int_equal(fmoved_neighbours(&s, key, fmoved_key_len(&s, 0), nb), -1);
+        assert_int_equal(fmoved_neighbours(&s, &ms, key, fmoved_key_len(&s, 0), nb), -1);
         /* malformed keys (the walk has left at least two tiles out of place) */
         assert_int_equal(fmoved_encode(&s, &b, key, len), 0);
         int w = s.w, pairs = key[2 * w - 1];
@@ -121,6 +118,7 @@ static void test_keys_against_board_moves(void **state)
         memcpy(bad, key, len); /* a tile twice */
         memcpy(bad + 3 * w, key + 5 * w, (size_t)w);
         assert_false(fmoved_valid(&s, bad, len));
+        move_set_free(&ms);
         fmoved_free(&s);
         board_free(&b);
         board_free(&c);
@@ -255,77 +253,6 @@ static void test_against_naive_bfs(void **state)
 
 /* ---- brute force over big boards -------------------------------------- */
 
-/* Boards of up to 256 cells as n bytes, in a hash set. */
-struct bigset {
-    unsigned char *cells; /* len boards of n bytes, in the order found */
-    uint32_t *slot;       /* cap slots: index + 1 of a board, 0 empty */
-    size_t n, len, cap, room;
-};
-
-static uint64_t big_hash(const unsigned char *b, size_t n)
-{
-    uint64_t h = 1469598103934665603ULL;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ b[i]) * 1099511628211ULL;
-    return h;
-}
-
-static int big_insert(struct bigset *s, const unsigned char *b)
-{
-    size_t i = big_hash(b, s->n) & (s->cap - 1);
-    for (; s->slot[i]; i = (i + 1) & (s->cap - 1))
-        if (!memcmp(s->cells + (s->slot[i] - 1) * s->n, b, s->n))
-            return 0;
-    assert_true(s->len < s->room);
-    memcpy(s->cells + s->len * s->n, b, s->n);
-    s->slot[i] = (uint32_t)++s->len;
-    return 1;
-}
-
-/* Layers 0..maxd of rows x cols from the standard goal with the blank on
- * cell z, by plain BFS, layer after layer. */
-static void brute_layers(int rows, int cols, int z, int maxd, uint64_t *hist)
-{
-    struct bigset s = {0};
-    s.n = (size_t)(rows * cols);
-    s.room = 1u << 19;
-    s.cap = 1u << 21;
-    s.cells = malloc(s.room * s.n);
-    s.slot = calloc(s.cap, sizeof *s.slot);
-    assert_true(s.n <= 256 && s.cells && s.slot);
-    unsigned char b[256];
-    for (size_t k = 0; k < s.n; k++)
-        b[k] = (unsigned char)((k + 1) % s.n);
-    b[s.n - 1] = b[z];
-    b[z] = 0;
-    big_insert(&s, b);
-    size_t lo = 0, hi = 1;
-    hist[0] = 1;
-    for (int d = 1; d <= maxd; d++) {
-        for (size_t i = lo; i < hi; i++) {
-            int blank = 0;
-            while (s.cells[i * s.n + (size_t)blank])
-                blank++;
-            int r = blank / cols, c = blank % cols;
-            int to[4] = {r > 0 ? blank - cols : -1, r < rows - 1 ? blank + cols : -1,
-                         c > 0 ? blank - 1 : -1, c < cols - 1 ? blank + 1 : -1};
-            for (int m = 0; m < 4; m++) {
-                if (to[m] < 0)
-                    continue;
-                memcpy(b, s.cells + i * s.n, s.n);
-                b[blank] = b[to[m]];
-                b[to[m]] = 0;
-                big_insert(&s, b);
-            }
-        }
-        lo = hi;
-        hi = s.len;
-        hist[d] = hi - lo;
-    }
-    free(s.cells);
-    free(s.slot);
-}
-
 /* 6x6, 7x7 and 10x10 (more than 34 cells: moved keys by default), the
  * blank in a corner, at mid-side, inside: the first 11 layers. */
 static void test_big_boards_against_brute_force(void **state)
@@ -341,7 +268,7 @@ static void test_big_boards_against_brute_force(void **state)
             struct frontier_search f;
             uint64_t hist[12];
             goal_board(&g, rows, cols, blanks[j]);
-            brute_layers(rows, cols, blanks[j], 10, hist);
+            brute_layers(rows, cols, blanks[j], 10, hist, 0);
             assert_int_equal(frontier_init(&f, &g, NULL, &err), 0);
             assert_true(f.moved);
             frontier_free(&f);
@@ -359,82 +286,16 @@ static void test_big_boards_against_brute_force(void **state)
 
 /* ---- against the rank keys, layer by layer --------------------------- */
 
-static int cmp_fkey(const void *a, const void *b)
-{
-    fkey x = *(const fkey *)a, y = *(const fkey *)b;
-    return (x > y) - (x < y);
-}
-
-/* The boards of stream s as rank keys, sorted. */
-static fkey *layer_ranks(const struct frontier_search *f, const struct fstream *s, int depth,
-                         const struct fkey_space *ks)
-{
-    slide_error err;
-    size_t len = frontier_key_bytes(f, depth);
-    unsigned char *keys = malloc(FSTREAM_BLOCK * len);
-    fkey *out = malloc((s->count + 1) * sizeof *out);
-    struct board b;
-    board_alloc(&b, f->ks.rows, f->ks.cols, &err);
-    uint64_t k = 0;
-    for (size_t blk = 0; blk < s->nblocks; blk++) {
-        int n = fstream_read_block_bytes(s, blk, keys, len, &err);
-        assert_true(n > 0);
-        for (int i = 0; i < n; i++) {
-            fmoved_board(&f->ms, keys + (size_t)i * len, &b);
-            assert_true(fkey_reachable(ks, &b));
-            out[k++] = fkey_of_board(ks, &b);
-        }
-    }
-    assert_true(k == s->count);
-    qsort(out, k, sizeof *out, cmp_fkey);
-    board_free(&b);
-    free(keys);
-    return out;
-}
-
-/* Both searches step by step; every layer the same set of boards. */
-static void check_layers_equal(int rows, int cols, int blank, int depth)
-{
-    slide_error err;
-    struct board g;
-    goal_board(&g, rows, cols, blank);
-    struct frontier_search fr, fm;
-    assert_int_equal(frontier_init_keys(&fr, &g, FRONTIER_KEYS_RANK, NULL, &err), 0);
-    assert_int_equal(frontier_init_keys(&fm, &g, FRONTIER_KEYS_MOVED, NULL, &err), 0);
-    struct frontier_options o = {2, -1, 0, 0, 0, NULL, NULL};
-    fkey *rank = malloc(FSTREAM_BLOCK * sizeof *rank);
-    while (!fr.complete && (depth < 0 || fr.depth < depth)) {
-        assert_int_equal(frontier_step(&fr, &o, &err), 0);
-        assert_int_equal(frontier_step(&fm, &o, &err), 0);
-        assert_true(fr.cur.count == fm.cur.count);
-        fkey *moved = layer_ranks(&fm, &fm.cur, fm.depth, &fr.ks);
-        uint64_t k = 0;
-        for (size_t blk = 0; blk < fr.cur.nblocks; blk++) {
-            int n = fstream_read_block(&fr.cur, blk, rank, &err);
-            for (int i = 0; i < n; i++, k++)
-                if (rank[i] != moved[k])
-                    fail_msg("%dx%d blank %d distance %d: the layers differ at board %llu",
-                             rows, cols, blank, fr.depth, (unsigned long long)k);
-        }
-        free(moved);
-    }
-    assert_int_equal(fr.complete, fm.complete);
-    free(rank);
-    frontier_free(&fr);
-    frontier_free(&fm);
-    board_free(&g);
-}
-
 static void test_layers_equal_rank_keys(void **state)
 {
     (void)state;
-    check_layers_equal(3, 3, 0, -1);
-    check_layers_equal(3, 3, 5, -1);
-    check_layers_equal(2, 5, 7, -1);
-    check_layers_equal(3, 4, 0, 16);
-    check_layers_equal(3, 4, 5, 15);
-    check_layers_equal(4, 4, 15, 13);
-    check_layers_equal(4, 4, 5, 12);
+    check_layers_equal(3, 3, 0, -1, METRIC_STM);
+    check_layers_equal(3, 3, 5, -1, METRIC_STM);
+    check_layers_equal(2, 5, 7, -1, METRIC_STM);
+    check_layers_equal(3, 4, 0, 16, METRIC_STM);
+    check_layers_equal(3, 4, 5, 15, METRIC_STM);
+    check_layers_equal(4, 4, 15, 13, METRIC_STM);
+    check_layers_equal(4, 4, 5, 12, METRIC_STM);
 }
 
 /* ---- threads, batches, disk, checkpoints ----------------------------- */

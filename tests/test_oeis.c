@@ -72,7 +72,7 @@ static void test_quick_set_agrees(void **state)
     free(out);
     /* every row agrees, none is left out */
     assert_int_equal(scripttest_sh(&out, "grep -c '^A[0-9]*,' '%s/o/table.csv'", DIR), 0);
-    assert_int_equal(atoi(out), 19);
+    assert_int_equal(atoi(out), 20);
     free(out);
     assert_int_equal(scripttest_sh(&out, "grep '^A' '%s/o/table.csv' | grep -vc '\"agree'", DIR), 1);
     assert_int_equal(atoi(out), 0);
@@ -94,6 +94,13 @@ static void test_quick_set_agrees(void **state)
     assert_int_equal(strncmp(got, want, strlen(got)), 0);
     assert_int_equal(want[strlen(got)], ',');
     assert_string_equal(got + strlen(got) - 13, "355330,682250"); /* a(17), a(18) */
+    /* the multi-tile metric (A389728, slide frontier --metric mtm): 13 terms */
+    published_terms("A389728", want, sizeof want);
+    snprintf(path, sizeof path, "%s/o/b389728.txt", DIR);
+    bfile_terms(path, got, sizeof got);
+    assert_int_equal(strncmp(got, want, strlen(got)), 0);
+    assert_int_equal(want[strlen(got)], ',');
+    assert_string_equal(got + strlen(got) - 13, "289534,808623"); /* a(11), a(12) */
 }
 
 /* A registry holding one row of tests/data/oeis.tsv with its terms changed

@@ -62,6 +62,33 @@ static inline int published_histogram(int rows, int cols, const char *blank,
     return found;
 }
 
+/* The published multi-tile-metric counts of rows x cols with the blank
+ * named blank ("corner"), from tests/data/mtm-published.tsv, into out (at
+ * most max); returns how many. */
+static inline int published_mtm_histogram(int rows, int cols, const char *blank,
+                                          uint64_t *out, int max)
+{
+    FILE *f = fopen(TEST_DATA_DIR "/mtm-published.tsv", "r");
+    if (!f)
+        return 0;
+    static char line[1 << 14];
+    char want[64];
+    int found = 0;
+    snprintf(want, sizeof want, "%dx%d\t%s\t", rows, cols, blank);
+    while (!found && fgets(line, sizeof line, f)) {
+        if (strncmp(line, want, strlen(want)) != 0)
+            continue;
+        for (char *q = line + strlen(want); *q && found < max;) {
+            out[found++] = strtoull(q, &q, 10);
+            if (*q != ',')
+                break;
+            q++;
+        }
+    }
+    fclose(f);
+    return found;
+}
+
 /* ---- published antipodes (tests/data/antipodes.tsv) ------------------- */
 
 /* One row: board size, goal, radius, count, the boards the source lists

@@ -7,20 +7,30 @@
  * Method (frontier search with delayed duplicate detection: Korf, "Delayed
  * duplicate detection", IJCAI 2003 workshop / AAAI 2004; Korf and Schultze,
  * "Large-scale parallel breadth-first search", AAAI 2005).  The move graph
- * is undirected and bipartite, so every neighbour of a board at distance d
- * lies at distance d - 1 or d + 1; hence
- *     layer d+1 = neighbours(layer d) \ layer d-1,
- * and no older layer is needed.  A layer is a sorted stream of keys
+ * is undirected (every move is undone by one move), so every neighbour of
+ * a board at distance d lies at distance d - 1, d or d + 1; hence
+ *     layer d+1 = neighbours(layer d) \ (layer d-1 u layer d),
+ * and no older layer is needed.  In the single-tile metric the graph is
+ * also bipartite (a move changes the blank's colour on a chessboard), so
+ * no neighbour lies in layer d and only layer d-1 is subtracted; in the
+ * multi-tile metric a jump of two cells joins boards of one layer (e.g.
+ * the blank 2 cells left and the blank 1 cell left of the goal's: both at
+ * distance 1), so layers d-1 and d are subtracted.  The moves come from a
+ * move set (metric.h) handed to the keys' neighbour functions (rank keys
+ * make the single-tile metric's four moves directly: their hot path); the
+ * metric changes nothing else but that subtraction.  A layer is a sorted stream of keys
  * (frontier_key.h, frontier_stream.h).  One step:
  *   1. the blocks of layer d are cut into chunks (a thread's share of
- *      buffer_keys/4 boards, and at most an eighth of the layer per
- *      thread); the threads take the chunks as they come free (no barrier
- *      between chunks, so a thread slowed by another job on its core does
- *      not hold up the others), expand each into their part of the buffer,
- *      sort it (frontier_sort.h), drop repeats and write it as a sorted run
- *      (in memory, or in a temporary file);
+ *      buffer_keys/fan boards, fan the most moves of a board, and at most
+ *      an eighth of the layer per thread); the threads take the chunks as
+ *      they come free (no barrier between chunks, so a thread slowed by
+ *      another job on its core does not hold up the others), expand each
+ *      into their part of the buffer, sort it (frontier_sort.h), drop
+ *      repeats and write it as a sorted run (in memory, or in a temporary
+ *      file);
  *   2. the runs are merged (a heap over their cursors), repeats dropped,
- *      and the keys of layer d-1 subtracted while both streams advance: the
+ *      and the keys of layer d-1 (and, in the multi-tile metric, of layer
+ *      d) subtracted while the streams advance: the
  *      duplicates are detected once per layer, not per board.  In memory
  *      the merge is cut into 16 key ranges at the first
  *      keys of evenly spaced blocks of layer d; the threads merge the
@@ -45,6 +55,7 @@
 #include "slide/frontier_key.h"
 #include "slide/frontier_moved.h"
 #include "slide/frontier_stream.h"
+#include "slide/metric.h"
 
 /* How boards are keyed: ranks in 128 bits (frontier_key.h: dense, boards of
  * up to FKEY_MAX_CELLS cells) or moved keys (frontier_moved.h: any board,
@@ -78,6 +89,8 @@ struct frontier_options {
 
 struct frontier_search {
     int moved;             /* 1: moved keys (ms), layers of byte keys; 0: rank keys */
+    enum metric metric;    /* what one move is (metric.h) */
+    struct move_set moves; /* the moves of metric; moves.max: fan, the most a board has */
     struct fkey_space ks;  /* rank keys; with moved keys rows, cols, n, m,
                             * goal_blank, path_graph, and size ((RC)!/2, 0
                             * beyond FKEY_MAX_CELLS cells: not known) */
@@ -108,6 +121,15 @@ struct frontier_search {
 int frontier_init_keys(struct frontier_search *f, const struct board *goal,
                        enum frontier_keys keys, const char *temp_dir, slide_error *err);
 
+/*
+ * frontier_init_keys in metric m (METRIC_STM or METRIC_MTM; the former is
+ * what frontier_init_keys does).  Errors: as frontier_init_keys, and as
+ * move_set_init (the multi-tile metric on sides over MOVE_MAX_CELLS + 1).
+ */
+int frontier_init_metric(struct frontier_search *f, const struct board *goal,
+                         enum frontier_keys keys, enum metric m, const char *temp_dir,
+                         slide_error *err);
+
 /* frontier_init_keys with FRONTIER_KEYS_AUTO. */
 int frontier_init(struct frontier_search *f, const struct board *goal,
                   const char *temp_dir, slide_error *err);
@@ -120,7 +142,7 @@ size_t frontier_key_bytes(const struct frontier_search *f, int depth);
 
 /*
  * What the next step needs, estimated from the last two layers (growth
- * ratio, bytes per key, at most 4 neighbours a board): *fixed the bytes held
+ * ratio, bytes per key, at most moves.max neighbours a board): *fixed the bytes held
  * in memory whatever happens (stored layers' in-memory parts, the
  * expansion buffer and its scratch), *step the bytes of the runs and of the
  * new layer, which go to memory or, with temp_dir, to disk.

@@ -18,6 +18,7 @@
  *                    depth D                (the last complete layer)
  *                    elapsed SECONDS
  *                    keys rank|moved        (version 2; version 1: rank)
+ *                    metric stm|mtm         (version 3; versions 1-2: stm)
  *                    hist h0 ... hD
  *                    state-crc32 XXXXXXXX   (CRC-32 of the lines above)
  * Invariants: state names depth D only once layer-D and layer-(D-1) (D > 0)
@@ -36,7 +37,7 @@
 #include "slide/error.h"
 #include "slide/frontier.h"
 
-#define FCHECKPOINT_VERSION 2
+#define FCHECKPOINT_VERSION 3
 #define FCHECKPOINT_MAGIC "slide-frontier-checkpoint"
 
 /*
@@ -54,14 +55,15 @@ int fcheckpoint_open(const char *dir, int *lock_fd, slide_error *err);
 int fcheckpoint_exists(const char *dir);
 
 /*
- * The board size, goal (board_format text, goal_len bytes with the NUL)
- * and key kind (FRONTIER_KEYS_RANK or _MOVED) of the checkpoint in dir,
- * from DIR/state (CRC checked), so that --resume DIR needs none of them.  Errors: SLIDE_EFORMAT (missing, unreadable, not a
+ * The board size, goal (board_format text, goal_len bytes with the NUL),
+ * key kind (FRONTIER_KEYS_RANK or _MOVED) and metric of the checkpoint in
+ * dir, from DIR/state (CRC checked), so that --resume DIR needs none of
+ * them.  Errors: SLIDE_EFORMAT (missing, unreadable, not a
  * regular file, corrupt, another version; the message says which),
  * SLIDE_ENOMEM.
  */
 int fcheckpoint_describe(const char *dir, int *rows, int *cols, char *goal, size_t goal_len,
-                         enum frontier_keys *keys, slide_error *err);
+                         enum frontier_keys *keys, enum metric *metric, slide_error *err);
 
 /*
  * Save the search f (between steps) with goal into dir (open, locked).
@@ -78,9 +80,10 @@ int fcheckpoint_save(const char *dir, const struct frontier_search *f,
  * Load the checkpoint in dir into f, already set up by frontier_init for
  * goal (layers go to f->temp_dir's temporary files when their data exceeds
  * max_memory, 0 = no limit).  Checks magic, version, state CRC, board,
- * goal, each layer's header, CRC, index and count against the histogram.
- * Errors: SLIDE_EIO (missing, unreadable), SLIDE_EFORMAT (corrupt, another
- * version, board or goal; the message names the file and what it holds),
+ * goal, key kind, metric (f->metric), each layer's header, CRC, index and
+ * count against the histogram.  Errors: SLIDE_EIO (missing, unreadable),
+ * SLIDE_EFORMAT (corrupt, another version, board, goal, key kind or
+ * metric; the message names the file and what it holds),
  * SLIDE_ENOMEM.  On error f is unchanged.
  */
 int fcheckpoint_load(const char *dir, struct frontier_search *f, const struct board *goal,

@@ -24,6 +24,7 @@
 
 #include "slide/board.h"
 #include "slide/error.h"
+#include "slide/metric.h"
 
 /* 34! < 2^128: the largest board whose keys fit in 128 bits. */
 #define FKEY_MAX_CELLS 34
@@ -64,8 +65,16 @@ fkey fkey_of_board(const struct fkey_space *s, const struct board *b);
 /* Write the board of key into b (already of the space's dimensions). */
 void fkey_board(const struct fkey_space *s, fkey key, struct board *b);
 
-/* Keys of the boards one move from key into out; returns how many (2-4). */
-int fkey_neighbours(const struct fkey_space *s, fkey key, fkey out[MOVE_COUNT]);
+/*
+ * Keys of the boards one move of ms (metric.h: the same board size) from
+ * key into out (room for ms->max keys); returns how many (ms->count of the
+ * blank's cell: 2-4 in the single-tile metric, rows + cols - 2 in the
+ * multi-tile one).  A jump of k cells along a column is computed from the
+ * jump of k - 1 cells before it (ms lists them in that order), so a
+ * multi-tile move costs one rotation and one encoding, as a unit move.
+ */
+int fkey_neighbours(const struct fkey_space *s, const struct move_set *ms, fkey key,
+                    fkey *out);
 
 /* Decimal text of k into buf (at least 40 bytes); returns buf. */
 char *fkey_format(fkey k, char *buf);

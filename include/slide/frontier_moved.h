@@ -14,9 +14,10 @@
  * (the order means nothing; the frontier search only needs one).
  *
  * Length: a board at distance d was reached by d moves, each moving one
- * tile, so at most min(d, n - 1) tiles differ from the goal: keys of the
- * boards within distance d fit fmoved_key_len(s, d) = w * (2 + 2 * min(d,
- * n - 1)) bytes.  Trailing zero bytes carry nothing, so a key written with
+ * tile (the single-tile metric) or at most r = max(rows, cols) - 1 tiles
+ * (the multi-tile metric), so at most min(r d, n - 1) tiles differ from the
+ * goal: keys of the boards within distance d fit fmoved_key_len(s, d) =
+ * w * (2 + 2 * min(r d, n - 1)) bytes.  Trailing zero bytes carry nothing, so a key written with
  * one length reads back with any larger one (frontier_stream.h stores them
  * without the zeros): the key length of a search can grow with its depth.
  *
@@ -31,6 +32,7 @@
 
 #include "slide/board.h"
 #include "slide/error.h"
+#include "slide/metric.h"
 
 /* Pairs a key may hold (the depth of a search with moved keys on boards of
  * more than this many cells). */
@@ -40,20 +42,23 @@ struct fmoved_space {
     int rows, cols, n;
     int w;           /* bytes of a cell index or tile label: 1..3 */
     int goal_blank;
+    int per_move;    /* tiles one move may move: 1 (STM), max(rows, cols) - 1 (MTM) */
     int *goal;       /* n entries: the goal's tile on each cell (0: blank) */
     int *home;       /* n entries: the goal cell of each tile (home[0]: blank) */
 };
 
 /*
- * Set up the moved keys of goal's board (valid).  Errors: SLIDE_ENOMEM.
+ * Set up the moved keys of goal's board (valid) for a search in metric m
+ * (it bounds the tiles out of place at a distance).  Errors: SLIDE_ENOMEM.
  * Free with fmoved_free.
  */
-int fmoved_init(struct fmoved_space *s, const struct board *goal, slide_error *err);
+int fmoved_init(struct fmoved_space *s, const struct board *goal, enum metric m,
+                slide_error *err);
 
 void fmoved_free(struct fmoved_space *s);
 
-/* Pairs of the keys of boards within distance depth (>= 0): min(depth, n-1),
- * or -1 when that exceeds FMOVED_MAX_PAIRS. */
+/* Pairs of the keys of boards within distance depth (>= 0): min(per_move *
+ * depth, n-1), or -1 when that exceeds FMOVED_MAX_PAIRS. */
 int fmoved_max_pairs(const struct fmoved_space *s, int depth);
 
 /* Bytes of the keys of boards within distance depth: w * (2 + 2 * pairs);
@@ -71,13 +76,15 @@ int fmoved_encode(const struct fmoved_space *s, const struct board *b, unsigned 
 void fmoved_board(const struct fmoved_space *s, const unsigned char *key, struct board *b);
 
 /*
- * Keys of the boards one move from key (valid, len bytes) into out
- * (room for 4 keys of len bytes each, one after another); returns how many
- * (2-4), or -1 when a neighbour does not fit len bytes (len was chosen
- * for a smaller depth).
+ * Keys of the boards one move of ms (metric.h: the same board size) from
+ * key (valid, len bytes) into out (room for ms->max keys of len bytes each,
+ * one after another); returns how many (ms->count of the blank's cell), or
+ * -1 when a neighbour does not fit len bytes (len was chosen for a smaller
+ * depth).  A jump of k cells is made from the jump of k - 1 cells before
+ * it (ms lists them in that order): one pair dropped and one inserted.
  */
-int fmoved_neighbours(const struct fmoved_space *s, const unsigned char *key, size_t len,
-                      unsigned char *out);
+int fmoved_neighbours(const struct fmoved_space *s, const struct move_set *ms,
+                      const unsigned char *key, size_t len, unsigned char *out);
 
 /*
  * 1 when key (len bytes) is well formed: z and every cell below n, cells

@@ -36,7 +36,7 @@ enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2, EXIT_UNSOLVABLE = 3 };
  * of the figures a paper quotes, CSV for FILE.csv, JSON for FILE.json (only
  * when built with Jansson; else refused, saying so).  Columns / keys:
  *   summary (the command), board (RxC), goal, metric (stm: single-tile
- *   moves), boards, radius (empty / null when the search stopped early),
+ *   moves, mtm: multi-tile), boards, radius (empty / null when the search stopped early),
  *   max_depth, complete (yes/no), antipodes (boards at the radius; empty /
  *   null when incomplete), mean_distance, version, commit, command (as
  *   the provenance block's "# command:" line; JSON: under "provenance")
@@ -58,6 +58,7 @@ struct cli_summary {
     const char *command;               /* cli_command_line's */
     const struct sweep_stats *stats;   /* nstats heuristics, or NULL */
     int nstats;
+    enum metric metric;                /* what hist counts in (0: METRIC_STM) */
 };
 int cli_summary_check(const char *path);
 int cli_summary_write(const char *path, const struct cli_summary *s);

@@ -123,7 +123,7 @@ static void csv_common(FILE *out, const struct cli_summary *s, const struct figu
     csv_field(out, s->summary, 1);
     csv_field(out, f->board, 0);
     csv_field(out, f->goal, 0);
-    csv_field(out, "stm", 0);
+    csv_field(out, metric_name(s->metric), 0);
     fprintf(out, ",%" PRIu64 ",", f->boards);
     if (s->complete)
         fprintf(out, "%d", s->last);
@@ -160,7 +160,7 @@ static json_t *json_summary(const struct cli_summary *s, const struct figures *f
     json_object_set_new(o, "summary", json_string(s->summary));
     json_object_set_new(o, "board", json_string(f->board));
     json_object_set_new(o, "goal", json_string(f->goal));
-    json_object_set_new(o, "metric", json_string("stm"));
+    json_object_set_new(o, "metric", json_string(metric_name(s->metric)));
     json_object_set_new(o, "boards", json_integer((json_int_t)f->boards));
     json_object_set_new(o, "radius", s->complete ? json_integer(s->last) : json_null());
     json_object_set_new(o, "max_depth", json_integer(s->last));

@@ -110,7 +110,7 @@ static const char help[] =
     "                     max_depth,complete,antipodes,mean_distance,version,\n"
     "                     commit,command and one record) or FILE.json (the same\n"
     "                     keys, the last three under \"provenance\"; needs a build\n"
-    "                     with Jansson); metric stm (single-tile moves); written\n"
+    "                     with Jansson); metric: the --metric (stm, mtm); written\n"
     "                     whole, checked before the search as --antipodes-file\n"
     "  --save FILE        write the distance database (see slide dist, slide db):\n"
     "                     a gzip file (zcat FILE gives the payload), written to a\n"
@@ -881,7 +881,8 @@ static int run(const struct bfs_args *a, const struct board *goal)
     if (rc == EXIT_OK)
         rc = report(a, goal, &s, &r, &c.anti);
     if (rc == EXIT_OK && a->summary) {
-        struct cli_summary sum = {"bfs", goal, r.hist, r.radius, 1, a->command, NULL, 0};
+        struct cli_summary sum = {"bfs", goal, r.hist, r.radius, 1, a->command, NULL, 0,
+                                  r.metric};
         rc = cli_summary_write(a->summary, &sum);
     }
     bfs_result_free(&r);

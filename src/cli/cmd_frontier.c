@@ -21,7 +21,7 @@
 
 static const char help[] =
     "usage: slide frontier RxC [--max-depth D] [--goal G | --blank CELL]\n"
-    "                 [--keys rank|moved] [--threads N]\n"
+    "                 [--metric stm|mtm] [--keys rank|moved] [--threads N]\n"
     "                 [--format text|csv|md|tex] [--progress] [--provenance]\n"
     "                 [--max-memory BYTES] [--buffer KEYS] [--temp-dir DIR]\n"
     "                 [--max-disk BYTES] [--summary FILE]\n"
@@ -29,7 +29,7 @@ static const char help[] =
     "       slide frontier --resume DIR [OPTIONS]\n"
     "Examples:\n"
     "  slide frontier 4x4 --max-depth 25    # the 15-puzzle's first 26 layers\n"
-    "  slide frontier 5x5 --max-depth 20 --temp-dir /var/tmp --checkpoint ck\n"
+    "  slide frontier 4x4 --metric mtm --max-depth 19 --checkpoint ck  # A389728\n"
     "Breadth-first search from the goal that keeps only the last two layers\n"
     "(frontier search with delayed duplicate detection), for a board of any\n"
     "size: the number of boards at each distance up to D on boards whose\n"
@@ -38,7 +38,9 @@ static const char help[] =
     "gives them.  A layer is a sorted list of board keys, compressed.  Layer d+1\n"
     "is the neighbours of layer d, sorted (radix sort, in chunks the threads\n"
     "take as they come free, one sorted run per chunk), merged (in memory: in\n"
-    "16 key ranges at once), with repeats and the boards of layer d-1 removed.\n"
+    "16 key ranges at once), with repeats and the boards of layer d-1 removed\n"
+    "(in the multi-tile metric those of layers d-1 and d: a jump can join two\n"
+    "boards of one layer).\n"
     "  --max-depth D      stop once distance D is known (default: run until no\n"
     "                     new board is found, which only small boards reach)\n"
     "  --goal G           goal board (default 1..n-1 in reading order, blank last)\n"
@@ -46,11 +48,17 @@ static const char help[] =
     "                     (0..n-1 in reading order): 0 a corner, C/2-1 mid-side;\n"
     "                     40x40 --blank 19 stands for the infinite half-plane\n"
     "                     (OEIS A090378) to distance 19\n"
+    "  --metric M         what one move is: stm (default, the single-tile metric:\n"
+    "                     one tile slides one cell) or mtm (the multi-tile\n"
+    "                     metric: the blank jumps to any cell of its row or\n"
+    "                     column, the tiles between sliding one cell each);\n"
+    "                     a checkpoint records it and is resumed only in it\n"
     "  --keys K           rank: a board is its compact index of slide bfs in 128\n"
     "                     bits (boards of up to 34 cells; about 1.3-2.5 bytes a\n"
     "                     board in a layer); moved: the blank's cell and the\n"
     "                     cells whose tile is not the goal's, with their tiles\n"
-    "                     (any size; a key of distance d holds at most d tiles:\n"
+    "                     (any size; a key of distance d holds at most d tiles,\n"
+    "                     d (max(R,C) - 1) in the multi-tile metric:\n"
     "                     about 10-25 bytes a board).  Default: rank when the\n"
     "                     board has at most 34 cells, else moved\n"
     "  --threads N        OpenMP threads (default: all cores); results do not\n"
@@ -86,12 +94,14 @@ static const char help[] =
     "                     refused (exit 1) before it starts\n"
     "  --checkpoint DIR   save every layer into DIR (created if missing, locked\n"
     "                     while in use): DIR/layer-D for the last two layers and\n"
-    "                     DIR/state (text: board, goal, depth, histogram, CRC),\n"
+    "                     DIR/state (text: board, goal, keys, metric, depth,\n"
+    "                     histogram, CRC),\n"
     "                     each written as a temporary, synced and renamed, state\n"
     "                     last.  Refused if DIR already holds a checkpoint\n"
     "  --resume DIR       continue the search saved in DIR from its last layer\n"
-    "                     (any --threads, --max-depth); the size and goal come\n"
-    "                     from DIR (RxC or --goal, if given, must be the same);\n"
+    "                     (any --threads, --max-depth); the size, goal, keys and\n"
+    "                     metric come from DIR (RxC, --goal, --keys or\n"
+    "                     --metric, if given, must be the same);\n"
     "                     checkpoints go on into DIR\n"
     "SIGINT or SIGTERM with a checkpoint directory: the search stops at the end\n"
     "of the current layer, saves it and exits with 128 + the signal (a second\n"
@@ -125,6 +135,8 @@ struct frontier_args {
     const char *goal_text;
     int blank;             /* --blank CELL: the standard goal with the blank there; -1 */
     enum frontier_keys keys;
+    enum metric metric;    /* --metric */
+    int metric_given;
     int threads;
     enum report_format format;
     int progress;
@@ -153,6 +165,7 @@ static const struct cli_option frontier_options[] = {
     {"goal", 'g', CLI_VALUE, 'g', 0, NULL, NULL},
     {"blank", 0, CLI_VALUE, 'B', 0, NULL, NULL},
     {"keys", 0, CLI_VALUE, 'k', 0, NULL, NULL},
+    {"metric", 0, CLI_VALUE, 'M', 0, NULL, NULL},
     {"threads", 't', CLI_VALUE, 't', 0, NULL, NULL},
     {"format", 'f', CLI_VALUE, 'f', 0, NULL, NULL},
     {"progress", 0, CLI_FLAG, 'p', 0, NULL, NULL},
@@ -193,6 +206,9 @@ static int take_option(int c, const char *v, void *ctx)
         else
             return cli_fail(EXIT_USAGE, "--keys expects rank or moved, not \"%s\"", v);
         return EXIT_OK;
+    case 'M':
+        a->metric_given = 1;
+        return cli_metric(v, &a->metric) ? EXIT_USAGE : EXIT_OK;
     case 't': return cli_threads(v, &a->threads) ? EXIT_USAGE : EXIT_OK;
     case 'f': return cli_format(v, &a->format) ? EXIT_USAGE : EXIT_OK;
     case 'p': a->progress = 1; return EXIT_OK;
@@ -215,21 +231,27 @@ static int take_option(int c, const char *v, void *ctx)
 }
 
 /*
- * --resume DIR: the size and goal come from the checkpoint; a size given
- * must agree, and a goal given is compared by fcheckpoint_load, which names
- * both values.
+ * --resume DIR: the size, goal, keys and metric come from the checkpoint; a
+ * size, keys or metric given must agree, and a goal given is compared by
+ * fcheckpoint_load, which names both values.
  */
 static int from_checkpoint(struct frontier_args *a, int sized)
 {
     int rows, cols;
     enum frontier_keys keys;
+    enum metric metric;
     slide_error err;
     if (!fcheckpoint_exists(a->resume))
         return cli_fail(EXIT_FAIL, "%s holds no frontier checkpoint (no %s/state)",
                         a->resume, a->resume);
     if (fcheckpoint_describe(a->resume, &rows, &cols, a->resume_goal,
-                             sizeof a->resume_goal, &keys, &err))
+                             sizeof a->resume_goal, &keys, &metric, &err))
         return cli_fail_lib(SLIDE_EFORMAT, &err);
+    if (a->metric_given && a->metric != metric)
+        return cli_fail(EXIT_USAGE, "--resume %s holds a search in the %s metric (%s); give "
+                        "no --metric or --metric %s", a->resume, metric_long_name(metric),
+                        metric_name(metric), metric_name(metric));
+    a->metric = metric;
     if (a->keys != FRONTIER_KEYS_AUTO && a->keys != keys)
         return cli_fail(EXIT_USAGE, "--resume %s holds a search with %s keys; give no --keys "
                         "or --keys %s", a->resume, keys == FRONTIER_KEYS_MOVED ? "moved" : "rank",
@@ -486,12 +508,14 @@ static int report(const struct frontier_args *a, const struct board *goal,
         provenance_write(stdout, cli_provenance_prefix(a->format), a->command, threads,
                          f->seconds);
     const char *pre = a->format == REPORT_TEX ? "% " : a->format == REPORT_MD ? "- " : "";
+    /* the metric named only when it is not the default: STM's line as before */
+    const char *metric = f->metric == METRIC_MTM ? ", multi-tile metric (mtm)" : "";
     if (f->moved)
-        fprintf(info, "%sboard %dx%d, goal %s, frontier search, moved keys of %zu bytes\n",
-                pre, a->rows, a->cols, gtext, frontier_key_bytes(f, f->depth));
+        fprintf(info, "%sboard %dx%d, goal %s, frontier search%s, moved keys of %zu bytes\n",
+                pre, a->rows, a->cols, gtext, metric, frontier_key_bytes(f, f->depth));
     else
-        fprintf(info, "%sboard %dx%d, goal %s, frontier search, %d-bit keys\n", pre, a->rows,
-                a->cols, gtext, f->ks.bits);
+        fprintf(info, "%sboard %dx%d, goal %s, frontier search%s, %d-bit keys\n", pre,
+                a->rows, a->cols, gtext, metric, f->ks.bits);
     free(gtext);
     if (a->format == REPORT_MD)
         fputc('\n', stdout);
@@ -512,7 +536,7 @@ static int run(const struct frontier_args *a, const struct board *goal)
     slide_error err;
     struct frontier_search f;
     int lock_fd = -1, rc;
-    if ((rc = frontier_init_keys(&f, goal, a->keys, a->temp_dir, &err)))
+    if ((rc = frontier_init_metric(&f, goal, a->keys, a->metric, a->temp_dir, &err)))
         return cli_fail_lib(rc, &err);
     struct run_ctx c = {.a = a, .f = &f, .goal = goal,
                         .progress = cli_progress_wanted(a->progress)};
@@ -548,7 +572,7 @@ static int run(const struct frontier_args *a, const struct board *goal)
         rc = cli_fail_lib(lib, &err);
     else if (!(rc = report(a, goal, &f, threads)) && a->summary) {
         struct cli_summary sum = {"frontier", goal, f.hist, f.complete ? f.depth - 1 : f.depth,
-                                  f.complete, a->command, NULL, 0};
+                                  f.complete, a->command, NULL, 0, f.metric};
         rc = cli_summary_write(a->summary, &sum);
     }
     if (!rc && c.save_failed)

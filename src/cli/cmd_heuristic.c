@@ -479,7 +479,7 @@ static int run(const struct heur_args *a, const struct board *goal, const char *
     }
     if (!rc && a->summary) {
         struct cli_summary sum = {"heuristic", goal, r.hist, r.radius, 1, command, r.stats,
-                                  r.count};
+                                  r.count, (enum metric)a->metric};
         rc = cli_summary_write(a->summary, &sum);
     }
     if (!rc)

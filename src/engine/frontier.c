@@ -21,7 +21,8 @@
 
 /* The rank keys' fields that moved keys use too: dimensions, and the size
  * of the space when it fits 128 bits. */
-static int moved_space(struct frontier_search *f, const struct board *goal, slide_error *err)
+static int moved_space(struct frontier_search *f, const struct board *goal, enum metric m,
+                       slide_error *err)
 {
     int n = board_cells(goal);
     f->moved = 1;
@@ -33,7 +34,7 @@ static int moved_space(struct frontier_search *f, const struct board *goal, slid
     f->ks.m = n - 1;
     f->ks.goal_blank = board_blank(goal);
     f->ks.path_graph = goal->rows == 1 || goal->cols == 1;
-    return fmoved_init(&f->ms, goal, err);
+    return fmoved_init(&f->ms, goal, m, err);
 }
 
 /* Layer 0: the goal's key. */
@@ -54,20 +55,25 @@ static int first_layer(struct frontier_search *f, const struct board *goal, slid
     return fstream_append_bytes(&f->cur, key);
 }
 
-int frontier_init_keys(struct frontier_search *f, const struct board *goal,
-                       enum frontier_keys keys, const char *temp_dir, slide_error *err)
+int frontier_init_metric(struct frontier_search *f, const struct board *goal,
+                         enum frontier_keys keys, enum metric m, const char *temp_dir,
+                         slide_error *err)
 {
     int rc;
     memset(f, 0, sizeof *f);
     f->prev.fd = f->cur.fd = -1;
     f->temp_dir = temp_dir;
+    f->metric = m;
+    if ((rc = move_set_init(&f->moves, goal->rows, goal->cols, m, err)))
+        return rc;
     if (keys == FRONTIER_KEYS_MOVED ||
         (keys == FRONTIER_KEYS_AUTO && board_cells(goal) > FKEY_MAX_CELLS))
-        rc = moved_space(f, goal, err);
+        rc = moved_space(f, goal, m, err);
     else
         rc = fkey_init(&f->ks, goal, err);
     if (rc) {
         fmoved_free(&f->ms);
+        move_set_free(&f->moves);
         return rc;
     }
     f->hist_cap = 64;
@@ -86,6 +92,12 @@ int frontier_init_keys(struct frontier_search *f, const struct board *goal,
     return SLIDE_OK;
 }
 
+int frontier_init_keys(struct frontier_search *f, const struct board *goal,
+                       enum frontier_keys keys, const char *temp_dir, slide_error *err)
+{
+    return frontier_init_metric(f, goal, keys, METRIC_STM, temp_dir, err);
+}
+
 int frontier_init(struct frontier_search *f, const struct board *goal,
                   const char *temp_dir, slide_error *err)
 {
@@ -102,6 +114,7 @@ void frontier_free(struct frontier_search *f)
     fstream_close(&f->prev);
     fstream_close(&f->cur);
     fmoved_free(&f->ms);
+    move_set_free(&f->moves);
     free(f->hist);
     f->hist = NULL;
 }
@@ -114,7 +127,7 @@ static void runs_free(struct runs *r)
     memset(r, 0, sizeof *r);
 }
 
-/* Expand blocks [b0, b1) of cur into out (room for 4 keys a board);
+/* Expand blocks [b0, b1) of cur into out (room for moves.max keys a board);
  * returns the number of neighbours written, -1 on error. */
 static int64_t expand_blocks(struct expand *x, size_t b0, size_t b1, fkey *out,
                              fkey *keys, slide_error *err)
@@ -125,7 +138,7 @@ static int64_t expand_blocks(struct expand *x, size_t b0, size_t b1, fkey *out,
         if (len < 0)
             return -1;
         for (int i = 0; i < len; i++)
-            k += fkey_neighbours(&x->f->ks, keys[i], out + k);
+            k += fkey_neighbours(&x->f->ks, &x->f->moves, keys[i], out + k);
     }
     return k;
 }
@@ -299,19 +312,43 @@ static void heap_close(struct heap *h, size_t n)
     free(h->idx);
 }
 
+/* The layers a new key must not be in (frontier.h): d-1, and in the
+ * multi-tile metric d as well; returns how many (1 or 2). */
+int frontier_subtracted(const struct frontier_search *f, const struct fstream *layer[2])
+{
+    layer[0] = &f->prev;
+    layer[1] = &f->cur;
+    return f->metric == METRIC_MTM ? 2 : 1;
+}
+
+/* Advance a subtracted layer's cursor (*got: its state, p its key) to the
+ * first key >= k; 1 if that key is k. */
+static inline int in_layer(struct fstream_cursor *c, fkey *p, int *got, fkey k,
+                           slide_error *err)
+{
+    while (*got > 0 && *p < k)
+        *got = fstream_cursor_next(c, p, err);
+    return *got > 0 && *p == k;
+}
+
 /* Merge the runs' keys in [lo, hi) (hi = 0: no bound), drop repeats and
- * the keys of layer d-1, into out. */
+ * the keys of the subtracted layers, into out. */
 static int merge_runs(const struct frontier_search *f, const struct runs *r, fkey lo,
                       fkey hi, struct fstream *out, slide_error *err)
 {
     struct heap h;
-    struct fstream_cursor pc;
-    fkey p = 0, last = 0;
-    int have_last = 0, rc, pgot = 0;
-    if ((rc = heap_open(&h, r, lo, err)) || (rc = fstream_cursor_open(&pc, &f->prev, err)))
+    const struct fstream *layer[2];
+    struct fstream_cursor pc[2];
+    fkey p[2] = {0, 0}, last = 0;
+    int have_last = 0, rc, pgot[2] = {0, 0}, ns = frontier_subtracted(f, layer), opened = 0;
+    if ((rc = heap_open(&h, r, lo, err)))
         goto done;
-    pgot = fstream_cursor_seek(&pc, lo, &p, err);
-    while (h.len && pgot >= 0) {
+    for (; opened < ns; opened++) {
+        if ((rc = fstream_cursor_open(&pc[opened], layer[opened], err)))
+            goto done;
+        pgot[opened] = fstream_cursor_seek(&pc[opened], lo, &p[opened], err);
+    }
+    while (h.len && pgot[0] >= 0 && pgot[1] >= 0) {
         fkey k = h.key[h.idx[0]];
         if (hi && k >= hi)
             break;
@@ -323,21 +360,22 @@ static int merge_runs(const struct frontier_search *f, const struct runs *r, fke
             continue;
         last = k;
         have_last = 1;
-        while (pgot > 0 && p < k)
-            pgot = fstream_cursor_next(&pc, &p, err);
-        if (pgot > 0 && p == k)
+        /* layer d only in MTM: the single-tile merge pays one test */
+        if (in_layer(&pc[0], &p[0], &pgot[0], k, err) ||
+            (ns > 1 && in_layer(&pc[1], &p[1], &pgot[1], k, err)))
             continue;
         if ((rc = fstream_append(out, k)))
             break;
     }
-    if (!rc && pgot < 0)
+    if (!rc && (pgot[0] < 0 || pgot[1] < 0))
         rc = SLIDE_EFORMAT;
     if (!rc)
         rc = fstream_finish(out, err);
     else if (rc != SLIDE_EFORMAT)
         fstream_finish(out, err);
-    fstream_cursor_close(&pc);
 done:
+    while (opened-- > 0)
+        fstream_cursor_close(&pc[opened]);
     heap_close(&h, r->len);
     return rc;
 }
@@ -422,7 +460,7 @@ static uint64_t batch_keys(const struct frontier_search *f, const struct frontie
     uint64_t buffer = o->buffer_keys >= 64 ? o->buffer_keys
                                            : DEFAULT_BUFFER_KEYS * sizeof(fkey) /
                                                  (step_key_bytes(f) ? step_key_bytes(f) : 1);
-    uint64_t keys = buffer / MOVE_COUNT;
+    uint64_t keys = buffer / (uint64_t)f->moves.max;
     return keys < FSTREAM_BLOCK ? FSTREAM_BLOCK : keys;
 }
 
@@ -445,8 +483,9 @@ static uint64_t chunk_keys(const struct frontier_search *f, const struct frontie
  * of the layer's. */
 static uint64_t buffer_cap(const struct frontier_search *f, const struct frontier_options *o)
 {
-    uint64_t cap = (uint64_t)step_threads(o) * chunk_keys(f, o) * MOVE_COUNT;
-    return cap > f->cur.count * MOVE_COUNT ? f->cur.count * MOVE_COUNT : cap;
+    uint64_t fan = (uint64_t)f->moves.max;
+    uint64_t cap = (uint64_t)step_threads(o) * chunk_keys(f, o) * fan;
+    return cap > f->cur.count * fan ? f->cur.count * fan : cap;
 }
 
 void frontier_estimate(const struct frontier_search *f, const struct frontier_options *o,
@@ -463,7 +502,7 @@ void frontier_estimate(const struct frontier_search *f, const struct frontier_op
     double index = (double)sizeof(struct fstream_block) / FSTREAM_BLOCK;
     *fixed = fstream_memory(&f->prev) + fstream_memory(&f->cur) +
              2 * buffer_cap(f, o) * step_key_bytes(f);
-    *step = (uint64_t)(cur * MOVE_COUNT * (bpk + 0.25 + index) + cur * growth * (bpk + index)) +
+    *step = (uint64_t)(cur * f->moves.max * (bpk + 0.25 + index) + cur * growth * (bpk + index)) +
             (1u << 20);
 }
 
@@ -515,7 +554,7 @@ static int expand_all(const struct frontier_search *f, const struct frontier_opt
     x.threads = step_threads(o);
     size_t nb = f->cur.nblocks, nchunks = 0;
     uint64_t most = f->cur.count < per_chunk ? f->cur.count : per_chunk;
-    size_t region = (size_t)(most * MOVE_COUNT) * x.klen;
+    size_t region = (size_t)(most * (uint64_t)f->moves.max) * x.klen;
     size_t *bound = malloc((nb + 1) * sizeof *bound);
     x.a = malloc((size_t)x.threads * region + 1);
     x.tmp = malloc((size_t)x.threads * region + 1);

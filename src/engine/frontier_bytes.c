@@ -27,7 +27,8 @@ int fbytes_share(struct expand *x, size_t b0, size_t b1, unsigned char *buf,
         if (count < 0)
             rc = SLIDE_EFORMAT;
         for (int i = 0; !rc && i < count; i++) {
-            int k = fmoved_neighbours(&f->ms, keys + (size_t)i * len, len, out + n * len);
+            int k = fmoved_neighbours(&f->ms, &f->moves, keys + (size_t)i * len, len,
+                                      out + n * len);
             if (k < 0)
                 rc = slide_fail(err, SLIDE_ERANGE, "a board of distance %d has more tiles "
                                 "out of place than its key holds", f->depth + 1);
@@ -129,28 +130,42 @@ static int heap_pop(struct bheap *h, unsigned char *k, slide_error *err)
     return 0;
 }
 
+/* Advance a subtracted layer's cursor (*got: its state, *p its key) to the
+ * first key >= k; 1 if that key is k. */
+static int in_layer(struct fstream_cursor *c, const unsigned char **p, int *got,
+                    const unsigned char *k, size_t len, slide_error *err)
+{
+    while (*got > 0 && memcmp(*p, k, len) < 0)
+        *got = fstream_cursor_next_bytes(c, p, err);
+    return *got > 0 && !memcmp(*p, k, len);
+}
+
 /* Merge the runs' keys in [lo, hi) (NULL: no bound), drop repeats and the
- * keys of layer d-1, into out. */
+ * keys of the subtracted layers (frontier_subtracted), into out. */
 static int merge_range(const struct frontier_search *f, const struct runs *r,
                        const unsigned char *lo, const unsigned char *hi, struct fstream *out,
                        slide_error *err)
 {
     size_t len = out->klen;
     struct bheap h = {0};
-    struct fstream_cursor pc = {0};
-    const unsigned char *p = NULL;
+    const struct fstream *layer[2];
+    struct fstream_cursor pc[2] = {{0}};
+    const unsigned char *p[2] = {NULL, NULL};
     unsigned char *k = calloc(2, len), *last = k + len;
-    int have_last = 0, rc, pgot = 0;
+    int have_last = 0, rc, pgot[2] = {0, 0}, ns = frontier_subtracted(f, layer), opened = 0;
     if (!k) {
         rc = slide_fail(err, SLIDE_ENOMEM, "out of memory for the merge");
         goto done;
     }
-    if ((rc = heap_open(&h, r, len, lo, err)) ||
-        (rc = fstream_cursor_open_bytes(&pc, &f->prev, len, err)))
+    if ((rc = heap_open(&h, r, len, lo, err)))
         goto done;
-    pgot = lo ? fstream_cursor_seek_bytes(&pc, lo, &p, err)
-              : fstream_cursor_next_bytes(&pc, &p, err);
-    while (h.len && pgot >= 0) {
+    for (; opened < ns; opened++) {
+        if ((rc = fstream_cursor_open_bytes(&pc[opened], layer[opened], len, err)))
+            goto done;
+        pgot[opened] = lo ? fstream_cursor_seek_bytes(&pc[opened], lo, &p[opened], err)
+                          : fstream_cursor_next_bytes(&pc[opened], &p[opened], err);
+    }
+    while (h.len && pgot[0] >= 0 && pgot[1] >= 0) {
         if (hi && memcmp(h.key[h.idx[0]], hi, len) >= 0)
             break;
         if (heap_pop(&h, k, err)) {
@@ -161,21 +176,21 @@ static int merge_range(const struct frontier_search *f, const struct runs *r,
             continue;
         memcpy(last, k, len);
         have_last = 1;
-        while (pgot > 0 && memcmp(p, k, len) < 0)
-            pgot = fstream_cursor_next_bytes(&pc, &p, err);
-        if (pgot > 0 && !memcmp(p, k, len))
+        if (in_layer(&pc[0], &p[0], &pgot[0], k, len, err) ||
+            (ns > 1 && in_layer(&pc[1], &p[1], &pgot[1], k, len, err)))
             continue;
         if ((rc = fstream_append_bytes(out, k)))
             break;
     }
-    if (!rc && pgot < 0)
+    if (!rc && (pgot[0] < 0 || pgot[1] < 0))
         rc = SLIDE_EFORMAT;
     if (!rc)
         rc = fstream_finish(out, err);
     else if (rc != SLIDE_EFORMAT)
         fstream_finish(out, err);
 done:
-    fstream_cursor_close(&pc);
+    while (opened-- > 0)
+        fstream_cursor_close(&pc[opened]);
     heap_close(&h, r->len);
     free(k);
     return rc;

@@ -12,6 +12,10 @@
 
 #include "slide/rank.h"
 
+/* fkey_neighbours tells a horizontal move by bit 1 of its code. */
+_Static_assert(MOVE_UP == 0 && MOVE_DOWN == 1 && MOVE_LEFT == 2 && MOVE_RIGHT == 3,
+               "the move codes of metric.h");
+
 int fkey_init(struct fkey_space *s, const struct board *goal, slide_error *err)
 {
     int n = board_cells(goal);
@@ -162,32 +166,63 @@ void fkey_board(const struct fkey_space *s, fkey key, struct board *b)
         b->cells[k] = k == z ? 0 : s->label[t[i++]];
 }
 
+/* Rotate C entries of t for a vertical unit move of the blank from y
+ * (up: the tile above lands at t position y - 1; down: the tile below
+ * lands at t position y); returns the blank's new cell. */
+static inline int rotate(uint8_t *u, int y, int c, int up)
+{
+    if (up) {
+        uint8_t x = u[y - c];
+        memmove(u + y - c, u + y - c + 1, (size_t)(c - 1));
+        u[y - 1] = x;
+        return y - c;
+    }
+    uint8_t x = u[y + c - 1];
+    memmove(u + y + 1, u + y, (size_t)(c - 1));
+    u[y] = x;
+    return y + c;
+}
+
 /*
- * A vertical move rotates C consecutive entries of t (as in space.c): down,
- * the tile on cell z + C (t position z + C - 1) lands on t position z; up,
- * the tile on cell z - C (t position z - C) lands on t position z - 1.
+ * A vertical unit move rotates C consecutive entries of t (as in space.c,
+ * rotate); a horizontal move keeps t: the key changes by the cells the
+ * blank travels.  The single-tile metric's four moves are made directly
+ * (its hot path: no table read); the multi-tile metric's jumps come from
+ * the move set, a jump of k cells along a column made from the jump of
+ * k - 1 cells before it (u, blank on y).
  */
-int fkey_neighbours(const struct fkey_space *s, fkey key, fkey out[MOVE_COUNT])
+int fkey_neighbours(const struct fkey_space *s, const struct move_set *ms, fkey key,
+                    fkey *out)
 {
     uint8_t t[FKEY_MAX_CELLS], u[FKEY_MAX_CELLS];
     int z = fkey_decode_tz(s, key, t), c = s->cols, k = 0;
-    if (z % c > 0)
-        out[k++] = key - 1;
-    if (z % c < c - 1)
-        out[k++] = key + 1;
-    if (z >= c) {
-        memcpy(u, t, (size_t)s->m);
-        uint8_t x = u[z - c];
-        memmove(u + z - c, u + z - c + 1, (size_t)(c - 1));
-        u[z - 1] = x;
-        out[k++] = fkey_encode_tz(s, u, z - c);
+    if (ms->metric == METRIC_STM) {
+        if (z % c > 0)
+            out[k++] = key - 1;
+        if (z % c < c - 1)
+            out[k++] = key + 1;
+        for (int up = 1; up >= 0; up--)
+            if (up ? z >= c : z + c < s->n) {
+                memcpy(u, t, (size_t)s->m);
+                int y = rotate(u, z, c, up);
+                out[k++] = fkey_encode_tz(s, u, y);
+            }
+        return k;
     }
-    if (z + c < s->n) {
-        memcpy(u, t, (size_t)s->m);
-        uint8_t x = u[z + c - 1];
-        memmove(u + z + 1, u + z, (size_t)(c - 1));
-        u[z] = x;
-        out[k++] = fkey_encode_tz(s, u, z + c);
+    const unsigned char *code = ms->codes + (size_t)z * (size_t)ms->max;
+    const int *to = ms->to + (size_t)z * (size_t)ms->max;
+    for (int i = 0, y = z; i < ms->count[z]; i++) {
+        unsigned char m = code[i];
+        if (m & 2u) { /* MOVE_LEFT, MOVE_RIGHT: t stays, the key moves by the cells */
+            out[k++] = key + (fkey)(__int128)(to[i] - z);
+            continue;
+        }
+        if (m < 4u) { /* one cell (k = 1): a new column direction, from t */
+            memcpy(u, t, (size_t)s->m);
+            y = z;
+        }
+        y = rotate(u, y, c, move_code_dir(m) == MOVE_UP);
+        out[k++] = fkey_encode_tz(s, u, y);
     }
     return k;
 }

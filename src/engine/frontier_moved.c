@@ -27,11 +27,15 @@ static void put(unsigned char *p, int w, unsigned v)
     }
 }
 
-int fmoved_init(struct fmoved_space *s, const struct board *goal, slide_error *err)
+int fmoved_init(struct fmoved_space *s, const struct board *goal, enum metric m,
+                slide_error *err)
 {
     memset(s, 0, sizeof *s);
     s->rows = goal->rows;
     s->cols = goal->cols;
+    s->per_move = m == METRIC_MTM ? (goal->rows > goal->cols ? goal->rows : goal->cols) - 1 : 1;
+    if (s->per_move < 1)
+        s->per_move = 1;
     s->n = board_cells(goal);
     s->w = s->n - 1 < 256 ? 1 : s->n - 1 < 65536 ? 2 : 3;
     s->goal_blank = board_blank(goal);
@@ -58,8 +62,11 @@ void fmoved_free(struct fmoved_space *s)
 
 int fmoved_max_pairs(const struct fmoved_space *s, int depth)
 {
-    int k = depth < s->n - 1 ? depth : s->n - 1;
-    return k > FMOVED_MAX_PAIRS ? -1 : k;
+    /* in 64 bits: per_move * depth may pass INT_MAX */
+    long long k = (long long)s->per_move * depth;
+    if (k > s->n - 1)
+        k = s->n - 1;
+    return k > FMOVED_MAX_PAIRS ? -1 : (int)k;
 }
 
 size_t fmoved_key_len(const struct fmoved_space *s, int depth)
@@ -153,25 +160,23 @@ static int one_move(const struct fmoved_space *s, const unsigned char *p, unsign
     return 0;
 }
 
-int fmoved_neighbours(const struct fmoved_space *s, const unsigned char *key, size_t len,
-                      unsigned char *out)
+int fmoved_neighbours(const struct fmoved_space *s, const struct move_set *ms,
+                      const unsigned char *key, size_t len, unsigned char *out)
 {
-    int w = s->w, c = s->cols, m = 0;
-    unsigned z = get(key, w), k = get(key + w, w);
-    const unsigned char *p = key + 2 * (size_t)w;
-    int to[4], nt = 0;
-    if ((int)z % c > 0)
-        to[nt++] = (int)z - 1;
-    if ((int)z % c < c - 1)
-        to[nt++] = (int)z + 1;
-    if ((int)z >= c)
-        to[nt++] = (int)z - c;
-    if ((int)z + c < s->n)
-        to[nt++] = (int)z + c;
-    for (int i = 0; i < nt; i++, m++)
-        if (one_move(s, p, k, z, (unsigned)to[i], len, out + (size_t)m * len))
+    int w = s->w;
+    unsigned z = get(key, w);
+    const unsigned char *code = ms->codes + (size_t)z * (size_t)ms->max;
+    const int *to = ms->to + (size_t)z * (size_t)ms->max;
+    for (int i = 0; i < ms->count[z]; i++) {
+        /* a jump of k > 1 cells: one more cell from the jump of k - 1 */
+        const unsigned char *from = move_code_cells(code[i]) == 1 ? key
+                                                                   : out + (size_t)(i - 1) * len;
+        unsigned fz = get(from, w), fk = get(from + w, w);
+        if (one_move(s, from + 2 * (size_t)w, fk, fz, (unsigned)to[i], len,
+                     out + (size_t)i * len))
             return -1;
-    return m;
+    }
+    return ms->count[z];
 }
 
 static int cmp_int(const void *a, const void *b)

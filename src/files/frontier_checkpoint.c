@@ -209,9 +209,10 @@ static int write_state(const char *dir, const struct frontier_search *f,
                           GOAL_MAX - 1);
     }
     size_t n = (size_t)snprintf(text, STATE_MAX, "%s %d\nboard %dx%d\ngoal %s\ndepth %d\n"
-                                "elapsed %.3f\nkeys %s\nhist", FCHECKPOINT_MAGIC,
+                                "elapsed %.3f\nkeys %s\nmetric %s\nhist", FCHECKPOINT_MAGIC,
                                 FCHECKPOINT_VERSION, f->ks.rows, f->ks.cols, gtext, f->depth,
-                                f->seconds, f->moved ? "moved" : "rank");
+                                f->seconds, f->moved ? "moved" : "rank",
+                                metric_name(f->metric));
     free(gtext);
     for (int d = 0; d <= f->depth && n < STATE_MAX - 64; d++)
         n += (size_t)snprintf(text + n, STATE_MAX - n, " %" PRIu64, f->hist[d]);
@@ -315,6 +316,7 @@ static int read_full(int fd, void *buf, size_t len)
 struct state {
     int rows, cols, depth;
     int moved;             /* keys moved (version 2); version 1: rank keys */
+    enum metric metric;    /* version 3; versions 1 and 2: the single-tile metric */
     char goal[GOAL_MAX];
     double elapsed;
     uint64_t *hist;
@@ -351,15 +353,22 @@ static int parse_state(const char *path, char *text, struct state *st, slide_err
                "elapsed %lf\n%n", &version, &st->rows, &st->cols, st->goal,
                &st->depth, &st->elapsed, &used) != 6 || st->depth < 0 || st->depth > 100000)
         return slide_fail(err, SLIDE_EFORMAT, "%s: not a frontier checkpoint state", path);
-    if (version != 1 && version != FCHECKPOINT_VERSION)
+    if (version < 1 || version > FCHECKPOINT_VERSION)
         return slide_fail(err, SLIDE_EFORMAT, "%s has format version %d; this slide "
-                          "reads versions 1 and %d", path, version, FCHECKPOINT_VERSION);
+                          "reads versions 1 to %d", path, version, FCHECKPOINT_VERSION);
     p += used;
     used = 0;
     if (version >= 2 && (sscanf(p, "keys %15s\n%n", keys, &used) != 1 || used == 0 ||
                          (strcmp(keys, "rank") && strcmp(keys, "moved"))))
         return slide_fail(err, SLIDE_EFORMAT, "%s: no keys line (rank or moved)", path);
     st->moved = !strcmp(keys, "moved");
+    p += used;
+    used = 0;
+    char metric[16] = "stm";
+    if (version >= 3 && (sscanf(p, "metric %15s\n%n", metric, &used) != 1 || used == 0 ||
+                         metric_parse(metric) < 0))
+        return slide_fail(err, SLIDE_EFORMAT, "%s: no metric line (stm or mtm)", path);
+    st->metric = (enum metric)metric_parse(metric);
     p += used;
     if (strncmp(p, "hist", 4))
         return slide_fail(err, SLIDE_EFORMAT, "%s: not a frontier checkpoint state", path);
@@ -490,7 +499,7 @@ static int load_state(const char *dir, char *path, size_t len, struct state *st,
 }
 
 int fcheckpoint_describe(const char *dir, int *rows, int *cols, char *goal, size_t goal_len,
-                         enum frontier_keys *keys, slide_error *err)
+                         enum frontier_keys *keys, enum metric *metric, slide_error *err)
 {
     char path[4096];
     struct state *st = malloc(sizeof *st);
@@ -501,6 +510,7 @@ int fcheckpoint_describe(const char *dir, int *rows, int *cols, char *goal, size
         *rows = st->rows;
         *cols = st->cols;
         *keys = st->moved ? FRONTIER_KEYS_MOVED : FRONTIER_KEYS_RANK;
+        *metric = st->metric;
         snprintf(goal, goal_len, "%s", st->goal);
     }
     free(st->hist);
@@ -534,6 +544,11 @@ int fcheckpoint_load(const char *dir, struct frontier_search *f, const struct bo
     if (!rc && st.moved != f->moved)
         rc = slide_fail(err, SLIDE_EFORMAT, "%s holds a search with %s keys, not %s keys",
                         path, st.moved ? "moved" : "rank", f->moved ? "moved" : "rank");
+    if (!rc && st.metric != f->metric)
+        rc = slide_fail(err, SLIDE_EFORMAT, "%s holds a search in the %s metric (%s), not "
+                        "the %s metric (%s)", path, metric_long_name(st.metric),
+                        metric_name(st.metric), metric_long_name(f->metric),
+                        metric_name(f->metric));
     free(gtext);
     uint64_t bytes = layer_file_bytes(dir, st.depth) +
                      (st.depth ? layer_file_bytes(dir, st.depth - 1) : 0);
