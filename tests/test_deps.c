@@ -294,7 +294,7 @@ static void test_make_says_what_it_leaves_out(void **state)
     snprintf(link, sizeof link, "-o %s/build/slide-mpi", dir);
     assert_null(strstr(out, link));
     assert_non_null(strstr(out, "SKIP_SERVE='test_serve test_serve_conns test_serve_hostile "
-                                "test_serve_load'"));
+                                "test_serve_load test_serve_mtm'"));
     assert_non_null(strstr(out, "SKIP_SERVE_WHY='libmicrohttpd-dev libjansson-dev are missing "
                                 "(make deps)'"));
     assert_non_null(strstr(out, "SKIP_MPI_WHY='no mpicc: libopenmpi-dev openmpi-bin are "
