@@ -5,6 +5,7 @@
 #
 #   sh scripts/results-mtm-frontier.sh            4x4 to 20, 3x4 whole (the results)
 #   MTM_FRONTIER_RUNS="4x4:21" sh scripts/results-mtm-frontier.sh
+#   MTM_FRONTIER_RUNS="3x5:20 5x5:15" sh ...     boards nothing is published for
 #
 # For each run B:D: frontier-B.csv (provenance block, then distance,count),
 # frontier-B.progress.txt (one line per layer: boards, neighbours, bytes per
@@ -56,7 +57,9 @@ published() {
     fi
 }
 source_of() {
-    if [ "$1" = 4x4 ]; then echo "OEIS A389728"; else echo "slide bfs --metric mtm (results/mtm/$1.csv)"; fi
+    if [ "$1" = 4x4 ]; then echo "OEIS A389728"
+    elif [ -s "results/mtm/$1.csv" ]; then echo "slide bfs --metric mtm (results/mtm/$1.csv)"
+    else echo "published (none known)"; fi
 }
 
 fail=0
