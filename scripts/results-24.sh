@@ -118,7 +118,7 @@ table() {
             END {
                 unit = cpu ? "CPU s" : "s of search wall time"
                 if (k) printf "Korf-Felner instances: %d solved (every length the published one, every path replayed above), %d stopped; %.0f %s in all; the solved ones %.3g expanded and %.3g generated nodes in %.0f %s.\n", ks, kstop, kcpu, unit, ke, kg, kc, unit
-                if (n) printf "Node rate over the %d searches of over 1 %s: %.2f M expanded and %.2f M generated per %s (one thread per search; the tables'"'"' load excluded).\n", n, unit, e / c / 1e6, g / c / 1e6, cpu ? "CPU second" : "second of search wall time" }'
+                if (n) printf "Node rate over the %d searches of over 1 %s: %.2f M expanded and %.2f M generated per %s (the CPU time of all the threads of a search; the tables'"'"' load excluded).\n", n, unit, e / c / 1e6, g / c / 1e6, cpu ? "CPU second" : "second of search wall time" }'
         echo "A stopped board shows the lower bound its search proved (>= L).  Gap: the published length less h(board)."
         echo "Table build: results/puzzle24-build.txt."
     } > "$OUT/$NAME.md.tmp"
@@ -338,10 +338,15 @@ BEGIN { print "set,id,board,published,status,length,lower_bound,h_start,manhatta
         $14, $15, $19, rate_e, rate_g, $6, check, $4, $5, $26 }
 END { exit bad }' "$tmp/solved" > "$OUT/$NAME.csv.tmp" || {
     mv "$OUT/$NAME.csv.tmp" "$OUT/$NAME.csv"; echo "results-24: a check failed ($OUT/$NAME.csv)" >&2; exit 1; }
+if [ "$SELECT" = all ]; then
+    kf_params="SELECT=all KF_CAP=$KF_CAP KF_CPU=$KF_CPU SEARCH_THREADS=$SEARCH_THREADS"
+else
+    kf_params="KF_BUDGET=$KF_BUDGET"
+fi
 {
     echo "# slide $("$SLIDE" --version | head -1 | cut -d' ' -f2-), $(date -u +%Y-%m-%dT%H:%MZ)," \
          "host $(uname -n), $(nproc) cores, scripts/results-24.sh JOBS=$JOBS SEED=$SEED" \
-         "BUDGET=$BUDGET KF_BUDGET=$KF_BUDGET MD_BUDGET=$MD_BUDGET; IDA* with the 6-6-6-6" \
+         "BUDGET=$BUDGET $kf_params MD_BUDGET=$MD_BUDGET; IDA* with the 6-6-6-6" \
          "tables and --reflect; cpu_s: the search's CPU seconds as slide measures them" \
          "(cpu_seconds), load_cpu_s: the tables' load in the same process"
     cat "$OUT/$NAME.csv.tmp"
