@@ -22,6 +22,9 @@
 #   make results-2x7  the 2x7 and 7x2 searches (10.9 GB each, long)
 #   make results-24   the 24-puzzle with the 6-6-6-6 pattern databases (builds
 #                   four 0.13 GB tables in build/pdb, then long searches)
+#   make results-mtm  the multi-tile metric: complete searches to 3x4 and 2x6,
+#                   heuristics against exact MTM distances, and the MTM length
+#                   of each of Korf's 100 (results/mtm/; minutes)
 #   make screenshots  docs/slide-serve.png and docs/slide-serve-phone.png
 #                   (headless chromium; refuses a dirty tree unless ALLOW_DIRTY=1)
 #   make install    PREFIX=/usr/local DESTDIR= : slide (slide-mpi), include/slide.h
@@ -138,7 +141,7 @@ MPI_OFF  := $(if $(filter 0,$(HAVE_MPI)),make HAVE_MPI=0,no mpicc: libopenmpi-de
 endif
 
 PHONY_PY := python python-install python-docs bench-python python-test python-if-found
-.PHONY: $(PHONY_PY) all run test asan bench bench-solvers bench-pdb bench-pdb-build bench-mpi bench-frontier results check-results results-2x7 results-24 oeis install clean deps screenshots
+.PHONY: $(PHONY_PY) all run test asan bench bench-solvers bench-pdb bench-pdb-build bench-mpi bench-frontier results check-results results-2x7 results-24 results-mtm oeis install clean deps screenshots
 .DELETE_ON_ERROR:
 
 all: $(BUILD)/slide $(BUILD)/libslide.a $(BUILD)/libslide.so $(BUILD)/slide.pc $(MPI_BIN)
@@ -287,6 +290,11 @@ oeis: all
 # 5x5 with 6-6-6-6: tens of minutes to build, searches under node budgets
 results-24: all
 	sh scripts/results-24.sh
+
+# the multi-tile metric (results/mtm/): 2x7 and 7x2 by hand (scripts/results-mtm.sh 2x7 7x2)
+results-mtm: all
+	sh scripts/results-mtm.sh
+	sh scripts/results-mtm-korf.sh
 
 screenshots: all
 	sh scripts/screenshots.sh
