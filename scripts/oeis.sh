@@ -27,6 +27,10 @@
 # their rows (and b-files) in an existing DIR/table.csv; every row says
 # when and at which commit it was made.
 #
+# OEIS_FRONTIER_ARGS="--temp-dir DIR --max-memory 16G" is passed to every
+# slide frontier (deep layers that do not fit in memory go to DIR; the
+# counts do not depend on it).
+#
 # Depths: OEIS_DEPTHS="A090164:30 A090377:12" overrides the depth searched
 # for a sequence (hist rows searched by slide frontier).  OEIS_BFS_MAX
 # (default 12, quick 10) is the largest board, in cells, searched
@@ -162,7 +166,8 @@ run_hist() {
         cell=$(($1 * C + $2))
         rh_cmd="slide frontier $b --blank $cell$mopt --max-depth $3 --format csv"
         "$SLIDE" frontier "$b" --blank "$cell" --metric "$metric" --max-depth "$3" \
-            --format csv --no-progress $threads > "$tmp/h.csv" 2> "$tmp/h.err" ||
+            --format csv --no-progress $threads ${OEIS_FRONTIER_ARGS:-} \
+            > "$tmp/h.csv" 2> "$tmp/h.err" ||
             { cat "$tmp/h.err" >&2; return 1; }
     fi
     counts "$tmp/h.csv" > "$4"
