@@ -166,6 +166,55 @@ static void test_solve_mtm_pdb(void **state)
     board_free(&b);
 }
 
+/*
+ * The 15-puzzle in MTM with 4x4 tables of kind mtm (tiles 1-5, 6-10, 11-15,
+ * maxed with wd, mirrored), as scripts/results-mtm-korf.sh solves Korf's
+ * 100: Korf's instance 16 (results/mtm/korf100.csv: 27 MTM moves, 42 STM)
+ * against the meet-in-the-middle brute force of mtm_naive.h (a ball of
+ * radius 14 around the goal; the board's own BFS to depth 13), the path
+ * replayed by mtm_checker.  Three of the four checks of the results script
+ * in one test; it takes a few seconds and about 0.5 GB.
+ */
+static void test_solve_mtm_pdb_15_puzzle(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/slide-test-mtm-korf-XXXXXX", *out, *e;
+    assert_non_null(mkdtemp(dir));
+    const char *tiles[] = {"1-5", "6-10", "11-15"};
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(clitest_runf(&out, &e, "pdb build 4x4 --pattern %s --mtm -o %s/%d.pdb",
+                                      tiles[i], dir, i), 0);
+        free(out);
+        free(e);
+    }
+    const char *text = "0 9 12 4/5 3 2 8/10 1 7 6/11 14 13 15";
+    struct board goal, b;
+    slide_error err;
+    assert_int_equal(board_goal(&goal, 4, 4, &err), 0);
+    assert_int_equal(board_parse(text, 0, 0, &b, &err), 0);
+    assert_int_equal(clitest_runf(&out, &e, "solve --metric mtm --size 4x4 --reflect --moves "
+                                  "--h 'max(wd,pdb:%s/0.pdb+%s/1.pdb+%s/2.pdb)' '%s'", dir, dir,
+                                  dir, text), 0);
+    out[strcspn(out, "\n")] = '\0';
+    int got = mtm_checker(&b, out, &goal);
+    free(out);
+    free(e);
+    struct naive_set ball;
+    naive_mtm_ball(4, 4, goal.cells, 14, 1u << 24, &ball);
+    int want = naive_mtm_distance_by_ball(4, 4, b.cells, &ball, 1u << 25);
+    naive_free(&ball);
+    assert_int_equal(want, 27);
+    assert_int_equal(got, want);
+    char path[128];
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "%s/%d.pdb", dir, i);
+        unlink(path);
+    }
+    rmdir(dir);
+    board_free(&goal);
+    board_free(&b);
+}
+
 /* slide heuristic --metric mtm: wd admissible, manhattan not, with the
  * boards h > d counted from the brute force; exit 0 (the claims hold). */
 static void test_heuristic_mtm(void **state)
@@ -359,6 +408,7 @@ int main(void)
         cmocka_unit_test(test_solve_mtm_methods),
         cmocka_unit_test(test_solve_mtm_refusals),
         cmocka_unit_test(test_solve_mtm_pdb),
+        cmocka_unit_test(test_solve_mtm_pdb_15_puzzle),
         cmocka_unit_test(test_heuristic_mtm),
         cmocka_unit_test(test_db_mtm_answers),
         cmocka_unit_test(test_db_metric_refusals),
