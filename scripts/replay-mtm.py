@@ -31,9 +31,12 @@ STEP = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
 
 
 def parse_board(text):
-    rows = [[int(c) for c in r.split()] for r in text.split("/")]
-    if not rows or any(len(r) != len(rows[0]) for r in rows):
-        raise ValueError("ragged board: %r" % text)
+    try:
+        rows = [[int(c) for c in r.split()] for r in text.split("/")]
+    except ValueError:
+        raise ValueError("a cell is not a number: %r (rows split by /, cells by spaces)" % text)
+    if not rows or not rows[0] or any(len(r) != len(rows[0]) for r in rows):
+        raise ValueError("not a board (empty, or rows of different lengths): %r" % text)
     return rows
 
 
@@ -118,6 +121,8 @@ def markdown(path):
     lines = open(path).read().splitlines()
     prov = [l[2:] for l in lines if l.startswith("# ")]
     rows = list(csv.DictReader(l for l in lines if not l.startswith("#")))
+    if not rows or "status" not in rows[0]:
+        raise ValueError("%s is not a table of replay-mtm.py --table" % path)
     solved = [r for r in rows if r["status"] == "optimal"]
     p = print
     p("# Korf's 100 in the multi-tile metric")
@@ -173,10 +178,15 @@ def markdown(path):
 
 
 def main(argv):
-    if len(argv) == 6 and argv[1] == "--table":
-        return table(*argv[2:])
-    if len(argv) == 3 and argv[1] == "--markdown":
-        return markdown(argv[2])
+    try:
+        if len(argv) == 6 and argv[1] == "--table":
+            return table(*argv[2:])
+        if len(argv) == 3 and argv[1] == "--markdown":
+            return markdown(argv[2])
+    except (OSError, KeyError, ValueError, csv.Error) as e:
+        what = "missing column %s" % e if isinstance(e, KeyError) else str(e)
+        print("replay-mtm: cannot read the tables: %s" % what, file=sys.stderr)
+        return 2
     if len(argv) == 4 and argv[1] == "--replay":
         try:
             print(replay(argv[2], argv[3]))

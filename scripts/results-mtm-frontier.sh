@@ -6,6 +6,7 @@
 #   sh scripts/results-mtm-frontier.sh            4x4 to 20, 3x4 whole (the results)
 #   MTM_FRONTIER_RUNS="4x4:21" sh scripts/results-mtm-frontier.sh
 #   MTM_FRONTIER_RUNS="3x5:20 5x5:15" sh ...     boards nothing is published for
+#   MTM_FRONTIER_RUNS="5x3:19" sh ...             beside frontier-3x5.csv (the transpose)
 #
 # For each run B:D: frontier-B.csv (provenance block, then distance,count),
 # frontier-B.progress.txt (one line per layer: boards, neighbours, bytes per
@@ -15,8 +16,9 @@
 # frontier-summary.md (every frontier-B.csv there, from this run or an
 # earlier one): every distance with slide's count beside the
 # published one (A389728 in tests/data/mtm-published.tsv for 4x4; for a
-# board that slide bfs --metric mtm searched whole, results/mtm/B.csv), and
-# whether they agree.  A disagreement fails the script (exit 1).
+# board that slide bfs --metric mtm searched whole, results/mtm/B.csv; else,
+# where frontier-CxR.csv exists, the transpose's counts: slide against
+# itself, other ranks and another order of work), and whether they agree.  A disagreement fails the script (exit 1).
 #
 # Steps that do not fit MTM_FRONTIER_MEMORY (default 6G) go to temporary
 # files in MTM_FRONTIER_DIR (default /tmp).  Refuses to run when src,
@@ -54,13 +56,21 @@ published() {
     elif [ -s "results/mtm/$1.csv" ]; then
         grep -v '^#' "results/mtm/$1.csv" | awk -F, 'NR > 1 { s = s (s == "" ? "" : ",") $2 }
                                              END { print s }'
+    elif [ "$(transpose "$1")" != "$1" ] && [ -s "$out/frontier-$(transpose "$1").csv" ]; then
+        grep -v '^#' "$out/frontier-$(transpose "$1").csv" |
+            awk -F, 'NR > 1 { s = s (s == "" ? "" : ",") $2 } END { print s }'
     fi
 }
 source_of() {
     if [ "$1" = 4x4 ]; then echo "OEIS A389728"
     elif [ -s "results/mtm/$1.csv" ]; then echo "slide bfs --metric mtm (results/mtm/$1.csv)"
+    elif [ "$(transpose "$1")" != "$1" ] && [ -s "$out/frontier-$(transpose "$1").csv" ]; then
+        echo "the transpose $(transpose "$1") (frontier-$(transpose "$1").csv; slide against itself)"
     else echo "published (none known)"; fi
 }
+# RxC -> CxR: the same move graph (a board and its transpose), so the same
+# histogram; a consistency check where nothing is published
+transpose() { echo "${1#*x}x${1%x*}"; }
 
 fail=0
 for run in $runs; do
@@ -101,7 +111,7 @@ done
             {
                 n = split(pub, p, ",")
                 want = ($1 + 1 <= n) ? p[$1 + 1] : "-"
-                ok = want == "-" ? "(not published)" : (want == $2 ? "yes" : "NO")
+                ok = want == "-" ? "(nothing to compare)" : (want == $2 ? "yes" : "NO")
                 printf "| %d | %s | %s | %s |\n", $1, $2, want, ok
             }'
         echo
