@@ -1,6 +1,6 @@
 """Build the slide Python package: the C extension slide._slide over the
-slide library compiled with -fPIC (build/pic/libslide_pic.a, the objects of
-libslide.so as a static archive).
+slide library's static archive build/libslide.a, whose objects are
+position-independent (the same objects make libslide.so).
 
 Run through the Makefile (`make python`, `make python-install`), which
 passes SLIDE_LIB (the archive), SLIDE_INCLUDE (include/), SLIDE_LIBS (what
@@ -12,7 +12,7 @@ import numpy
 from setuptools import Extension, setup
 
 here = os.path.dirname(os.path.abspath(__file__))
-lib = os.environ.get("SLIDE_LIB", os.path.join(here, "..", "build", "pic", "libslide_pic.a"))
+lib = os.environ.get("SLIDE_LIB", os.path.join(here, "..", "build", "libslide.a"))
 inc = os.environ.get("SLIDE_INCLUDE", os.path.join(here, "..", "include"))
 if not os.path.exists(lib):
     raise SystemExit("slide: %s is missing: run `make python` from the checkout" % lib)
