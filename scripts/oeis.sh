@@ -68,6 +68,7 @@ default_depth() { # anum
         case $1 in
             A089484|A090164|A090165|A346737) echo 18 ;;
             A090031) echo 12 ;;
+            A090032) echo 10 ;;
             A090377) echo 8 ;;
             A090378) echo 6 ;;
             A389728) echo 12 ;;
@@ -79,6 +80,7 @@ default_depth() { # anum
             A090164|A090165) echo 29 ;;
             A346737) echo 30 ;;
             A090031) echo 22 ;;
+            A090032) echo 21 ;;
             A090377) echo 19 ;;
             A090378) echo 18 ;;
             A389728) echo 16 ;;

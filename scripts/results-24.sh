@@ -53,7 +53,10 @@
 #     boards must be data/korf24.txt's) and each path replayed (awk, as
 #     above).  No walks or uniform boards unless WALKS or UNIFORM are set;
 #     the files are $OUT/puzzle24-select.csv and .md (NAME), so the
-#     committed results/puzzle24.* stay as they are.  For example:
+#     committed results/puzzle24.* stay as they are.  KF_FIRST=N (default
+#     1) starts at the N-th instance of the file, to go on where a run's
+#     budget ended (its files then default to puzzle24-select-from-N).
+#     For example:
 #       SELECT=all PDB_DIR=/work/pdb24 KF_CAP=2000000000 KF_CPU=7200 \
 #           sh scripts/results-24.sh
 # The load average is recorded, since the machine may be shared (node counts
@@ -65,7 +68,14 @@ SLIDE=${SLIDE:-build/slide}
 SELECT=${SELECT:-}
 case "$SELECT" in
     "") NAME=${NAME:-puzzle24} ;;
-    all) NAME=${NAME:-puzzle24-select} WALKS=${WALKS:-} UNIFORM=${UNIFORM:-0}
+    all) KF_FIRST=${KF_FIRST:-1}
+         case $KF_FIRST in
+             [1-9]|[1-4][0-9]|50) ;;
+             *) echo "results-24: KF_FIRST must be an instance number 1..50, not \"$KF_FIRST\"" >&2; exit 2 ;;
+         esac
+         if [ "$KF_FIRST" = 1 ]; then NAME=${NAME:-puzzle24-select}
+         else NAME=${NAME:-puzzle24-select-from-$KF_FIRST}; fi
+         WALKS=${WALKS:-} UNIFORM=${UNIFORM:-0}
          SEARCH_THREADS=${SEARCH_THREADS:-2} ;;
     *) echo "results-24: SELECT must be empty or all, not \"$SELECT\"" >&2; exit 2 ;;
 esac
@@ -196,6 +206,7 @@ if [ "$SELECT" = all ]; then
         echo "$rec"
     done > "$tmp/kf-auto"
     [ "$(wc -l < "$tmp/kf-auto")" -eq 50 ] || { echo "results-24: not 50 boards" >&2; exit 1; }
+    awk -v f="$KF_FIRST" '$2 >= f' "$tmp/kf-auto" > "$tmp/kf-from" && mv "$tmp/kf-from" "$tmp/kf-auto"
 elif [ -z "$KF" ]; then
     for n in $(seq 1 50); do kf_board "$n"; done > "$tmp/kf-all"
     cut -d' ' -f4- "$tmp/kf-all" | "$SLIDE" solve --size 5x5 --format csv --no-progress \
@@ -339,7 +350,7 @@ BEGIN { print "set,id,board,published,status,length,lower_bound,h_start,manhatta
 END { exit bad }' "$tmp/solved" > "$OUT/$NAME.csv.tmp" || {
     mv "$OUT/$NAME.csv.tmp" "$OUT/$NAME.csv"; echo "results-24: a check failed ($OUT/$NAME.csv)" >&2; exit 1; }
 if [ "$SELECT" = all ]; then
-    kf_params="SELECT=all KF_CAP=$KF_CAP KF_CPU=$KF_CPU SEARCH_THREADS=$SEARCH_THREADS"
+    kf_params="SELECT=all KF_FIRST=$KF_FIRST KF_CAP=$KF_CAP KF_CPU=$KF_CPU SEARCH_THREADS=$SEARCH_THREADS"
 else
     kf_params="KF_BUDGET=$KF_BUDGET"
 fi
@@ -358,7 +369,7 @@ host $(uname -n), $(nproc) cores; ${SEARCH_THREADS:-1} thread(s) per search, $JO
 four additive tables of Korf and Felner (2002) and its mirror about the main \
 diagonal (--reflect; the larger of the two sums).  Budgets: $BUDGET expansions per \
 walk or uniform board, $MD_BUDGET for the Manhattan cross-check; \
-$(if [ "$SELECT" = all ]; then echo "Korf-Felner instances in the order of data/korf24.txt, chosen without their published lengths (compared only afterwards), each searched by $SEARCH_THREADS threads under $KF_CAP expansions, while $KF_CPU CPU seconds lasted in all (the tables' load counted)."; \
+$(if [ "$SELECT" = all ]; then echo "Korf-Felner instances in the order of data/korf24.txt$( [ "$KF_FIRST" = 1 ] || echo " from #$KF_FIRST on"), chosen without their published lengths (compared only afterwards), each searched by $SEARCH_THREADS threads under $KF_CAP expansions, while $KF_CPU CPU seconds lasted in all (the tables' load counted)."; \
   elif [ -n "$KF" ]; then echo "Korf-Felner instances $KF under $KF_BUDGET expansions each${KF_WHY:+ ($KF_WHY)}."; \
   else echo "Korf-Felner instances in the order of the gap between the published length and h, smallest first, within $KF_CPU CPU seconds of search ($JOBS lane(s) of $((KF_CPU / JOBS)) s each, the tables' load counted)."; fi) \
 CPU seconds: each search's own, measured inside slide; the tables' load apart. \
