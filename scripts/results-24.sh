@@ -59,6 +59,15 @@
 #     For example:
 #       SELECT=all PDB_DIR=/work/pdb24 KF_CAP=2000000000 KF_CPU=7200 \
 #           sh scripts/results-24.sh
+#   - SELECT=retry: a second pass over what SELECT=all left.  From its
+#     records (FROM, default results/puzzle24-select*.csv) the RETRY
+#     (default 3) instances that stopped with the smallest lower bound
+#     proved, ties by number (the status and lower bound only: no published
+#     length), each searched again from the start under KF_CAP expansions
+#     with SEARCH_THREADS threads while KF_CPU CPU seconds last; then
+#     checked as above.  Files $OUT/puzzle24-retry.csv and .md.  For example:
+#       SELECT=retry RETRY=3 PDB_DIR=/work/pdb24 KF_CAP=16000000000 \
+#           KF_CPU=4000 sh scripts/results-24.sh
 # The load average is recorded, since the machine may be shared (node counts
 # are the deterministic figures).
 set -eu
@@ -77,7 +86,17 @@ case "$SELECT" in
          else NAME=${NAME:-puzzle24-select-from-$KF_FIRST}; fi
          WALKS=${WALKS:-} UNIFORM=${UNIFORM:-0}
          SEARCH_THREADS=${SEARCH_THREADS:-2} ;;
-    *) echo "results-24: SELECT must be empty or all, not \"$SELECT\"" >&2; exit 2 ;;
+    retry) NAME=${NAME:-puzzle24-retry}
+         RETRY=${RETRY:-3}
+         case $RETRY in
+             [1-9]|[1-4][0-9]|50) ;;
+             *) echo "results-24: RETRY must be a number of instances 1..50, not \"$RETRY\"" >&2; exit 2 ;;
+         esac
+         FROM=${FROM:-$(ls "${OUT:-results}"/puzzle24-select.csv "${OUT:-results}"/puzzle24-select-from-*.csv 2> /dev/null)}
+         [ -n "$FROM" ] || { echo "results-24: SELECT=retry needs the records of a SELECT=all run (FROM=FILE.csv ...)" >&2; exit 2; }
+         WALKS=${WALKS:-} UNIFORM=${UNIFORM:-0}
+         SEARCH_THREADS=${SEARCH_THREADS:-2} ;;
+    *) echo "results-24: SELECT must be empty, all or retry, not \"$SELECT\"" >&2; exit 2 ;;
 esac
 
 # table HEADER: results/puzzle24.md from results/puzzle24.csv; HEADER is
@@ -207,6 +226,18 @@ if [ "$SELECT" = all ]; then
     done > "$tmp/kf-auto"
     [ "$(wc -l < "$tmp/kf-auto")" -eq 50 ] || { echo "results-24: not 50 boards" >&2; exit 1; }
     awk -v f="$KF_FIRST" '$2 >= f' "$tmp/kf-auto" > "$tmp/kf-from" && mv "$tmp/kf-from" "$tmp/kf-auto"
+elif [ "$SELECT" = retry ]; then
+    # the stopped instances of the SELECT=all records, by the lower bound
+    # their search proved (field 7), smallest first, ties by number: fields
+    # 1 set, 2 id, 5 status and 7 only, never 4 (the published length)
+    for f in $FROM; do
+        [ -f "$f" ] || { echo "results-24: FROM names no file \"$f\"" >&2; exit 2; }
+    done
+    for f in $FROM; do
+        grep -v '^#' "$f" | tail -n +2
+    done | awk -F, '$1 == "kf" && $5 == "stopped" { print $7, $2 }' | sort -k1,1n -k2,2n |
+        awk '!seen[$2]++' | head -n "$RETRY" | while read -r lb n; do kf_board "$n"; done > "$tmp/kf-auto"
+    [ -s "$tmp/kf-auto" ] || { echo "results-24: no stopped instance in $FROM" >&2; exit 2; }
 elif [ -z "$KF" ]; then
     for n in $(seq 1 50); do kf_board "$n"; done > "$tmp/kf-all"
     cut -d' ' -f4- "$tmp/kf-all" | "$SLIDE" solve --size 5x5 --format csv --no-progress \
@@ -280,7 +311,7 @@ lane() { # lane L: boards number L, L + JOBS, ... one after the other, then
     # leave no record
     min_left=$(echo "$load_cpu" | awk '{ printf "%d", $1 + 60 }')
     cap=1000000000000000
-    [ "$SELECT" != all ] || cap=$KF_CAP
+    [ -z "$SELECT" ] || cap=$KF_CAP
     while [ "$left" -gt "$min_left" ] && read -r nr set id pub b; do
         # the time limit is wall-clock, at least the CPU time of the
         # search's threads over their number: the CPU spent never passes
@@ -351,6 +382,8 @@ END { exit bad }' "$tmp/solved" > "$OUT/$NAME.csv.tmp" || {
     mv "$OUT/$NAME.csv.tmp" "$OUT/$NAME.csv"; echo "results-24: a check failed ($OUT/$NAME.csv)" >&2; exit 1; }
 if [ "$SELECT" = all ]; then
     kf_params="SELECT=all KF_FIRST=$KF_FIRST KF_CAP=$KF_CAP KF_CPU=$KF_CPU SEARCH_THREADS=$SEARCH_THREADS"
+elif [ "$SELECT" = retry ]; then
+    kf_params="SELECT=retry RETRY=$RETRY FROM=\"$(echo $FROM)\" KF_CAP=$KF_CAP KF_CPU=$KF_CPU SEARCH_THREADS=$SEARCH_THREADS"
 else
     kf_params="KF_BUDGET=$KF_BUDGET"
 fi
@@ -370,6 +403,7 @@ four additive tables of Korf and Felner (2002) and its mirror about the main \
 diagonal (--reflect; the larger of the two sums).  Budgets: $BUDGET expansions per \
 walk or uniform board, $MD_BUDGET for the Manhattan cross-check; \
 $(if [ "$SELECT" = all ]; then echo "Korf-Felner instances in the order of data/korf24.txt$( [ "$KF_FIRST" = 1 ] || echo " from #$KF_FIRST on"), chosen without their published lengths (compared only afterwards), each searched by $SEARCH_THREADS threads under $KF_CAP expansions, while $KF_CPU CPU seconds lasted in all (the tables' load counted)."; \
+  elif [ "$SELECT" = retry ]; then echo "A second pass: the $RETRY Korf-Felner instances that the SELECT=all records ($(echo $FROM)) show stopped with the smallest proved lower bound (ties by number; chosen without their published lengths, compared only afterwards), each searched again from the start by $SEARCH_THREADS threads under $KF_CAP expansions, while $KF_CPU CPU seconds lasted in all (the tables' load counted)."; \
   elif [ -n "$KF" ]; then echo "Korf-Felner instances $KF under $KF_BUDGET expansions each${KF_WHY:+ ($KF_WHY)}."; \
   else echo "Korf-Felner instances in the order of the gap between the published length and h, smallest first, within $KF_CPU CPU seconds of search ($JOBS lane(s) of $((KF_CPU / JOBS)) s each, the tables' load counted)."; fi) \
 CPU seconds: each search's own, measured inside slide; the tables' load apart. \
