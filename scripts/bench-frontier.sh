@@ -22,10 +22,14 @@
 # Output: a Markdown table on stdout: board, binary, keys, threads,
 # distance, wall s, CPU s, CPU share (CPU s / wall s), boards per second of
 # wall time and per CPU-second, peak RSS, bytes per board of the last
-# layer, the load average before and after, and "LOADED" when the load
-# before the run was above 0.5 (the figures then say more about the other
-# jobs than about slide); then the moved keys' CPU time per board over the
-# rank keys', and the machine.
+# layer, the load average before and after, the other jobs' CPU during the
+# run in cores (/proc/stat's busy time over the run less the run's own CPU
+# time, over its wall time: unlike the 1-minute load average this does not
+# lag behind, so the bench's own previous run is not counted), and "LOADED"
+# when that is above 0.25 core (above 1.25 in the runs beside `yes`, which
+# takes one): the figures then say more about the other jobs than about
+# slide; then the moved keys' CPU time per board over the rank keys', and
+# the machine.
 set -eu
 cd "$(dirname "$0")/.."
 SLIDE=${SLIDE:-build/slide}
@@ -51,13 +55,20 @@ if [ -z "$old" ] && [ -n "$old_ref" ]; then
     old_desc="$old_ref ($(git rev-parse --short "$old_ref"))"
 fi
 
+hz=$(getconf CLK_TCK)
+# busy CPU seconds of the whole machine since boot (/proc/stat's first line:
+# user, nice, system, irq, softirq, steal; idle and iowait left out)
+busy() { awk -v hz="$hz" '/^cpu / { printf "%.2f", ($2 + $3 + $4 + $7 + $8 + $9) / hz }' /proc/stat; }
+
 # run NAME BOARD DEPTH KEYS THREADS CMD...: one timed run; a table row
 run() {
     name=$1 board=$2 depth=$3 keys=$4 nt=$5
     shift 5
     tag="$name-$board-$keys-$nt"
     load0=$(cut -d' ' -f1 /proc/loadavg)
+    busy0=$(busy)
     /usr/bin/time -f '%e %U %S %M' -o "$OUT/time" "$@" > "$OUT/$tag.csv" 2> "$OUT/$tag.err"
+    busy1=$(busy)
     load1=$(cut -d' ' -f1 /proc/loadavg)
     set -- $(cat "$OUT/time")
     boards=$(grep -v '^#' "$OUT/$tag.csv" | awk -F, 'NR > 1 { s += $2 } END { printf "%.0f", s }')
@@ -65,11 +76,13 @@ run() {
     echo "$board $name $keys $nt $2 $3 $boards" >> "$OUT/cpu.txt"
     awk -v n="$name" -v b="$board" -v d="$depth" -v k="$keys" -v t="$nt" -v w="$1" \
         -v u="$2" -v s="$3" -v m="$4" -v boards="$boards" -v bpb="${bpb:--}" \
-        -v l0="$load0" -v l1="$load1" 'BEGIN {
+        -v l0="$load0" -v l1="$load1" -v b0="$busy0" -v b1="$busy1" 'BEGIN {
         cpu = u + s; ww = w > 0 ? w : 0.01; cc = cpu > 0 ? cpu : 0.01
-        printf "| %s | %s | %s | %s | %s | %.2f | %.2f | %.2f | %.2f M | %.2f M | %.1f | %s | %s / %s | %s |\n",
+        other = (b1 - b0 - cpu) / ww; if (other < 0) other = 0
+        limit = n ~ /[+]yes$/ ? 1.25 : 0.25
+        printf "| %s | %s | %s | %s | %s | %.2f | %.2f | %.2f | %.2f M | %.2f M | %.1f | %s | %s / %s | %.2f | %s |\n",
                b, n, k, t, d, w, cpu, cpu / ww, boards / ww / 1e6, boards / cc / 1e6, m / 1000,
-               bpb, l0, l1, (l0 > 0.5 ? "LOADED" : "") }'
+               bpb, l0, l1, other, (other > limit ? "LOADED" : "") }'
 }
 
 # same BOARD: every run's histogram equal to the first's
@@ -81,8 +94,8 @@ same() {
 }
 
 rm -f "$OUT"/*.csv "$OUT"/*.err "$OUT/cpu.txt"
-echo "| board | binary | keys | threads | distance | wall s | CPU s | CPU share | boards/s | boards/CPU s | peak RSS MB | bytes/board (last layer) | load before / after | |"
-echo "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|"
+echo "| board | binary | keys | threads | distance | wall s | CPU s | CPU share | boards/s | boards/CPU s | peak RSS MB | bytes/board (last layer) | load before / after | other jobs' cores | |"
+echo "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---|"
 for b in $full; do
     run bfs "$b" all - 2 "$SLIDE" bfs "$b" --format csv --no-progress
     run new "$b" all rank 2 "$SLIDE" frontier "$b" --format csv --no-progress
