@@ -59,6 +59,11 @@
 #     For example:
 #       SELECT=all PDB_DIR=/work/pdb24 KF_CAP=2000000000 KF_CPU=7200 \
 #           sh scripts/results-24.sh
+#   - scripts/results-24.sh --summary writes results/puzzle24-kf50.md from
+#     the records of every SELECT=all and SELECT=retry run in results/: each
+#     of the 50 instances solved (by which run, checked there) or the
+#     highest lower bound proved, and the number solved (no search; fails
+#     if a solved record did not pass its check).
 #   - SELECT=retry: a second pass over what SELECT=all left.  From its
 #     records (FROM, default results/puzzle24-select*.csv) the RETRY
 #     (default 3) instances that stopped with the smallest lower bound
@@ -154,6 +159,51 @@ table() {
     mv "$OUT/$NAME.md.tmp" "$OUT/$NAME.md"
 }
 
+# --summary: results/puzzle24-kf50.md, each of the 50 instances over every
+# run of the procedures that choose without the published length (the
+# records of SELECT=all and SELECT=retry in $OUT): solved (by which run,
+# its length checked there) or the highest lower bound any run proved
+if [ "${1:-}" = "--summary" ]; then
+    files=$(ls "$OUT"/puzzle24-select.csv "$OUT"/puzzle24-select-from-*.csv \
+            "$OUT"/puzzle24-retry*.csv 2> /dev/null || true)
+    [ -n "$files" ] || { echo "results-24: no SELECT=all or SELECT=retry records in $OUT" >&2; exit 2; }
+    {
+        echo "# Korf and Felner's 50 instances of the 24-puzzle: every run so far"
+        echo
+        echo "> scripts/results-24.sh --summary, from the records of the runs that choose instances" \
+             "without their published lengths: $(for f in $files; do printf '%s (%s); ' "${f#"$OUT"/}" \
+             "$(head -1 "$f" | sed -n 's/^# slide [^ ]* (commit \([0-9a-f]*[-a-z]*\)), \([^,]*\),.*/commit \1, \2/p')"; done | sed 's/; $//')."
+        echo "> A run's length is compared with the published one and its path replayed (awk, outside slide) in that run's table;" \
+             "a stopped run proved the lower bound shown (>= L).  CPU s: the searches' own, summed over the runs of the instance."
+        echo
+        echo "| instance | published | h(board) | runs | result | best lower bound | CPU s | solved by | check |"
+        echo "|---:|---:|---:|---:|---|---:|---:|---|---|"
+        for f in $files; do
+            grep -v '^#' "$f" | tail -n +2 | sed "s|^|${f#"$OUT"/},|"
+        done | awk -F, '$2 == "kf" {
+            n = $3; runs[n]++; cpu[n] += $16; pub[n] = $5; h[n] = $9
+            if ($6 == "optimal") { len[n] = $7; by[n] = by[n] (by[n] == "" ? "" : ", ") $1
+                                   if (chk[n] == "" || chk[n] == "ok") chk[n] = $17 }
+            else if ($8 > lb[n]) lb[n] = $8 }
+        END {
+            for (n = 1; n <= 50; n++) {
+                if (!(n in runs)) { printf "| %d | - | - | 0 | not searched | - | - | - | - |\n", n; miss++; continue }
+                if (n in len) { solved++; res = "optimal, " len[n]; if (chk[n] != "ok") bad++ }
+                else res = "stopped"
+                printf "| %d | %s | %s | %d | %s | %s | %.0f | %s | %s |\n", n, pub[n], h[n], runs[n], res,
+                    n in len ? "-" : ">= " lb[n], cpu[n], n in len ? by[n] : "-", n in len ? chk[n] : "-"
+                total += cpu[n] }
+            printf "\n%d of the 50 solved optimally (%s), %d stopped, %d not searched; %.0f CPU s of search in all.\n",
+                solved, bad ? bad " of them failed a check: see the check column" : "every length the published one, every path replayed",
+                50 - solved - miss, miss, total
+            exit bad > 0 }'
+    } > "$OUT/puzzle24-kf50.md.tmp" || {
+        rm -f "$OUT/puzzle24-kf50.md.tmp"
+        echo "results-24: a solved instance failed its check in its run's records" >&2; exit 1; }
+    mv "$OUT/puzzle24-kf50.md.tmp" "$OUT/puzzle24-kf50.md"
+    cat "$OUT/puzzle24-kf50.md"
+    exit 0
+fi
 if [ "${1:-}" = "--table" ]; then
     [ -f "$OUT/$NAME.csv" ] || { echo "results-24: no $OUT/$NAME.csv to make the table of" >&2; exit 2; }
     # the header the run that wrote the records gave (from its table), kept
