@@ -20,7 +20,8 @@
 #     share is spent is interrupted (SIGINT) and shown with the lower bound
 #     its search proved.  KF="1 40" runs those instances instead, each under
 #     KF_BUDGET expansions (KF_WHY, a phrase saying why these, goes into
-#     the table's header).
+#     the table's header).  KF_CPU=0: no instance, the walks and uniform
+#     boards only (results/puzzle24-kf50.md has the 50: --summary below).
 #   - Every solution is checked here, outside slide: the blank moves are
 #     replayed (awk) from the board to the goal, their number is the length,
 #     and the length is at least the Manhattan distance with its parity.
@@ -224,6 +225,9 @@ MD_BUDGET=${MD_BUDGET:-100000000}
 KF=${KF:-}
 KF_BUDGET=${KF_BUDGET:-2000000000}
 KF_CPU=${KF_CPU:-7200}
+case $KF_CPU in
+    ''|*[!0-9]*) echo "results-24: KF_CPU must be a number of CPU seconds (0 or more), not \"$KF_CPU\"" >&2; exit 2 ;;
+esac
 THREADS=${THREADS:-}
 JOBS=${JOBS:-1}
 mkdir -p "$PDB_DIR" "$OUT"
@@ -288,7 +292,7 @@ elif [ "$SELECT" = retry ]; then
     done | awk -F, '$1 == "kf" && $5 == "stopped" { print $7, $2 }' | sort -k1,1n -k2,2n |
         awk '!seen[$2]++' | head -n "$RETRY" | while read -r lb n; do kf_board "$n"; done > "$tmp/kf-auto"
     [ -s "$tmp/kf-auto" ] || { echo "results-24: no stopped instance in $FROM" >&2; exit 2; }
-elif [ -z "$KF" ]; then
+elif [ -z "$KF" ] && [ "$KF_CPU" -gt 0 ]; then
     for n in $(seq 1 50); do kf_board "$n"; done > "$tmp/kf-all"
     cut -d' ' -f4- "$tmp/kf-all" | "$SLIDE" solve --size 5x5 --format csv --no-progress \
         --h "$h" --reflect --max-nodes 1 - 2> /dev/null | tail -n +2 |
@@ -455,6 +459,7 @@ walk or uniform board, $MD_BUDGET for the Manhattan cross-check; \
 $(if [ "$SELECT" = all ]; then echo "Korf-Felner instances in the order of data/korf24.txt$( [ "$KF_FIRST" = 1 ] || echo " from #$KF_FIRST on"), chosen without their published lengths (compared only afterwards), each searched by $SEARCH_THREADS threads under $KF_CAP expansions, while $KF_CPU CPU seconds lasted in all (the tables' load counted)."; \
   elif [ "$SELECT" = retry ]; then echo "A second pass: the $RETRY Korf-Felner instances that the SELECT=all records ($(echo $FROM)) show stopped with the smallest proved lower bound (ties by number; chosen without their published lengths, compared only afterwards), each searched again from the start by $SEARCH_THREADS threads under $KF_CAP expansions, while $KF_CPU CPU seconds lasted in all (the tables' load counted)."; \
   elif [ -n "$KF" ]; then echo "Korf-Felner instances $KF under $KF_BUDGET expansions each${KF_WHY:+ ($KF_WHY)}."; \
+  elif [ "$KF_CPU" = 0 ]; then echo "No Korf-Felner instance in this run (KF_CPU=0): results/puzzle24-kf50.md has all 50, chosen without their published lengths."; \
   else echo "Korf-Felner instances in the order of the gap between the published length and h, smallest first, within $KF_CPU CPU seconds of search ($JOBS lane(s) of $((KF_CPU / JOBS)) s each, the tables' load counted)."; fi) \
 CPU seconds: each search's own, measured inside slide; the tables' load apart. \
 scripts/results-24.sh, SEED=$SEED."
