@@ -22,7 +22,9 @@
 #                   directory and compare with results/ (tens of minutes)
 #   make results-2x7  the 2x7 and 7x2 searches (10.9 GB each, long)
 #   make results-24   the 24-puzzle with the 6-6-6-6 pattern databases (builds
-#                   four 0.13 GB tables in build/pdb, then long searches)
+#                   four 0.13 GB tables in build/pdb, then random walks and
+#                   uniform boards; results/puzzle24-kf50.md from the Korf-Felner
+#                   runs in results/: SELECT=all and SELECT=retry, see the script)
 #   make results-mtm  the multi-tile metric: complete searches to 3x4 and 2x6,
 #                   heuristics against exact MTM distances, and the MTM length
 #                   of each of Korf's 100 (results/mtm/; minutes)
@@ -292,9 +294,12 @@ results-2x7: all
 oeis: all
 	sh scripts/oeis.sh $(if $(OEIS_QUICK),--quick)
 
-# 5x5 with 6-6-6-6: tens of minutes to build, searches under node budgets
+# 5x5 with 6-6-6-6: minutes to build, searches under node budgets; the
+# Korf-Felner instances only with KF_CPU=N (ordered by their published
+# lengths) or SELECT=all / SELECT=retry (chosen without them), hours
 results-24: all
-	sh scripts/results-24.sh
+	KF_CPU=$${KF_CPU:-0} sh scripts/results-24.sh
+	sh scripts/results-24.sh --summary
 
 # the multi-tile metric (results/mtm/): 2x7 and 7x2 by hand (scripts/results-mtm.sh 2x7 7x2)
 results-mtm: all
