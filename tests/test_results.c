@@ -6,7 +6,8 @@
  * (tests/data/histograms.tsv), and the committed antipode lists contain the
  * boards published in OEIS (tests/data/antipodes.tsv) with the published
  * counts, and each joint (d, h) table sums over h to the published
- * histogram.
+ * histogram; every Korf-Felner record of the 24-puzzle runs names Korf and
+ * Felner's board and agrees with their published length.
  *
  * Consistency (slide against slide): regenerating the small-board results
  * (scripts/check-results.sh --small) gives the committed files, provenance
@@ -55,6 +56,138 @@ static void test_results_commits_script(void **state)
                              "2026-02-01T00:00:00Z  (e.g. t.tex)\n"
                              "1 files name no commit (tables and notes without a provenance "
                              "block)\n");
+}
+
+/* Korf and Felner's published lengths (tests/data/korf24.txt: number, length,
+ * their board, the board for slide's goal): published[n], board[n] with
+ * single spaces. */
+static int korf24_published(int *published, char board[51][128])
+{
+    FILE *f = fopen(TEST_DATA_DIR "/korf24.txt", "r");
+    assert_non_null(f);
+    char line[512];
+    int n = 0;
+    while (fgets(line, sizeof line, f)) {
+        int k, len;
+        char theirs[128], ours[128];
+        if (line[0] == '#' ||
+            sscanf(line, "%d\t%d\t%127[0-9 ]\t%127[0-9 ]", &k, &len, theirs, ours) != 4)
+            continue;
+        assert_true(k >= 1 && k <= 50);
+        published[k] = len;
+        snprintf(board[k], 128, "%s", ours);
+        n++;
+    }
+    fclose(f);
+    return n;
+}
+
+/* Independent truth: every Korf-Felner record of the committed 24-puzzle runs
+ * (results/puzzle24*.csv) names the published board; a solved one has the
+ * published length, a stopped one a lower bound no higher.  And the number
+ * of distinct instances solved by the runs that choose without the lengths
+ * (puzzle24-select*, puzzle24-retry*) is the one puzzle24-kf50.md states. */
+static void test_puzzle24_published(void **state)
+{
+    (void)state;
+    static int published[51];
+    static char board[51][128];
+    assert_int_equal(korf24_published(published, board), 50);
+    DIR *dir = opendir(RESULTS);
+    assert_non_null(dir);
+    int records = 0, solved[51] = {0};
+    for (struct dirent *e; (e = readdir(dir));) {
+        size_t len = strlen(e->d_name);
+        if (strncmp(e->d_name, "puzzle24", 8) != 0 || len < 5 ||
+            strcmp(e->d_name + len - 4, ".csv") != 0)
+            continue;
+        int chooses = strncmp(e->d_name, "puzzle24-select", 15) == 0 ||
+                      strncmp(e->d_name, "puzzle24-retry", 14) == 0;
+        char path[512], line[1024];
+        snprintf(path, sizeof path, "%s/%s", RESULTS, e->d_name);
+        FILE *f = fopen(path, "r");
+        assert_non_null(f);
+        while (fgets(line, sizeof line, f)) {
+            int id, pub, length = -1, lower = -1;
+            char b[128], status[16], rest[512];
+            if (strncmp(line, "kf,", 3) != 0)
+                continue;
+            if (sscanf(line, "kf,%d,%127[^,],%d,%15[^,],%511s", &id, b, &pub, status, rest) != 5)
+                fail_msg("%s: a record not read: %s", e->d_name, line);
+            if (strcmp(status, "optimal") == 0)
+                assert_int_equal(sscanf(rest, "%d,%d", &length, &lower), 2);
+            else
+                assert_int_equal(sscanf(rest, ",%d", &lower), 1);
+            assert_true(id >= 1 && id <= 50);
+            for (char *c = b; *c; c++)
+                if (*c == '/')
+                    *c = ' ';
+            if (strcmp(b, board[id]) != 0)
+                fail_msg("%s: #%d is not Korf and Felner's board", e->d_name, id);
+            assert_int_equal(pub, published[id]);
+            if (length >= 0 && length != published[id])
+                fail_msg("%s: #%d solved at %d, published %d", e->d_name, id, length, published[id]);
+            if (lower > published[id])
+                fail_msg("%s: #%d: lower bound %d above the published %d", e->d_name, id, lower,
+                         published[id]);
+            if (length >= 0 && chooses)
+                solved[id] = 1;
+            records++;
+        }
+        fclose(f);
+    }
+    closedir(dir);
+    assert_true(records > 0);
+    int count = 0;
+    for (int k = 1; k <= 50; k++)
+        count += solved[k];
+    FILE *f = fopen(RESULTS "/puzzle24-kf50.md", "r");
+    assert_non_null(f);
+    char line[1024];
+    int stated = -1;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "%d of the 50 solved", &stated) == 1)
+            break;
+    fclose(f);
+    assert_int_equal(stated, count);
+}
+
+/* scripts/results-24.sh --summary on made-up records: #3 stopped at 90 by one
+ * run and solved at 92 by another, #7 solved, #9 stopped at 80 and 84; then a
+ * solved record that failed its check: exit 1, no table, no temporary. */
+static void test_puzzle24_summary_script(void **state)
+{
+    (void)state;
+    char out[8192];
+    const char *make =
+        "d=$(mktemp -d) && h='set,id,board,published,status,length,lower_bound,h_start,manhattan,"
+        "expanded,generated,seconds,e,g,cpu_s,check,md,load,load_cpu_s' && "
+        "printf '# slide 0.1.0 (commit aaa), 2026-01-01T00:00Z, x\\n%s\\n"
+        "kf,3,b,97,stopped,,90,77,65,1,2,3,4,5,10.25,-,,0,1\\n"
+        "kf,7,b,99,optimal,99,99,80,70,1,2,3,4,5,20,ok,,0,1\\n"
+        "kf,9,b,101,stopped,,80,81,70,1,2,3,4,5,30,-,,0,1\\n' \"$h\" > $d/puzzle24-select.csv && "
+        "printf '# slide 0.1.0 (commit bbb), 2026-01-02T00:00Z, x\\n%s\\n"
+        "kf,3,b,97,optimal,97,97,77,65,1,2,3,4,5,40,ok,,0,1\\n"
+        "kf,9,b,101,stopped,,84,81,70,1,2,3,4,5,50,-,,0,1\\n' \"$h\" > $d/puzzle24-retry.csv && ";
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd,
+             "%s OUT=$d sh scripts/results-24.sh --summary > /dev/null && "
+             "grep -E '^\\| (3|7|9) \\|' $d/puzzle24-kf50.md && tail -1 $d/puzzle24-kf50.md; rm -rf $d",
+             make);
+    assert_int_equal(shell(cmd, out, sizeof out), 0);
+    assert_string_equal(out,
+        "| 3 | 97 | 77 | 2 | optimal, 97 | - | 50 | puzzle24-retry.csv | ok |\n"
+        "| 7 | 99 | 80 | 1 | optimal, 99 | - | 20 | puzzle24-select.csv | ok |\n"
+        "| 9 | 101 | 81 | 2 | stopped | >= 84 | 80 | - | - |\n"
+        "2 of the 50 solved optimally (every length the published one, every path replayed), "
+        "1 stopped, 47 not searched; 150 CPU s of search in all.\n");
+    snprintf(cmd, sizeof cmd,
+             "%s sed -i 's/,ok,/,not the goal,/' $d/puzzle24-retry.csv && "
+             "OUT=$d sh scripts/results-24.sh --summary 2>&1 > /dev/null; echo rc=$?; ls $d; rm -rf $d",
+             make);
+    assert_int_equal(shell(cmd, out, sizeof out), 0);
+    assert_string_equal(out, "results-24: a solved instance failed its check in its run's records\n"
+                             "rc=1\npuzzle24-retry.csv\npuzzle24-select.csv\n");
 }
 
 static void test_results_consistency(void **state)
@@ -246,6 +379,8 @@ int main(void)
         cmocka_unit_test(test_search_code_check),
         cmocka_unit_test(test_search_code_attributes),
         cmocka_unit_test(test_results_commits_script),
+        cmocka_unit_test(test_puzzle24_published),
+        cmocka_unit_test(test_puzzle24_summary_script),
         cmocka_unit_test(test_results_consistency),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
