@@ -25,7 +25,9 @@
 # layer, the load average before and after, the other jobs' CPU during the
 # run in cores (/proc/stat's busy time over the run less the run's own CPU
 # time, over its wall time: unlike the 1-minute load average this does not
-# lag behind, so the bench's own previous run is not counted), and "LOADED"
+# lag behind, so the bench's own previous run is not counted; runs of under
+# a second read high, since the window also holds a few hundredths of a CPU
+# second of process starts; at most the number of cores), and "LOADED"
 # when that is above 0.25 core (above 1.25 in the runs beside `yes`, which
 # takes one): the figures then say more about the other jobs than about
 # slide; then the moved keys' CPU time per board over the rank keys', and
@@ -76,9 +78,11 @@ run() {
     echo "$board $name $keys $nt $2 $3 $boards" >> "$OUT/cpu.txt"
     awk -v n="$name" -v b="$board" -v d="$depth" -v k="$keys" -v t="$nt" -v w="$1" \
         -v u="$2" -v s="$3" -v m="$4" -v boards="$boards" -v bpb="${bpb:--}" \
-        -v l0="$load0" -v l1="$load1" -v b0="$busy0" -v b1="$busy1" 'BEGIN {
+        -v l0="$load0" -v l1="$load1" -v b0="$busy0" -v b1="$busy1" -v nc="$(nproc)" 'BEGIN {
         cpu = u + s; ww = w > 0 ? w : 0.01; cc = cpu > 0 ? cpu : 0.01
-        other = (b1 - b0 - cpu) / ww; if (other < 0) other = 0
+        # the busy window also holds the start of /usr/bin/time and this
+        # awk (a few hundredths of a CPU second), so short runs read high
+        other = (b1 - b0 - cpu) / ww; if (other < 0) other = 0; if (other > nc) other = nc
         limit = n ~ /[+]yes$/ ? 1.25 : 0.25
         printf "| %s | %s | %s | %s | %s | %.2f | %.2f | %.2f | %.2f M | %.2f M | %.1f | %s | %s / %s | %.2f | %s |\n",
                b, n, k, t, d, w, cpu, cpu / ww, boards / ww / 1e6, boards / cc / 1e6, m / 1000,

@@ -61,17 +61,21 @@
 #       SELECT=all PDB_DIR=/work/pdb24 KF_CAP=2000000000 KF_CPU=7200 \
 #           sh scripts/results-24.sh
 #   - scripts/results-24.sh --summary writes results/puzzle24-kf50.md from
-#     the records of every SELECT=all and SELECT=retry run in results/: each
-#     of the 50 instances solved (by which run, checked there) or the
-#     highest lower bound proved, and the number solved (no search; fails
-#     if a solved record did not pass its check).
-#   - SELECT=retry: a second pass over what SELECT=all left.  From its
-#     records (FROM, default results/puzzle24-select*.csv) the RETRY
-#     (default 3) instances that stopped with the smallest lower bound
-#     proved, ties by number (the status and lower bound only: no published
-#     length), each searched again from the start under KF_CAP expansions
-#     with SEARCH_THREADS threads while KF_CPU CPU seconds last; then
-#     checked as above.  Files $OUT/puzzle24-retry.csv and .md.  For example:
+#     the records of every SELECT=all and SELECT=retry run in results/ (told
+#     by the SELECT= of their header line, whatever the file's name): each
+#     of the 50 instances solved (by which run) or the highest lower bound
+#     proved, and the number solved (no search; fails if a solved record
+#     did not pass its check or its length is not the published one).
+#   - SELECT=retry: a further pass over what the earlier runs left.  From
+#     their records (FROM; default every SELECT=all and SELECT=retry record
+#     in $OUT) the RETRY (default 3) instances no run solved, by the
+#     highest lower bound any run proved, smallest first, ties by number
+#     (the status and lower bound only: no published length), each searched
+#     again from the start under KF_CAP expansions with SEARCH_THREADS
+#     threads while KF_CPU CPU seconds last; then checked as above.  Files
+#     $OUT/puzzle24-retry.csv and .md (NAME=puzzle24-retry-2 for another
+#     pass, so the first one's stay).  A check that fails leaves
+#     $OUT/NAME.failed.csv, never over the records.  For example:
 #       SELECT=retry RETRY=3 PDB_DIR=/work/pdb24 KF_CAP=16000000000 \
 #           KF_CPU=4000 sh scripts/results-24.sh
 # The load average is recorded, since the machine may be shared (node counts
@@ -81,6 +85,15 @@ cd "$(dirname "$0")/.."
 OUT=${OUT:-results}
 SLIDE=${SLIDE:-build/slide}
 SELECT=${SELECT:-}
+# records_files DIR: the records of the runs that chose instances without
+# their published lengths, told by the SELECT= of their header line (not by
+# the file's name)
+records_files() {
+    for f in "$1"/puzzle24*.csv; do
+        if [ -f "$f" ] && head -1 "$f" | grep -q -E ' SELECT=(all|retry) '; then echo "$f"; fi
+    done
+    return 0
+}
 case "$SELECT" in
     "") NAME=${NAME:-puzzle24} ;;
     all) KF_FIRST=${KF_FIRST:-1}
@@ -98,8 +111,21 @@ case "$SELECT" in
              [1-9]|[1-4][0-9]|50) ;;
              *) echo "results-24: RETRY must be a number of instances 1..50, not \"$RETRY\"" >&2; exit 2 ;;
          esac
-         FROM=${FROM:-$(ls "${OUT:-results}"/puzzle24-select.csv "${OUT:-results}"/puzzle24-select-from-*.csv 2> /dev/null)}
-         [ -n "$FROM" ] || { echo "results-24: SELECT=retry needs the records of a SELECT=all run (FROM=FILE.csv ...)" >&2; exit 2; }
+         FROM=${FROM:-$(records_files "${OUT:-results}")}
+         [ -n "$FROM" ] || { echo "results-24: SELECT=retry needs the records of a SELECT=all run in ${OUT:-results} (or FROM=FILE.csv ...)" >&2; exit 2; }
+         for f in $FROM; do
+             [ -f "$f" ] || { echo "results-24: FROM names no file \"$f\"" >&2; exit 2; }
+         done
+         # per instance: solved by any run (then not chosen), else the
+         # highest lower bound any run proved (field 7); the smallest first,
+         # ties by number.  Fields 1 set, 2 id, 5 status and 7 only, never
+         # 4 (the published length).
+         RETRY_IDS=$(for f in $FROM; do grep -v '^#' "$f" | tail -n +2; done |
+             awk -F, '$1 == "kf" { if ($5 == "optimal") solved[$2] = 1
+                                   else if (!($2 in lb) || $7 + 0 > lb[$2]) lb[$2] = $7 + 0 }
+                      END { for (n in lb) if (!(n in solved)) print lb[n], n }' |
+             sort -k1,1n -k2,2n | head -n "$RETRY" | cut -d' ' -f2 | tr '\n' ' ')
+         [ -n "$RETRY_IDS" ] || { echo "results-24: no instance left stopped in $(echo $FROM)" >&2; exit 2; }
          WALKS=${WALKS:-} UNIFORM=${UNIFORM:-0}
          SEARCH_THREADS=${SEARCH_THREADS:-2} ;;
     *) echo "results-24: SELECT must be empty, all or retry, not \"$SELECT\"" >&2; exit 2 ;;
@@ -165,8 +191,7 @@ table() {
 # records of SELECT=all and SELECT=retry in $OUT): solved (by which run,
 # its length checked there) or the highest lower bound any run proved
 if [ "${1:-}" = "--summary" ]; then
-    files=$(ls "$OUT"/puzzle24-select.csv "$OUT"/puzzle24-select-from-*.csv \
-            "$OUT"/puzzle24-retry*.csv 2> /dev/null || true)
+    files=$(records_files "$OUT")
     [ -n "$files" ] || { echo "results-24: no SELECT=all or SELECT=retry records in $OUT" >&2; exit 2; }
     {
         echo "# Korf and Felner's 50 instances of the 24-puzzle: every run so far"
@@ -184,7 +209,8 @@ if [ "${1:-}" = "--summary" ]; then
         done | awk -F, '$2 == "kf" {
             n = $3; runs[n]++; cpu[n] += $16; pub[n] = $5; h[n] = $9
             if ($6 == "optimal") { len[n] = $7; by[n] = by[n] (by[n] == "" ? "" : ", ") $1
-                                   if (chk[n] == "" || chk[n] == "ok") chk[n] = $17 }
+                                   c = $7 != $5 ? "differs from the published " $5 : $17
+                                   if (chk[n] == "" || chk[n] == "ok") chk[n] = c }
             else if ($8 > lb[n]) lb[n] = $8 }
         END {
             for (n = 1; n <= 50; n++) {
@@ -230,6 +256,12 @@ case $KF_CPU in
 esac
 THREADS=${THREADS:-}
 JOBS=${JOBS:-1}
+case $JOBS in
+    ''|0|*[!0-9]*) echo "results-24: JOBS must be a number of lanes (1 or more), not \"$JOBS\"" >&2; exit 2 ;;
+esac
+case $SEARCH_THREADS in
+    0|*[!0-9]*) echo "results-24: SEARCH_THREADS must be a number of threads (1 or more), not \"$SEARCH_THREADS\"" >&2; exit 2 ;;
+esac
 mkdir -p "$PDB_DIR" "$OUT"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -238,12 +270,13 @@ load() { cut -d' ' -f1-3 /proc/loadavg; }
 
 if [ ! -f "$dir/6-6-6-6.4.pdb" ]; then
     {
-        printf '# pattern database build (slide %s)\n' "$("$SLIDE" --version | head -1)"
+        printf '# pattern database build (%s)\n' "$("$SLIDE" --version | head -1)"
         echo "## 6-6-6-6 on 5x5 (load: $(load))"
     } > "$OUT/puzzle24-build.txt"
     /usr/bin/time -f "wall %e s, user %U s, system %S s, peak RSS %M KB" "$SLIDE" pdb build \
         5x5 --partition 6-6-6-6 ${THREADS:+--threads "$THREADS"} -o "$dir" \
-        >> "$OUT/puzzle24-build.txt" 2>&1
+        >> "$OUT/puzzle24-build.txt" 2>&1 ||
+        { echo "results-24: building the tables failed (see $OUT/puzzle24-build.txt)" >&2; exit 1; }
 fi
 h="pdb:$dir/6-6-6-6.1.pdb+$dir/6-6-6-6.2.pdb+$dir/6-6-6-6.3.pdb+$dir/6-6-6-6.4.pdb"
 
@@ -281,17 +314,8 @@ if [ "$SELECT" = all ]; then
     [ "$(wc -l < "$tmp/kf-auto")" -eq 50 ] || { echo "results-24: not 50 boards" >&2; exit 1; }
     awk -v f="$KF_FIRST" '$2 >= f' "$tmp/kf-auto" > "$tmp/kf-from" && mv "$tmp/kf-from" "$tmp/kf-auto"
 elif [ "$SELECT" = retry ]; then
-    # the stopped instances of the SELECT=all records, by the lower bound
-    # their search proved (field 7), smallest first, ties by number: fields
-    # 1 set, 2 id, 5 status and 7 only, never 4 (the published length)
-    for f in $FROM; do
-        [ -f "$f" ] || { echo "results-24: FROM names no file \"$f\"" >&2; exit 2; }
-    done
-    for f in $FROM; do
-        grep -v '^#' "$f" | tail -n +2
-    done | awk -F, '$1 == "kf" && $5 == "stopped" { print $7, $2 }' | sort -k1,1n -k2,2n |
-        awk '!seen[$2]++' | head -n "$RETRY" | while read -r lb n; do kf_board "$n"; done > "$tmp/kf-auto"
-    [ -s "$tmp/kf-auto" ] || { echo "results-24: no stopped instance in $FROM" >&2; exit 2; }
+    # chosen above (RETRY_IDS), before anything was built or loaded
+    for n in $RETRY_IDS; do kf_board "$n"; done > "$tmp/kf-auto"
 elif [ -z "$KF" ] && [ "$KF_CPU" -gt 0 ]; then
     for n in $(seq 1 50); do kf_board "$n"; done > "$tmp/kf-all"
     cut -d' ' -f4- "$tmp/kf-all" | "$SLIDE" solve --size 5x5 --format csv --no-progress \
@@ -307,6 +331,12 @@ fi
 /usr/bin/time -f "%U %S" -o "$tmp/cpu.load" "$SLIDE" solve --count --no-progress --h "$h" \
     --reflect '1 2 3 4 5/6 7 8 9 10/11 12 13 14 15/16 17 18 19 20/21 22 23 24 0' > /dev/null 2>&1
 load_cpu=$(tail -1 "$tmp/cpu.load" | awk '{ print $1 + $2 }')
+# a run that chose instances must have time for one beyond the tables' load
+if [ -n "$SELECT" ] || { [ -z "$KF" ] && [ "$KF_CPU" -gt 0 ]; }; then
+    need=$(echo "$load_cpu" | awk -v j="$JOBS" '{ printf "%d", ($1 + 61) * j }')
+    [ "$KF_CPU" -gt "$need" ] || {
+        echo "results-24: KF_CPU=$KF_CPU leaves no time for an instance beyond loading the tables ($load_cpu CPU s + 60 s a lane, $JOBS lane(s)): give more than $need" >&2; exit 2; }
+fi
 
 solve() { # solve LANE BUDGET HEURISTIC [OPTIONS]: boards on stdin, CSV records
     # out; the process's CPU seconds (user + system, table loading included:
@@ -433,7 +463,8 @@ BEGIN { print "set,id,board,published,status,length,lower_bound,h_start,manhatta
     printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", $1, $2, $7, $3, $10, $11, $18, $17, md,
         $14, $15, $19, rate_e, rate_g, $6, check, $4, $5, $26 }
 END { exit bad }' "$tmp/solved" > "$OUT/$NAME.csv.tmp" || {
-    mv "$OUT/$NAME.csv.tmp" "$OUT/$NAME.csv"; echo "results-24: a check failed ($OUT/$NAME.csv)" >&2; exit 1; }
+    mv "$OUT/$NAME.csv.tmp" "$OUT/$NAME.failed.csv"
+    echo "results-24: a check failed ($OUT/$NAME.failed.csv; $OUT/$NAME.csv left as it was)" >&2; exit 1; }
 if [ "$SELECT" = all ]; then
     kf_params="SELECT=all KF_FIRST=$KF_FIRST KF_CAP=$KF_CAP KF_CPU=$KF_CPU SEARCH_THREADS=$SEARCH_THREADS"
 elif [ "$SELECT" = retry ]; then
@@ -457,7 +488,7 @@ four additive tables of Korf and Felner (2002) and its mirror about the main \
 diagonal (--reflect; the larger of the two sums).  Budgets: $BUDGET expansions per \
 walk or uniform board, $MD_BUDGET for the Manhattan cross-check; \
 $(if [ "$SELECT" = all ]; then echo "Korf-Felner instances in the order of data/korf24.txt$( [ "$KF_FIRST" = 1 ] || echo " from #$KF_FIRST on"), chosen without their published lengths (compared only afterwards), each searched by $SEARCH_THREADS threads under $KF_CAP expansions, while $KF_CPU CPU seconds lasted in all (the tables' load counted)."; \
-  elif [ "$SELECT" = retry ]; then echo "A second pass: the $RETRY Korf-Felner instances that the SELECT=all records ($(echo $FROM)) show stopped with the smallest proved lower bound (ties by number; chosen without their published lengths, compared only afterwards), each searched again from the start by $SEARCH_THREADS threads under $KF_CAP expansions, while $KF_CPU CPU seconds lasted in all (the tables' load counted)."; \
+  elif [ "$SELECT" = retry ]; then echo "A further pass: the $RETRY Korf-Felner instances that no run of the records $(echo $FROM) solved, by the highest lower bound any of them proved, smallest first (ties by number; chosen without their published lengths, compared only afterwards), each searched again from the start by $SEARCH_THREADS threads under $KF_CAP expansions, while $KF_CPU CPU seconds lasted in all (the tables' load counted)."; \
   elif [ -n "$KF" ]; then echo "Korf-Felner instances $KF under $KF_BUDGET expansions each${KF_WHY:+ ($KF_WHY)}."; \
   elif [ "$KF_CPU" = 0 ]; then echo "No Korf-Felner instance in this run (KF_CPU=0): results/puzzle24-kf50.md has all 50, chosen without their published lengths."; \
   else echo "Korf-Felner instances in the order of the gap between the published length and h, smallest first, within $KF_CPU CPU seconds of search ($JOBS lane(s) of $((KF_CPU / JOBS)) s each, the tables' load counted)."; fi) \

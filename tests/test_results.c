@@ -86,7 +86,8 @@ static int korf24_published(int *published, char board[51][128])
  * (results/puzzle24*.csv) names the published board; a solved one has the
  * published length, a stopped one a lower bound no higher.  And the number
  * of distinct instances solved by the runs that choose without the lengths
- * (puzzle24-select*, puzzle24-retry*) is the one puzzle24-kf50.md states. */
+ * (SELECT=all and SELECT=retry in their header line) is the one
+ * puzzle24-kf50.md states, and that table is what --summary makes of them. */
 static void test_puzzle24_published(void **state)
 {
     (void)state;
@@ -101,12 +102,13 @@ static void test_puzzle24_published(void **state)
         if (strncmp(e->d_name, "puzzle24", 8) != 0 || len < 5 ||
             strcmp(e->d_name + len - 4, ".csv") != 0)
             continue;
-        int chooses = strncmp(e->d_name, "puzzle24-select", 15) == 0 ||
-                      strncmp(e->d_name, "puzzle24-retry", 14) == 0;
         char path[512], line[1024];
         snprintf(path, sizeof path, "%s/%s", RESULTS, e->d_name);
         FILE *f = fopen(path, "r");
         assert_non_null(f);
+        /* a run that chose without the lengths says so in its header line */
+        int chooses = fgets(line, sizeof line, f) && line[0] == '#' &&
+                      (strstr(line, " SELECT=all ") || strstr(line, " SELECT=retry "));
         while (fgets(line, sizeof line, f)) {
             int id, pub, length = -1, lower = -1;
             char b[128], status[16], rest[512];
@@ -130,6 +132,8 @@ static void test_puzzle24_published(void **state)
             if (lower > published[id])
                 fail_msg("%s: #%d: lower bound %d above the published %d", e->d_name, id, lower,
                          published[id]);
+            if (length >= 0 && strstr(rest, ",ok,") == NULL)
+                fail_msg("%s: #%d solved but its path did not replay: %s", e->d_name, id, line);
             if (length >= 0 && chooses)
                 solved[id] = 1;
             records++;
@@ -150,11 +154,22 @@ static void test_puzzle24_published(void **state)
             break;
     fclose(f);
     assert_int_equal(stated, count);
+    /* consistency: the committed table is what --summary makes of the records */
+    char out[256];
+    assert_int_equal(shell("d=$(mktemp -d) && cp results/puzzle24*.csv $d/ && "
+                           "OUT=$d sh scripts/results-24.sh --summary > /dev/null && "
+                           "cmp $d/puzzle24-kf50.md results/puzzle24-kf50.md; r=$?; rm -rf $d; exit $r",
+                           out, sizeof out), 0);
 }
 
-/* scripts/results-24.sh --summary on made-up records: #3 stopped at 90 by one
- * run and solved at 92 by another, #7 solved, #9 stopped at 80 and 84; then a
- * solved record that failed its check: exit 1, no table, no temporary. */
+/* scripts/results-24.sh --summary on made-up records.  A SELECT=all run
+ * (puzzle24-select.csv): #3 stopped at 90, #7 solved, #9 stopped at 84; a
+ * SELECT=retry run (puzzle24-retry.csv, which ls lists first): #3 solved at
+ * 97, #9 stopped at 80 (so the best bound, 84, is not the first record's);
+ * a KF= run whose name begins the same (puzzle24-retry-check.csv) solving
+ * #11: not a run that chose without the lengths, so not counted.  Then a
+ * solved record that failed its check, and one whose length is not the
+ * published one though its check says ok: exit 1, no table, no temporary. */
 static void test_puzzle24_summary_script(void **state)
 {
     (void)state;
@@ -162,32 +177,38 @@ static void test_puzzle24_summary_script(void **state)
     const char *make =
         "d=$(mktemp -d) && h='set,id,board,published,status,length,lower_bound,h_start,manhattan,"
         "expanded,generated,seconds,e,g,cpu_s,check,md,load,load_cpu_s' && "
-        "printf '# slide 0.1.0 (commit aaa), 2026-01-01T00:00Z, x\\n%s\\n"
+        "printf '# slide 0.1.0 (commit aaa), 2026-01-01T00:00Z, x, results-24.sh SELECT=all KF_FIRST=1\\n%s\\n"
         "kf,3,b,97,stopped,,90,77,65,1,2,3,4,5,10.25,-,,0,1\\n"
         "kf,7,b,99,optimal,99,99,80,70,1,2,3,4,5,20,ok,,0,1\\n"
-        "kf,9,b,101,stopped,,80,81,70,1,2,3,4,5,30,-,,0,1\\n' \"$h\" > $d/puzzle24-select.csv && "
-        "printf '# slide 0.1.0 (commit bbb), 2026-01-02T00:00Z, x\\n%s\\n"
+        "kf,9,b,101,stopped,,84,81,70,1,2,3,4,5,30,-,,0,1\\n' \"$h\" > $d/puzzle24-select.csv && "
+        "printf '# slide 0.1.0 (commit bbb), 2026-01-02T00:00Z, x, results-24.sh SELECT=retry RETRY=2\\n%s\\n"
         "kf,3,b,97,optimal,97,97,77,65,1,2,3,4,5,40,ok,,0,1\\n"
-        "kf,9,b,101,stopped,,84,81,70,1,2,3,4,5,50,-,,0,1\\n' \"$h\" > $d/puzzle24-retry.csv && ";
+        "kf,9,b,101,stopped,,80,81,70,1,2,3,4,5,50,-,,0,1\\n' \"$h\" > $d/puzzle24-retry.csv && "
+        "printf '# slide 0.1.0 (commit ccc), 2026-01-03T00:00Z, x, results-24.sh KF_BUDGET=9\\n%s\\n"
+        "kf,11,b,106,optimal,106,106,82,70,1,2,3,4,5,60,ok,,0,1\\n' \"$h\" > $d/puzzle24-retry-check.csv && ";
     char cmd[4096];
     snprintf(cmd, sizeof cmd,
              "%s OUT=$d sh scripts/results-24.sh --summary > /dev/null && "
-             "grep -E '^\\| (3|7|9) \\|' $d/puzzle24-kf50.md && tail -1 $d/puzzle24-kf50.md; rm -rf $d",
+             "grep -E '^\\| (3|7|9|11) \\|' $d/puzzle24-kf50.md && tail -1 $d/puzzle24-kf50.md; rm -rf $d",
              make);
     assert_int_equal(shell(cmd, out, sizeof out), 0);
     assert_string_equal(out,
         "| 3 | 97 | 77 | 2 | optimal, 97 | - | 50 | puzzle24-retry.csv | ok |\n"
         "| 7 | 99 | 80 | 1 | optimal, 99 | - | 20 | puzzle24-select.csv | ok |\n"
         "| 9 | 101 | 81 | 2 | stopped | >= 84 | 80 | - | - |\n"
+        "| 11 | - | - | 0 | not searched | - | - | - | - |\n"
         "2 of the 50 solved optimally (every length the published one, every path replayed), "
         "1 stopped, 47 not searched; 150 CPU s of search in all.\n");
-    snprintf(cmd, sizeof cmd,
-             "%s sed -i 's/,ok,/,not the goal,/' $d/puzzle24-retry.csv && "
-             "OUT=$d sh scripts/results-24.sh --summary 2>&1 > /dev/null; echo rc=$?; ls $d; rm -rf $d",
-             make);
-    assert_int_equal(shell(cmd, out, sizeof out), 0);
-    assert_string_equal(out, "results-24: a solved instance failed its check in its run's records\n"
-                             "rc=1\npuzzle24-retry.csv\npuzzle24-select.csv\n");
+    const char *spoil[] = {"s/,ok,/,not the goal,/", "s/optimal,99,99/optimal,98,99/"};
+    for (int k = 0; k < 2; k++) {
+        snprintf(cmd, sizeof cmd,
+                 "%s sed -i '%s' $d/puzzle24-select.csv $d/puzzle24-retry.csv && "
+                 "OUT=$d sh scripts/results-24.sh --summary 2>&1 > /dev/null; echo rc=$?; ls $d; rm -rf $d",
+                 make, spoil[k]);
+        assert_int_equal(shell(cmd, out, sizeof out), 0);
+        assert_string_equal(out, "results-24: a solved instance failed its check in its run's records\n"
+                                 "rc=1\npuzzle24-retry-check.csv\npuzzle24-retry.csv\npuzzle24-select.csv\n");
+    }
 }
 
 static void test_results_consistency(void **state)
