@@ -63,7 +63,7 @@ static inline void check_layers_equal(int rows, int cols, int blank, int depth,
     struct frontier_search fr, fm;
     assert_int_equal(frontier_init_metric(&fr, &g, FRONTIER_KEYS_RANK, m, NULL, &err), 0);
     assert_int_equal(frontier_init_metric(&fm, &g, FRONTIER_KEYS_MOVED, m, NULL, &err), 0);
-    struct frontier_options o = {2, -1, 0, 0, 0, NULL, NULL};
+    struct frontier_options o = {2, -1, 0, 0, 0, NULL, NULL, 0};
     fkey *rank = malloc(FSTREAM_BLOCK * sizeof *rank);
     while (!fr.complete && (depth < 0 || fr.depth < depth)) {
         assert_int_equal(frontier_step(&fr, &o, &err), 0);

@@ -319,7 +319,7 @@ static void run_frontier(struct frontier_search *f, const struct board *g, int m
     slide_error err;
     assert_int_equal(frontier_init(f, g, o->dir, &err), 0);
     struct frontier_options fo = {o->threads, max_depth, o->buffer, o->max_memory, 0,
-                                  NULL, NULL};
+                                  NULL, NULL, 0};
     int rc = frontier_run(f, &fo, &err);
     if (rc)
         fail_msg("frontier_run: %s", err.msg);
@@ -403,7 +403,7 @@ static void test_memory_refusal(void **state)
     goal_board(&g, 3, 3, 8);
     struct frontier_search f;
     assert_int_equal(frontier_init(&f, &g, NULL, &err), 0);
-    struct frontier_options o = {1, 5, 0, 0, 0, NULL, NULL};
+    struct frontier_options o = {1, 5, 0, 0, 0, NULL, NULL, 0};
     assert_int_equal(frontier_run(&f, &o, &err), 0);
     o.max_depth = 10;
     o.max_memory = 1000;

@@ -28,7 +28,7 @@ static void run_moved(struct frontier_search *f, const struct board *g, int dept
 {
     slide_error err;
     assert_int_equal(frontier_init_keys(f, g, FRONTIER_KEYS_MOVED, dir, &err), 0);
-    struct frontier_options o = {threads, depth, buffer, max_memory, 0, NULL, NULL};
+    struct frontier_options o = {threads, depth, buffer, max_memory, 0, NULL, NULL, 0};
     if (frontier_run(f, &o, &err))
         fail_msg("frontier_run: %s", err.msg);
 }
@@ -357,7 +357,7 @@ static void test_checkpoint(void **state)
     run_moved(&a, &g, 8, 2, 0, NULL, 0);
     assert_int_equal(fcheckpoint_open(dir, &lock, &err), 0);
     assert_int_equal(fcheckpoint_save(dir, &a, &g, &bytes, &err), 0);
-    struct frontier_options o = {2, 14, 0, 0, 0, NULL, NULL};
+    struct frontier_options o = {2, 14, 0, 0, 0, NULL, NULL, 0};
     assert_int_equal(frontier_run(&a, &o, &err), 0);
     assert_int_equal(frontier_init_keys(&b, &g, FRONTIER_KEYS_MOVED, NULL, &err), 0);
     assert_int_equal(fcheckpoint_load(dir, &b, &g, 0, &err), 0);

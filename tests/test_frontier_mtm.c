@@ -45,7 +45,7 @@ static void run(struct frontier_search *f, const struct board *g, enum frontier_
 {
     slide_error err;
     start(f, g, keys, o->dir);
-    struct frontier_options fo = {o->threads, depth, o->buffer, o->max_memory, 0, NULL, NULL};
+    struct frontier_options fo = {o->threads, depth, o->buffer, o->max_memory, 0, NULL, NULL, 0};
     if (frontier_run(f, &fo, &err))
         fail_msg("frontier_run: %s", err.msg);
 }
@@ -209,7 +209,7 @@ static void check_against_naive(int rows, int cols, int blank, enum frontier_key
     start(&f, &g, keys, NULL);
     /* one thread: on small layers a second one mostly waits (its thread
      * tests are below) */
-    struct frontier_options o = {1, -1, 0, 0, 0, NULL, NULL};
+    struct frontier_options o = {1, -1, 0, 0, 0, NULL, NULL, 0};
     struct naive_ctx c = {set, rows * cols, 0, 0};
     while (!f.complete) {
         assert_int_equal(frontier_step(&f, &o, &err), 0);
@@ -414,7 +414,7 @@ static void check_checkpoint(enum frontier_keys keys)
     run(&a, &g, keys, 7, &o);
     assert_int_equal(fcheckpoint_open(dir, &lock, &err), 0);
     assert_int_equal(fcheckpoint_save(dir, &a, &g, &bytes, &err), 0);
-    struct frontier_options fo = {2, 11, 0, 0, 0, NULL, NULL};
+    struct frontier_options fo = {2, 11, 0, 0, 0, NULL, NULL, 0};
     assert_int_equal(frontier_run(&a, &fo, &err), 0);
     start(&b, &g, keys, NULL);
     assert_int_equal(fcheckpoint_load(dir, &b, &g, 0, &err), 0);

@@ -67,10 +67,11 @@ struct frontier_layer {
     uint64_t count;        /* boards at that distance */
     uint64_t cumulative;   /* boards at distance <= depth */
     uint64_t candidates;   /* neighbours generated (after the per-run dedup) */
-    uint64_t run_bytes;    /* data bytes of the step's sorted runs */
+    uint64_t run_bytes;    /* data bytes of the step's sorted runs (all passes) */
     uint64_t bytes;        /* data bytes of its stream */
     double seconds;        /* wall time of the step */
     double elapsed;        /* wall time of the search so far */
+    int passes;            /* passes of the step (frontier_options) */
 };
 
 /* Called after every layer; return non-zero to stop (frontier_run then
@@ -85,6 +86,8 @@ struct frontier_options {
     uint64_t max_disk;     /* bytes a step may put in temp_dir; 0: its free space */
     frontier_layer_fn on_layer; /* may be NULL */
     void *ctx;
+    int passes;            /* 0: the fewest that fit; 1, 2, 4, ..., 64: that many
+                            * (fewer where layer d has too few blocks) */
 };
 
 struct frontier_search {
@@ -106,6 +109,7 @@ struct frontier_search {
     uint64_t candidates;   /* keys of the last step's runs */
     uint64_t run_bytes;    /* their data bytes */
     int on_disk;           /* the last step's runs and layer went to temp_dir */
+    int passes;            /* the last step's passes */
     double step_seconds;   /* wall time of the last step */
 };
 

@@ -24,7 +24,7 @@ static const char help[] =
     "                 [--metric stm|mtm] [--keys rank|moved] [--threads N]\n"
     "                 [--format text|csv|md|tex] [--progress] [--provenance]\n"
     "                 [--max-memory BYTES] [--buffer KEYS] [--temp-dir DIR]\n"
-    "                 [--max-disk BYTES] [--summary FILE]\n"
+    "                 [--max-disk BYTES] [--passes P] [--summary FILE]\n"
     "                 [--checkpoint DIR] [--resume DIR]\n"
     "       slide frontier --resume DIR [OPTIONS]\n"
     "Examples:\n"
@@ -69,7 +69,8 @@ static const char help[] =
     "                     (after each run's repeats are dropped) and the bytes\n"
     "                     each takes in the runs, bytes per board of the layer,\n"
     "                     time, rate, 'disk' when the\n"
-    "                     step went to --temp-dir, and an ETA to --max-depth that\n"
+    "                     step went to --temp-dir, 'P passes' when it was cut,\n"
+    "                     and an ETA to --max-depth that\n"
     "                     assumes each layer grows by the last ratio\n"
     "  --no-progress      never\n"
     "  --provenance       start stdout with the provenance block (as slide bfs)\n"
@@ -92,6 +93,12 @@ static const char help[] =
     "  --max-disk B       disk a step may use in --temp-dir (K/M/G/T; default:\n"
     "                     the free space); a step estimated to need more is\n"
     "                     refused (exit 1) before it starts\n"
+    "  --passes P         cut each step into P passes over layer d (1, 2, 4, ...,\n"
+    "                     64; fewer on small layers), each keeping the new keys\n"
+    "                     of one key range: its runs are freed before the next\n"
+    "                     pass, so a step's runs take about 1/P of the memory\n"
+    "                     or disk, for P expansions of layer d.  Default: the\n"
+    "                     fewest that fit (1 where one pass fits)\n"
     "  --checkpoint DIR   save every layer into DIR (created if missing, locked\n"
     "                     while in use): DIR/layer-D for the last two layers and\n"
     "                     DIR/state (text: board, goal, keys, metric, depth,\n"
@@ -142,6 +149,7 @@ struct frontier_args {
     int progress;
     int provenance;
     uint64_t max_memory, max_disk, buffer;
+    int passes;            /* --passes; 0: the fewest that fit */
     const char *temp_dir, *checkpoint, *resume;
     char resume_goal[32768]; /* the goal read from --resume DIR's checkpoint */
     char command[512];
@@ -175,6 +183,7 @@ static const struct cli_option frontier_options[] = {
     {"buffer", 0, CLI_VALUE, 'b', 0, NULL, NULL},
     {"temp-dir", 0, CLI_VALUE, 'T', 0, NULL, NULL},
     {"max-disk", 0, CLI_VALUE, 'D', USE_TEMP_DIR, "--temp-dir DIR", NULL},
+    {"passes", 0, CLI_VALUE, 'Q', 0, NULL, NULL},
     {"checkpoint", 0, CLI_VALUE, 'c', 0, NULL, NULL},
     {"resume", 0, CLI_VALUE, 'r', 0, NULL, NULL},
     {"summary", 0, CLI_VALUE, 'Y', 0, NULL, NULL},
@@ -222,6 +231,15 @@ static int take_option(int c, const char *v, void *ctx)
         if (a->buffer < 64 || a->buffer > (1ULL << 36))
             return cli_fail(EXIT_USAGE, "--buffer expects 64 to 64G keys, not \"%s\"", v);
         return EXIT_OK;
+    case 'Q': {
+        char *end;
+        long p = strtol(v, &end, 10);
+        if (!*v || *end || p < 1 || p > 64 || (p & (p - 1)))
+            return cli_fail(EXIT_USAGE, "--passes expects 1, 2, 4, 8, 16, 32 or 64, not \"%s\"",
+                            v);
+        a->passes = (int)p;
+        return EXIT_OK;
+    }
     case 'T': a->temp_dir = v; return EXIT_OK;
     case 'c': a->checkpoint = v; return EXIT_OK;
     case 'r': a->resume = v; return EXIT_OK;
@@ -368,6 +386,8 @@ static void print_layer(const struct run_ctx *c, const struct frontier_layer *L)
             L->count ? (double)L->bytes / (double)L->count : 0.0, L->seconds,
             L->seconds > 0 ? (double)L->count / L->seconds / 1e6 : 0.0,
             c->f->on_disk ? ", disk" : "");
+    if (L->passes > 1)
+        fprintf(stderr, ", %d passes", L->passes);
     if (eta >= 0)
         fprintf(stderr, ", ETA %.0f s", eta);
     fputc('\n', stderr);
@@ -554,7 +574,7 @@ static int run(const struct frontier_args *a, const struct board *goal)
         rc = cli_fail(EXIT_FAIL, "no checkpoint can be saved in %s, so the search does not "
                       "start: %s", c.dir, err.msg);
     struct frontier_options o = {threads, a->max_depth, a->buffer, a->max_memory,
-                                 a->max_disk, on_layer, &c};
+                                 a->max_disk, on_layer, &c, a->passes};
     int lib = rc ? SLIDE_OK : frontier_run(&f, &o, &err);
     /* one rule with slide bfs: a stop whose checkpoint failed is a failure
      * (the work is lost); a finished search is a success even when its

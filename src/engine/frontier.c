@@ -143,8 +143,18 @@ static int64_t expand_blocks(struct expand *x, size_t b0, size_t b1, fkey *out,
     return k;
 }
 
-/* One chunk, blocks [b0, b1) of cur: expand into buf, sort (tmp as
- * scratch), dedup, write a run. */
+/* Keep the keys of a[0..n) in the pass's range, packed; returns how many. */
+static int64_t keep_range(const struct pass *p, fkey *a, int64_t n)
+{
+    int64_t u = 0;
+    for (int64_t i = 0; i < n; i++)
+        if (a[i] >= p->lo && (!p->hi || a[i] < p->hi))
+            a[u++] = a[i];
+    return u;
+}
+
+/* One chunk, blocks [b0, b1) of cur: expand into buf, keep the pass's keys,
+ * sort (tmp as scratch), dedup, write a run. */
 static int chunk_run(struct expand *x, size_t b0, size_t b1, unsigned char *buf,
                      unsigned char *tmp, struct fstream *run, slide_error *err)
 {
@@ -157,6 +167,8 @@ static int chunk_run(struct expand *x, size_t b0, size_t b1, unsigned char *buf,
     free(keys);
     if (n < 0)
         return SLIDE_EFORMAT;
+    if (x->pass->lo || x->pass->hi)
+        n = keep_range(x->pass, xa, n);
     size_t u;
     int rc = fstream_open(run, x->dir, err);
     if (rc)
@@ -391,28 +403,39 @@ static int step_threads(const struct frontier_options *o)
 #define MERGE_PARTS 16
 
 /*
- * Merge the runs into out (opened): with a layer d of at least 4 blocks a
- * part, the parts are merged by the threads as they come free, each into a
- * stream of its own (in memory, or a file in dir when the step is on disk),
- * joined in order; otherwise in one pass.  Moved keys: the same in
- * frontier_bytes.c.
+ * Merge the runs (their keys in pass's range) onto the end of out (opened;
+ * join: it may hold the keys of earlier passes): with at least 4 blocks of
+ * layer d a part in the pass, the parts are merged by the threads as they
+ * come free, each into a stream of its own (in memory, or a file in dir
+ * when the step is on disk), joined in order; otherwise in one pass.
+ * Moved keys: the same in frontier_bytes.c.
  */
 static int merge_all(const struct frontier_search *f, const struct frontier_options *o,
-                     const struct runs *r, const char *dir, struct fstream *out,
-                     slide_error *err)
+                     const struct runs *r, const char *dir, const struct pass *pass, int join,
+                     struct fstream *out, slide_error *err)
 {
-    size_t nb = f->cur.nblocks;
+    size_t nb = pass->be - pass->bs;
+    int rc = SLIDE_OK, n = MERGE_PARTS;
     if (f->moved)
-        return fbytes_merge(f, r, dir, step_threads(o), out, err);
-    if (nb < 4 * MERGE_PARTS)
-        return merge_runs(f, r, 0, 0, out, err);
+        return fbytes_merge(f, r, dir, step_threads(o), pass, join, out, err);
+    if (nb < 4 * MERGE_PARTS) {
+        struct fstream one;
+        if (!join)
+            return merge_runs(f, r, pass->lo, pass->hi, out, err);
+        if ((rc = fstream_open(&one, dir, err)))
+            return rc;
+        if ((rc = merge_runs(f, r, pass->lo, pass->hi, &one, err))) {
+            fstream_close(&one);
+            return rc;
+        }
+        return fstream_concat(out, &one, err);
+    }
     fkey cut[MERGE_PARTS + 1];
     struct fstream part[MERGE_PARTS];
-    int rc = SLIDE_OK, n = MERGE_PARTS;
-    cut[0] = 0;
+    cut[0] = pass->lo;
     for (int i = 1; i < n; i++)
-        cut[i] = f->cur.block[(size_t)i * nb / (size_t)n].first;
-    cut[n] = 0; /* no bound */
+        cut[i] = f->cur.block[pass->bs + (size_t)i * nb / (size_t)n].first;
+    cut[n] = pass->hi; /* 0: no bound */
     for (int i = 0; i < n; i++)
         if ((rc = fstream_open(&part[i], dir, err))) {
             while (i-- > 0)
@@ -488,8 +511,26 @@ static uint64_t buffer_cap(const struct frontier_search *f, const struct frontie
     return cap > f->cur.count * fan ? f->cur.count * fan : cap;
 }
 
-void frontier_estimate(const struct frontier_search *f, const struct frontier_options *o,
-                       uint64_t *fixed, uint64_t *step)
+/* The most passes a step is cut into (frontier.h), and the blocks of
+ * layer d each must have at least. */
+#define MAX_PASSES 64
+#define PASS_BLOCKS 4
+
+/* The most passes layer d allows: a power of two with PASS_BLOCKS blocks
+ * each. */
+static int most_passes(const struct frontier_search *f)
+{
+    int p = 1;
+    while (p < MAX_PASSES && f->cur.nblocks >= (size_t)(2 * p * PASS_BLOCKS))
+        p *= 2;
+    return p;
+}
+
+/* frontier_estimate for a step in passes passes: each pass's runs are
+ * freed before the next is made, so they count once, cut by passes (with a
+ * quarter more for passes that come out uneven). */
+static void estimate(const struct frontier_search *f, const struct frontier_options *o,
+                     int passes, uint64_t *fixed, uint64_t *step)
 {
     double cur = (double)f->cur.count, prev = (double)f->prev.count;
     double growth = prev > 0 && cur > prev ? cur / prev : 1.0;
@@ -500,57 +541,90 @@ void frontier_estimate(const struct frontier_search *f, const struct frontier_op
     double layer_bpk = cur > 0 ? (double)f->cur.bytes / cur : (double)FSTREAM_GAP_MAX;
     double bpk = f->moved ? 1.5 * layer_bpk + 2.0 : layer_bpk + 1.0;
     double index = (double)sizeof(struct fstream_block) / FSTREAM_BLOCK;
+    double runs = cur * f->moves.max * (bpk + 0.25 + index);
+    if (passes > 1)
+        runs = runs * 1.25 / passes;
     *fixed = fstream_memory(&f->prev) + fstream_memory(&f->cur) +
              2 * buffer_cap(f, o) * step_key_bytes(f);
-    *step = (uint64_t)(cur * f->moves.max * (bpk + 0.25 + index) + cur * growth * (bpk + index)) +
-            (1u << 20);
+    *step = (uint64_t)(runs + cur * growth * (bpk + index)) + (1u << 20);
 }
 
-/* Where the runs and the new layer go: *dir NULL (memory) or temp_dir. */
-static int choose_storage(const struct frontier_search *f, const struct frontier_options *o,
-                          const char **dir, slide_error *err)
+void frontier_estimate(const struct frontier_search *f, const struct frontier_options *o,
+                       uint64_t *fixed, uint64_t *step)
 {
-    uint64_t fixed, step;
-    frontier_estimate(f, o, &fixed, &step);
+    estimate(f, o, o->passes > 0 ? o->passes : 1, fixed, step);
+}
+
+/* Does a step in passes passes fit in memory? */
+static int fits_memory(const struct frontier_search *f, const struct frontier_options *o,
+                       int passes, uint64_t avail)
+{
+    uint64_t fixed, step, limit = o->max_memory ? o->max_memory : UINT64_MAX;
+    estimate(f, o, passes, &fixed, &step);
+    return fixed + step <= limit &&
+           (!avail || step + 2 * buffer_cap(f, o) * step_key_bytes(f) <= avail);
+}
+
+/*
+ * Where the runs and the new layer go (*dir NULL: memory, or temp_dir), and
+ * in how many passes: the fewest that fit, memory before disk at each count
+ * (o->passes > 0: that many, or refused).
+ */
+static int choose_storage(const struct frontier_search *f, const struct frontier_options *o,
+                          const char **dir, int *passes, slide_error *err)
+{
+    uint64_t fixed, step, free_bytes = 0;
     uint64_t avail = store_memory_available(0);
-    uint64_t limit = o->max_memory ? o->max_memory : UINT64_MAX;
-    int fits = fixed + step <= limit && (!avail || step + 2 * buffer_cap(f, o) * step_key_bytes(f) <= avail);
+    int last = most_passes(f);
+    if (o->passes > 0 && o->passes < last)
+        last = o->passes;
+    int first = o->passes > 0 ? last : 1;
+    struct statvfs v;
+    if (f->temp_dir) {
+        if (statvfs(f->temp_dir, &v) != 0)
+            return slide_fail(err, SLIDE_EIO, "cannot read the free space of %s", f->temp_dir);
+        free_bytes = (uint64_t)v.f_bavail * (uint64_t)v.f_frsize;
+    }
     *dir = NULL;
-    if (fits)
-        return SLIDE_OK;
+    for (*passes = first; *passes <= last; *passes *= 2) {
+        if (fits_memory(f, o, *passes, avail))
+            return SLIDE_OK;
+        estimate(f, o, *passes, &fixed, &step);
+        if (f->temp_dir && step <= free_bytes && (!o->max_disk || step <= o->max_disk)) {
+            *dir = f->temp_dir;
+            return SLIDE_OK;
+        }
+    }
+    *passes = last;
+    estimate(f, o, last, &fixed, &step);
+    char cut[80] = "";
+    if (last > 1)
+        snprintf(cut, sizeof cut, " (with the step cut into %d passes)", last);
     /* bytes in full beside the GB: two figures that round alike still
      * differ where it matters */
     if (!f->temp_dir)
         return slide_fail(err, SLIDE_ENOMEM, "distance %d needs about %" PRIu64 " bytes "
-                          "(%.2f GB) of memory (%" PRIu64 " held, %" PRIu64 " for the step) "
+                          "(%.2f GB) of memory (%" PRIu64 " held, %" PRIu64 " for the step%s) "
                           "but %" PRIu64 " bytes (%.2f GB) may be used; give --temp-dir DIR "
                           "to put it on disk", f->depth + 1, fixed + step,
-                          (double)(fixed + step) / 1e9, fixed, step,
+                          (double)(fixed + step) / 1e9, fixed, step, cut,
                           o->max_memory ? o->max_memory : avail,
                           (double)(o->max_memory ? o->max_memory : avail) / 1e9);
-    struct statvfs v;
-    if (statvfs(f->temp_dir, &v) != 0)
-        return slide_fail(err, SLIDE_EIO, "cannot read the free space of %s", f->temp_dir);
-    uint64_t free_bytes = (uint64_t)v.f_bavail * (uint64_t)v.f_frsize;
-    if (step > free_bytes || (o->max_disk && step > o->max_disk)) {
-        char cap[64] = "";
-        if (o->max_disk && step > o->max_disk)
-            snprintf(cap, sizeof cap, " and --max-disk allows %" PRIu64, o->max_disk);
-        return slide_fail(err, SLIDE_ENOMEM, "distance %d needs about %" PRIu64 " bytes "
-                          "(%.2f GB) of disk in %s but %" PRIu64 " bytes (%.2f GB) are "
-                          "free%s", f->depth + 1, step, (double)step / 1e9, f->temp_dir,
-                          free_bytes, (double)free_bytes / 1e9, cap);
-    }
-    *dir = f->temp_dir;
-    return SLIDE_OK;
+    char cap[64] = "";
+    if (o->max_disk && step > o->max_disk)
+        snprintf(cap, sizeof cap, " and --max-disk allows %" PRIu64, o->max_disk);
+    return slide_fail(err, SLIDE_ENOMEM, "distance %d needs about %" PRIu64 " bytes "
+                      "(%.2f GB) of disk in %s but %" PRIu64 " bytes (%.2f GB) are "
+                      "free%s%s", f->depth + 1, step, (double)step / 1e9, f->temp_dir,
+                      free_bytes, (double)free_bytes / 1e9, cap, cut);
 }
 
 static int expand_all(const struct frontier_search *f, const struct frontier_options *o,
-                      const char *dir, struct runs *r, uint64_t *candidates,
-                      slide_error *err)
+                      const char *dir, const struct pass *pass, struct runs *r,
+                      uint64_t *candidates, slide_error *err)
 {
     uint64_t per_chunk = chunk_keys(f, o);
-    struct expand x = {.f = f, .dir = dir, .klen = step_key_bytes(f)};
+    struct expand x = {.f = f, .dir = dir, .pass = pass, .klen = step_key_bytes(f)};
     x.threads = step_threads(o);
     size_t nb = f->cur.nblocks, nchunks = 0;
     uint64_t most = f->cur.count < per_chunk ? f->cur.count : per_chunk;
@@ -577,7 +651,58 @@ static int expand_all(const struct frontier_search *f, const struct frontier_opt
     free(x.a);
     free(x.tmp);
     free(bound);
-    *candidates = x.candidates;
+    *candidates += x.candidates;
+    return rc;
+}
+
+/* Pass i of passes: blocks [bs, be) of layer d, bounded by their first keys
+ * (byte keys: into lo and hi, klen bytes each). */
+static int make_pass(const struct frontier_search *f, int i, int passes, unsigned char *lo,
+                     unsigned char *hi, struct pass *p, slide_error *err)
+{
+    size_t nb = f->cur.nblocks, klen = step_key_bytes(f);
+    memset(p, 0, sizeof *p);
+    p->bs = (size_t)i * nb / (size_t)passes;
+    p->be = (size_t)(i + 1) * nb / (size_t)passes;
+    int rc = SLIDE_OK;
+    if (i > 0) {
+        if (f->moved)
+            rc = fbytes_block_first(&f->cur, p->bs, klen, lo, err), p->blo = lo;
+        else
+            p->lo = f->cur.block[p->bs].first;
+    }
+    if (!rc && i + 1 < passes) {
+        if (f->moved)
+            rc = fbytes_block_first(&f->cur, p->be, klen, hi, err), p->bhi = hi;
+        else
+            p->hi = f->cur.block[p->be].first;
+    }
+    return rc;
+}
+
+/* The step's passes one after the other onto next (opened): each expands
+ * all of layer d, keeps its key range, and merges its runs, freed before
+ * the next pass. */
+static int run_passes(const struct frontier_search *f, const struct frontier_options *o,
+                      const char *dir, int passes, struct fstream *next, uint64_t *candidates,
+                      uint64_t *run_bytes, slide_error *err)
+{
+    size_t klen = step_key_bytes(f);
+    unsigned char *bound = malloc(2 * klen);
+    int rc = bound ? SLIDE_OK : slide_fail(err, SLIDE_ENOMEM, "out of memory for a pass");
+    for (int i = 0; !rc && i < passes; i++) {
+        struct pass p;
+        struct runs r = {0};
+        if ((rc = make_pass(f, i, passes, bound, bound + klen, &p, err)))
+            break;
+        rc = expand_all(f, o, dir, &p, &r, candidates, err);
+        if (!rc)
+            rc = merge_all(f, o, &r, dir, &p, i > 0, next, err);
+        for (size_t j = 0; j < r.len; j++)
+            *run_bytes += r.run[j].bytes;
+        runs_free(&r);
+    }
+    free(bound);
     return rc;
 }
 
@@ -587,28 +712,26 @@ int frontier_step(struct frontier_search *f, const struct frontier_options *o,
     if (f->complete)
         return SLIDE_OK;
     double t0 = omp_get_wtime();
-    struct runs r = {0};
     struct fstream next;
-    uint64_t candidates = 0;
+    uint64_t candidates = 0, run_bytes = 0;
     const char *dir;
+    int passes = 1;
     size_t klen = step_key_bytes(f);
     if (!klen)
         return slide_fail(err, SLIDE_ERANGE, "distance %d: moved keys hold at most %d "
                           "tiles that differ from the goal", f->depth + 1, FMOVED_MAX_PAIRS);
-    int rc = choose_storage(f, o, &dir, err);
+    if (o->passes < 0 || o->passes > MAX_PASSES || (o->passes & (o->passes - 1)))
+        return slide_fail(err, SLIDE_EINVAL, "%d passes: allowed are 1, 2, 4, ..., %d",
+                          o->passes, MAX_PASSES);
+    int rc = choose_storage(f, o, &dir, &passes, err);
     if (rc)
         return rc;
-    rc = expand_all(f, o, dir, &r, &candidates, err);
-    if (!rc && !(rc = f->moved ? fstream_open_bytes(&next, dir, klen, err)
-                               : fstream_open(&next, dir, err))) {
-        rc = merge_all(f, o, &r, dir, &next, err);
+    if (!(rc = f->moved ? fstream_open_bytes(&next, dir, klen, err)
+                        : fstream_open(&next, dir, err))) {
+        rc = run_passes(f, o, dir, passes, &next, &candidates, &run_bytes, err);
         if (rc)
             fstream_close(&next);
     }
-    uint64_t run_bytes = 0;
-    for (size_t i = 0; i < r.len; i++)
-        run_bytes += r.run[i].bytes;
-    runs_free(&r);
     if (rc)
         return rc;
     if (f->depth + 2 > f->hist_cap) {
@@ -629,6 +752,7 @@ int frontier_step(struct frontier_search *f, const struct frontier_options *o,
     f->complete = next.count == 0;
     f->candidates = candidates;
     f->run_bytes = run_bytes;
+    f->passes = passes;
     f->on_disk = dir != NULL;
     f->step_seconds = omp_get_wtime() - t0;
     f->seconds += f->step_seconds;
@@ -643,7 +767,8 @@ int frontier_run(struct frontier_search *f, const struct frontier_options *o,
         if (rc)
             return rc;
         struct frontier_layer L = {f->depth, f->hist[f->depth], f->reached, f->candidates,
-                                   f->run_bytes, f->cur.bytes, f->step_seconds, f->seconds};
+                                   f->run_bytes, f->cur.bytes, f->step_seconds, f->seconds,
+                                   f->passes};
         if (o->on_layer && o->on_layer(&L, o->ctx))
             return slide_fail(err, SLIDE_EINTR, "stopped after distance %d", f->depth);
     }

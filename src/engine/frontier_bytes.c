@@ -11,6 +11,36 @@
 
 #include "frontier_internal.h"
 
+/* Keep the keys [from, n) of out that lie in the pass's range, packed from
+ * from on; returns the new end. */
+static size_t keep_range(const struct pass *p, unsigned char *out, size_t from, size_t n,
+                         size_t len)
+{
+    size_t u = from;
+    for (size_t i = from; i < n; i++) {
+        const unsigned char *k = out + i * len;
+        if ((p->blo && memcmp(k, p->blo, len) < 0) || (p->bhi && memcmp(k, p->bhi, len) >= 0))
+            continue;
+        if (u != i)
+            memcpy(out + u * len, k, len);
+        u++;
+    }
+    return u;
+}
+
+int fbytes_block_first(const struct fstream *s, size_t b, size_t klen, unsigned char *key,
+                       slide_error *err)
+{
+    unsigned char *block = malloc(FSTREAM_BLOCK * klen);
+    if (!block)
+        return slide_fail(err, SLIDE_ENOMEM, "out of memory for a block");
+    int rc = fstream_read_block_bytes(s, b, block, klen, err) < 1 ? SLIDE_EFORMAT : SLIDE_OK;
+    if (!rc)
+        memcpy(key, block, klen);
+    free(block);
+    return rc;
+}
+
 int fbytes_share(struct expand *x, size_t b0, size_t b1, unsigned char *buf,
                  unsigned char *tmp, struct fstream *run, slide_error *err)
 {
@@ -33,6 +63,8 @@ int fbytes_share(struct expand *x, size_t b0, size_t b1, unsigned char *buf,
                 rc = slide_fail(err, SLIDE_ERANGE, "a board of distance %d has more tiles "
                                 "out of place than its key holds", f->depth + 1);
             n += (size_t)(k > 0 ? k : 0);
+            if (k > 0 && (x->pass->blo || x->pass->bhi))
+                n = keep_range(x->pass, out, n - (size_t)k, n, len);
         }
     }
     free(keys);
@@ -200,23 +232,31 @@ done:
 #define MERGE_PARTS 16
 
 int fbytes_merge(const struct frontier_search *f, const struct runs *r, const char *dir,
-                 int threads, struct fstream *out, slide_error *err)
+                 int threads, const struct pass *pass, int join, struct fstream *out,
+                 slide_error *err)
 {
-    size_t nb = f->cur.nblocks, len = out->klen;
-    if (nb < 4 * MERGE_PARTS)
-        return merge_range(f, r, NULL, NULL, out, err);
-    /* the cuts: the first keys of evenly spaced blocks of layer d */
-    unsigned char *cut = malloc((MERGE_PARTS + 1) * len), *block = malloc(FSTREAM_BLOCK * len);
-    struct fstream part[MERGE_PARTS];
+    size_t nb = pass->be - pass->bs, len = out->klen;
     int rc = SLIDE_OK, n = MERGE_PARTS;
-    if (!cut || !block)
+    if (nb < 4 * MERGE_PARTS) {
+        struct fstream one;
+        if (!join)
+            return merge_range(f, r, pass->blo, pass->bhi, out, err);
+        if ((rc = fstream_open_bytes(&one, dir, len, err)))
+            return rc;
+        if ((rc = merge_range(f, r, pass->blo, pass->bhi, &one, err))) {
+            fstream_close(&one);
+            return rc;
+        }
+        return fstream_concat(out, &one, err);
+    }
+    /* the cuts: the first keys of evenly spaced blocks of the pass */
+    unsigned char *cut = malloc((MERGE_PARTS + 1) * len);
+    struct fstream part[MERGE_PARTS];
+    if (!cut)
         rc = slide_fail(err, SLIDE_ENOMEM, "out of memory for the merge");
     for (int i = 1; !rc && i < n; i++)
-        if (fstream_read_block_bytes(&f->cur, (size_t)i * nb / (size_t)n, block, len, err) < 0)
-            rc = SLIDE_EFORMAT;
-        else
-            memcpy(cut + (size_t)i * len, block, len);
-    free(block);
+        rc = fbytes_block_first(&f->cur, pass->bs + (size_t)i * nb / (size_t)n, len,
+                                cut + (size_t)i * len, err);
     for (int i = 0; !rc && i < n; i++)
         if ((rc = fstream_open_bytes(&part[i], dir, len, err)))
             while (i-- > 0)
@@ -234,8 +274,8 @@ int fbytes_merge(const struct frontier_search *f, const struct runs *r, const ch
         failed = rc;
         if (failed)
             continue;
-        int prc = merge_range(f, r, i ? cut + (size_t)i * len : NULL,
-                              i + 1 < n ? cut + (size_t)(i + 1) * len : NULL, &part[i], &e);
+        int prc = merge_range(f, r, i ? cut + (size_t)i * len : pass->blo,
+                              i + 1 < n ? cut + (size_t)(i + 1) * len : pass->bhi, &part[i], &e);
         if (prc) {
 #pragma omp critical(frontier_bytes_merge_error)
             if (!rc) {

@@ -14,6 +14,20 @@
 
 #include "slide/frontier.h"
 
+/*
+ * One pass of a step (frontier.h, "passes"): the neighbours whose keys lie
+ * in [lo, hi) of the key order, merged with blocks [bs, be) of layer d,
+ * whose first keys cut the pass's merge into parts.  Rank keys: lo, hi (0:
+ * no bound); byte keys: blo, bhi of klen bytes (NULL: no bound).  A step in
+ * one pass is bs = 0, be = nblocks, no bounds; the passes of a step
+ * partition the key order, so each new key is found by exactly one.
+ */
+struct pass {
+    size_t bs, be;
+    fkey lo, hi;
+    const unsigned char *blo, *bhi;
+};
+
 /* The sorted runs of one step. */
 struct runs {
     struct fstream *run;
@@ -24,6 +38,7 @@ struct runs {
 struct expand {
     const struct frontier_search *f;
     const char *dir;       /* runs in temporary files there; NULL: memory */
+    const struct pass *pass; /* the keys kept */
     unsigned char *a, *tmp;
     size_t klen;           /* bytes of a key in a and tmp */
     int threads;
@@ -48,13 +63,20 @@ int frontier_subtracted(const struct frontier_search *f, const struct fstream *l
 int fbytes_share(struct expand *x, size_t b0, size_t b1, unsigned char *buf,
                  unsigned char *tmp, struct fstream *run, slide_error *err);
 
-/* Moved keys: merge the runs, drop repeats and the keys of the subtracted
- * layers (frontier_subtracted), into out (opened with fstream_open_bytes);
- * with a layer d of at least 64 blocks in 16 key ranges cut at its blocks'
- * first keys, merged by up to threads threads into streams of their own
- * (files in dir when it is not NULL) and joined, as for rank keys.
- * Errors: as the streams. */
+/* Moved keys: merge the runs (their keys in pass's range), drop repeats and
+ * the keys of the subtracted layers (frontier_subtracted), onto the end of
+ * out (opened with fstream_open_bytes; join: it may hold the keys of
+ * earlier passes, all below these); with at least 64 blocks of layer d in
+ * the pass, in 16 key ranges cut at their first keys, merged by up to
+ * threads threads into streams of their own (files in dir when it is not
+ * NULL) and joined, as for rank keys.  Errors: as the streams. */
 int fbytes_merge(const struct frontier_search *f, const struct runs *r, const char *dir,
-                 int threads, struct fstream *out, slide_error *err);
+                 int threads, const struct pass *pass, int join, struct fstream *out,
+                 slide_error *err);
+
+/* Moved keys: the first key of block b of layer d into key (klen bytes,
+ * zero-padded).  Errors: SLIDE_ENOMEM, SLIDE_EFORMAT. */
+int fbytes_block_first(const struct fstream *s, size_t b, size_t klen, unsigned char *key,
+                       slide_error *err);
 
 #endif
