@@ -311,7 +311,19 @@ struct fopts {
     uint64_t buffer;
     const char *dir;
     uint64_t max_memory; /* 1: every step goes to dir */
+    int passes;          /* frontier_options.passes */
 };
+
+/* The most passes any step of the last run_frontier took. */
+static int most_passes_seen;
+
+static int note_passes(const struct frontier_layer *L, void *ctx)
+{
+    (void)ctx;
+    if (L->passes > most_passes_seen)
+        most_passes_seen = L->passes;
+    return 0;
+}
 
 static void run_frontier(struct frontier_search *f, const struct board *g, int max_depth,
                          const struct fopts *o)
@@ -319,7 +331,8 @@ static void run_frontier(struct frontier_search *f, const struct board *g, int m
     slide_error err;
     assert_int_equal(frontier_init(f, g, o->dir, &err), 0);
     struct frontier_options fo = {o->threads, max_depth, o->buffer, o->max_memory, 0,
-                                  NULL, NULL, 0};
+                                  note_passes, NULL, o->passes};
+    most_passes_seen = 0;
     int rc = frontier_run(f, &fo, &err);
     if (rc)
         fail_msg("frontier_run: %s", err.msg);
@@ -368,7 +381,7 @@ static void check_against_bfs(int rows, int cols, int blank, const struct fopts 
 static void test_against_bfs_small(void **state)
 {
     (void)state;
-    struct fopts o = {1, 0, NULL, 0};
+    struct fopts o = {1, 0, NULL, 0, 0};
     for (int rows = 1; rows <= 10; rows++)
         for (int cols = 1; rows * cols <= 10; cols++)
             for (int z = 0; z < rows * cols; z++)
@@ -383,7 +396,7 @@ static void test_against_bfs_options(void **state)
     (void)state;
     char dir[] = "/tmp/slide-test-frontier-XXXXXX";
     assert_non_null(mkdtemp(dir));
-    struct fopts one = {1, 64, NULL, 0}, three = {3, 1000, dir, 1};
+    struct fopts one = {1, 64, NULL, 0, 0}, three = {3, 1000, dir, 1, 0};
     check_against_bfs(1, 11, 5, &one);
     check_against_bfs(12, 1, 0, &three);
     check_against_bfs(1, 12, 11, &one);
@@ -425,7 +438,7 @@ static void test_threads_and_batches_consistency(void **state)
     slide_error err;
     struct board g;
     goal_board(&g, 3, 3, 0);
-    struct fopts a = {1, 0, NULL, 0}, b = {4, 64, NULL, 0};
+    struct fopts a = {1, 0, NULL, 0, 0}, b = {4, 64, NULL, 0, 0};
     struct frontier_search f1, f2;
     for (int depth = 5; depth <= 20; depth += 15) {
         run_frontier(&f1, &g, depth, &a);
@@ -453,7 +466,7 @@ static void test_merge_in_parts(void **state)
     slide_error err;
     struct board g;
     goal_board(&g, 4, 4, 15);
-    struct fopts a = {1, 0, NULL, 0}, b = {3, 5000, NULL, 0};
+    struct fopts a = {1, 0, NULL, 0, 0}, b = {3, 5000, NULL, 0, 0};
     struct frontier_search f1, f2, f3;
     run_frontier(&f1, &g, 19, &a);
     run_frontier(&f2, &g, 19, &b);
@@ -472,7 +485,7 @@ static void test_merge_in_parts(void **state)
     assert_non_null(mkdtemp(dir));
     /* every step on disk: the parts are files, joined by copying; the same
      * layer, byte for byte and block for block */
-    struct fopts c = {3, 5000, dir, 1};
+    struct fopts c = {3, 5000, dir, 1, 0};
     struct frontier_search f4;
     run_frontier(&f4, &g, 19, &c);
     assert_true(f4.on_disk && f4.cur.fd >= 0);
@@ -505,6 +518,140 @@ static void test_merge_in_parts(void **state)
     board_free(&g);
 }
 
+/* ---- steps cut into passes ------------------------------------------- */
+
+/* The two-bit BFS (independent) against searches whose steps are cut into
+ * up to 8 passes, in memory and on disk: histogram, radius, antipodes. */
+static void test_passes_against_bfs(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/slide-test-passes-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    struct fopts mem = {2, 0, NULL, 0, 8}, disk = {3, 1000, dir, 1, 4};
+    check_against_bfs(2, 5, 9, &mem);
+    assert_true(most_passes_seen == 8);
+    check_against_bfs(5, 2, 3, &disk);
+    assert_true(most_passes_seen == 4);
+    check_against_bfs(2, 5, 4, &disk);
+    assert_true(most_passes_seen == 4);
+    assert_int_equal(rmdir(dir), 0);
+}
+
+/* The keys of a stream, decoded, into a new array. */
+static fkey *all_keys(const struct fstream *s)
+{
+    slide_error err;
+    fkey *k = malloc((s->count + FSTREAM_BLOCK) * sizeof *k);
+    uint64_t n = 0;
+    assert_non_null(k);
+    for (size_t b = 0; b < s->nblocks; b++) {
+        int len = fstream_read_block(s, b, k + n, &err);
+        assert_true(len >= 0);
+        n += (uint64_t)len;
+    }
+    assert_true(n == s->count);
+    return k;
+}
+
+/*
+ * 4x4 to distance 19 in 1, 4 (on disk) and 16 passes: every layer the
+ * published one (A089484); as a consistency check, the last two layers
+ * the same keys (their blocks may end elsewhere: a block ends where a
+ * pass's part ends).
+ */
+static void test_passes_published_4x4(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/slide-test-passes-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    struct board g;
+    goal_board(&g, 4, 4, 15);
+    uint64_t want[100];
+    assert_true(published_histogram(4, 4, "corner", want, 100) > 19); /* OEIS A089484 */
+    struct fopts o[3] = {{2, 0, NULL, 0, 1}, {2, 0, dir, 1, 4}, {2, 0, NULL, 0, 16}};
+    struct frontier_search f[3];
+    for (int i = 0; i < 3; i++) {
+        run_frontier(&f[i], &g, 19, &o[i]);
+        assert_int_equal(most_passes_seen, o[i].passes);
+        assert_int_equal(f[i].passes, o[i].passes);
+        for (int d = 0; d <= 19; d++)
+            if (f[i].hist[d] != want[d])
+                fail_msg("%d passes, distance %d: %llu, published %llu", o[i].passes, d,
+                         (unsigned long long)f[i].hist[d], (unsigned long long)want[d]);
+    }
+    fkey *one = all_keys(&f[0].cur), *oneprev = all_keys(&f[0].prev);
+    for (int i = 1; i < 3; i++) {
+        fkey *k = all_keys(&f[i].cur), *kp = all_keys(&f[i].prev);
+        assert_int_equal(memcmp(k, one, f[0].cur.count * sizeof *k), 0);
+        assert_int_equal(memcmp(kp, oneprev, f[0].prev.count * sizeof *kp), 0);
+        free(k);
+        free(kp);
+        frontier_free(&f[i]);
+    }
+    free(one);
+    free(oneprev);
+    frontier_free(&f[0]);
+    board_free(&g);
+    assert_int_equal(rmdir(dir), 0);
+}
+
+/*
+ * Passes chosen by the search: a memory limit too small for one pass but
+ * large enough for 8 (frontier_estimate's figures) cuts the step instead of
+ * refusing it, with the published count and, from the same layers, the
+ * neighbours of one pass (each chunk's keys split among the passes, none
+ * lost or found twice: a consistency check); a limit below the most
+ * passes' need is refused, naming the passes; a count not a power of two
+ * up to 64 is refused.
+ */
+static void test_passes_chosen(void **state)
+{
+    (void)state;
+    slide_error err;
+    struct board g;
+    goal_board(&g, 4, 4, 15);
+    uint64_t want[100];
+    assert_true(published_histogram(4, 4, "corner", want, 100) > 19); /* OEIS A089484 */
+    struct frontier_search f;
+    struct fopts o = {2, 0, NULL, 0, 0};
+    run_frontier(&f, &g, 18, &o);
+    assert_int_equal(f.passes, 1);
+    struct frontier_options fo = {2, 19, 0, 0, 0, NULL, NULL, 1};
+    uint64_t fixed, step1, step8, step16;
+    frontier_estimate(&f, &fo, &fixed, &step1);
+    fo.passes = 8;
+    frontier_estimate(&f, &fo, &fixed, &step8);
+    fo.passes = 16;
+    frontier_estimate(&f, &fo, &fixed, &step16);
+    assert_true(step16 < step8 && step8 < step1);
+    fo.passes = 0;
+    fo.max_memory = fixed + step16 - 1;
+    assert_int_equal(frontier_step(&f, &fo, &err), SLIDE_ENOMEM);
+    assert_non_null(strstr(err.msg, "cut into 16 passes"));
+    assert_int_equal(f.depth, 18);
+    fo.passes = 3;
+    assert_int_equal(frontier_step(&f, &fo, &err), SLIDE_EINVAL);
+    assert_non_null(strstr(err.msg, "1, 2, 4, ..., 64"));
+    fo.passes = 128;
+    assert_int_equal(frontier_step(&f, &fo, &err), SLIDE_EINVAL);
+    fo.passes = 0;
+    fo.max_memory = fixed + step8;
+    assert_int_equal(frontier_step(&f, &fo, &err), 0);
+    assert_int_equal(f.depth, 19);
+    assert_true(f.passes == 8 && !f.on_disk);
+    assert_true(f.hist[19] == want[19]);
+    struct frontier_search one;
+    run_frontier(&one, &g, 18, &o);
+    fo.max_memory = 0;
+    fo.passes = 1;
+    assert_int_equal(frontier_step(&one, &fo, &err), 0);
+    assert_true(one.passes == 1 && one.candidates == f.candidates);
+    assert_true(one.cur.count == f.cur.count);
+    frontier_free(&one);
+    frontier_free(&f);
+    board_free(&g);
+}
+
 /* ---- published first layers ------------------------------------------ */
 
 static int published_partial(int rows, int cols, uint64_t *out, int max)
@@ -534,7 +681,7 @@ static void check_published(int rows, int cols, const uint64_t *want, int nwant,
 {
     struct board g;
     goal_board(&g, rows, cols, rows * cols - 1);
-    struct fopts o = {2, 0, NULL, 0};
+    struct fopts o = {2, 0, NULL, 0, 0};
     struct frontier_search f;
     assert_true(nwant > depth);
     run_frontier(&f, &g, depth, &o);
@@ -588,6 +735,9 @@ int main(void)
         cmocka_unit_test(test_memory_refusal),
         cmocka_unit_test(test_threads_and_batches_consistency),
         cmocka_unit_test(test_merge_in_parts),
+        cmocka_unit_test(test_passes_against_bfs),
+        cmocka_unit_test(test_passes_published_4x4),
+        cmocka_unit_test(test_passes_chosen),
         cmocka_unit_test(test_published_4x4),
         cmocka_unit_test(test_published_3x5),
         cmocka_unit_test(test_published_5x5),

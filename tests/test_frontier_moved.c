@@ -23,14 +23,23 @@
 #include "slide/frontier_checkpoint.h"
 #include "slide/frontier_sort.h"
 
-static void run_moved(struct frontier_search *f, const struct board *g, int depth,
-                      int threads, uint64_t buffer, const char *dir, uint64_t max_memory)
+/* A moved-key search whose steps are cut into passes passes (0: the
+ * fewest that fit). */
+static void run_moved_passes(struct frontier_search *f, const struct board *g, int depth,
+                             int threads, uint64_t buffer, const char *dir,
+                             uint64_t max_memory, int passes)
 {
     slide_error err;
     assert_int_equal(frontier_init_keys(f, g, FRONTIER_KEYS_MOVED, dir, &err), 0);
-    struct frontier_options o = {threads, depth, buffer, max_memory, 0, NULL, NULL, 0};
+    struct frontier_options o = {threads, depth, buffer, max_memory, 0, NULL, NULL, passes};
     if (frontier_run(f, &o, &err))
         fail_msg("frontier_run: %s", err.msg);
+}
+
+static void run_moved(struct frontier_search *f, const struct board *g, int depth,
+                      int threads, uint64_t buffer, const char *dir, uint64_t max_memory)
+{
+    run_moved_passes(f, g, depth, threads, buffer, dir, max_memory, 0);
 }
 
 /* ---- keys ------------------------------------------------------------ */
@@ -413,18 +422,29 @@ static int infinite_terms(const char *region, uint64_t *out, int max)
     return found;
 }
 
-static void check_terms(int rows, int cols, int blank, const uint64_t *want, int depth)
+/* The first depth + 1 layers of rows x cols from blank equal want, with
+ * every step cut into up to passes passes (0: the fewest that fit), on
+ * disk in dir when dir is not NULL; returns the last step's passes. */
+static int check_terms_passes(int rows, int cols, int blank, const uint64_t *want, int depth,
+                              int passes, const char *dir)
 {
     struct board g;
     struct frontier_search f;
     goal_board(&g, rows, cols, blank);
-    run_moved(&f, &g, depth, 2, 0, NULL, 0);
+    run_moved_passes(&f, &g, depth, 2, 0, dir, dir ? 1 : 0, passes);
+    int used = f.passes;
     for (int d = 0; d <= depth; d++)
         if (f.hist[d] != want[d])
             fail_msg("%dx%d blank %d distance %d: %llu, published %llu", rows, cols, blank, d,
                      (unsigned long long)f.hist[d], (unsigned long long)want[d]);
     frontier_free(&f);
     board_free(&g);
+    return used;
+}
+
+static void check_terms(int rows, int cols, int blank, const uint64_t *want, int depth)
+{
+    check_terms_passes(rows, cols, blank, want, depth, 0, NULL);
 }
 
 /*
@@ -468,6 +488,24 @@ static void test_published(void **state)
     check_terms(5, 5, 24, w, 16); /* OEIS A090031 */
 }
 
+/* Steps cut into passes: the half-plane (A090378) to 13 in memory, the
+ * quarter-plane (A090377) to 14 on disk, 4x4 (A089484) to 19, each last
+ * step in the passes asked for. */
+static void test_published_in_passes(void **state)
+{
+    (void)state;
+    uint64_t q[32], h[32], w[100];
+    char dir[] = "/tmp/slide-test-moved-passes-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    assert_true(infinite_terms("quarter-plane", q, 32) >= 15);
+    assert_true(infinite_terms("half-plane", h, 32) >= 14);
+    assert_int_equal(check_terms_passes(40, 40, 19, h, 13, 8, NULL), 8);
+    assert_int_equal(check_terms_passes(40, 40, 0, q, 14, 4, dir), 4);
+    assert_true(published_histogram(4, 4, "corner", w, 100) > 19); /* OEIS A089484 */
+    assert_int_equal(check_terms_passes(4, 4, 15, w, 19, 16, NULL), 16);
+    assert_int_equal(rmdir(dir), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -478,6 +516,7 @@ int main(void)
         cmocka_unit_test(test_layers_equal_rank_keys),
         cmocka_unit_test(test_threads_batches_disk),
         cmocka_unit_test(test_checkpoint),
+        cmocka_unit_test(test_published_in_passes),
         cmocka_unit_test(test_published),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -38,6 +38,7 @@ struct run_opts {
     uint64_t buffer;
     const char *dir;
     uint64_t max_memory; /* 1: every step on disk in dir */
+    int passes;          /* frontier_options.passes */
 };
 
 static void run(struct frontier_search *f, const struct board *g, enum frontier_keys keys,
@@ -45,7 +46,8 @@ static void run(struct frontier_search *f, const struct board *g, enum frontier_
 {
     slide_error err;
     start(f, g, keys, o->dir);
-    struct frontier_options fo = {o->threads, depth, o->buffer, o->max_memory, 0, NULL, NULL, 0};
+    struct frontier_options fo = {o->threads, depth, o->buffer, o->max_memory, 0, NULL, NULL,
+                                  o->passes};
     if (frontier_run(f, &fo, &err))
         fail_msg("frontier_run: %s", err.msg);
 }
@@ -275,7 +277,7 @@ static void test_big_boards_against_brute_force(void **state)
                     continue;
                 struct board g;
                 struct frontier_search f;
-                struct run_opts o = {2, 0, NULL, 0};
+                struct run_opts o = {2, 0, NULL, 0, 0};
                 goal_board(&g, rows, cols, blanks[j]);
                 run(&f, &g, moved ? FRONTIER_KEYS_MOVED : FRONTIER_KEYS_RANK, depth, &o);
                 for (int d = 0; d <= depth; d++)
@@ -321,7 +323,7 @@ static void test_3x4_against_bfs(void **state)
     assert_true(n > 16);
     struct board g;
     struct frontier_search f;
-    struct run_opts o = {2, 0, NULL, 0};
+    struct run_opts o = {2, 0, NULL, 0, 0};
     goal_board(&g, 3, 4, 11);
     run(&f, &g, FRONTIER_KEYS_RANK, 15, &o);
     for (d = 0; d <= 15; d++)
@@ -332,27 +334,36 @@ static void test_3x4_against_bfs(void **state)
     board_free(&g);
 }
 
-/* OEIS A389728 (4x4, blank in a corner): rank keys to 13, moved keys to 11. */
+/* OEIS A389728 (4x4, blank in a corner): rank keys to 13, moved keys to 11;
+ * each in one pass, and with every step cut into passes (8 on disk for
+ * rank keys, 4 in memory for moved keys; both subtracted layers sought
+ * from each pass's first key). */
 static void test_published_4x4(void **state)
 {
     (void)state;
     uint64_t want[64];
     int n = published_mtm_histogram(4, 4, "corner", want, 64);
     assert_true(n > 13);
-    for (int moved = 0; moved < 2; moved++) {
-        int depth = moved ? 11 : 13;
+    char dir[] = "/tmp/slide-test-mtm-passes-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    for (int i = 0; i < 4; i++) {
+        int moved = i & 1, cut = i >> 1, depth = moved ? 11 : 13;
         struct board g;
         struct frontier_search f;
-        struct run_opts o = {2, 0, NULL, 0};
+        struct run_opts o = {2, 0, NULL, 0, 1};
+        if (cut)
+            o = moved ? (struct run_opts){2, 0, NULL, 0, 4} : (struct run_opts){2, 0, dir, 1, 8};
         goal_board(&g, 4, 4, 15);
         run(&f, &g, moved ? FRONTIER_KEYS_MOVED : FRONTIER_KEYS_RANK, depth, &o);
+        assert_int_equal(f.passes, o.passes);
         for (int d = 0; d <= depth; d++)
             if (f.hist[d] != want[d])
-                fail_msg("4x4 MTM distance %d: %llu, A389728 %llu", d,
+                fail_msg("4x4 MTM distance %d (%d passes): %llu, A389728 %llu", d, o.passes,
                          (unsigned long long)f.hist[d], (unsigned long long)want[d]);
         frontier_free(&f);
         board_free(&g);
     }
+    assert_int_equal(rmdir(dir), 0);
 }
 
 /* ---- threads, disk, checkpoints ----------------------------------------- */
@@ -367,7 +378,7 @@ static void test_threads_and_disk(void **state)
     struct board g;
     struct frontier_search a, b;
     goal_board(&g, 4, 4, 15);
-    struct run_opts one = {1, 0, NULL, 0}, three = {3, 5000, NULL, 0};
+    struct run_opts one = {1, 0, NULL, 0, 0}, three = {3, 5000, NULL, 0, 0};
     run(&a, &g, FRONTIER_KEYS_RANK, 12, &one);
     run(&b, &g, FRONTIER_KEYS_RANK, 12, &three);
     assert_true(a.prev.nblocks >= 64);
@@ -381,7 +392,7 @@ static void test_threads_and_disk(void **state)
     frontier_free(&b);
     char dir[] = "/tmp/slide-test-frontier-mtm-XXXXXX";
     assert_non_null(mkdtemp(dir));
-    struct run_opts disk = {3, 1000, dir, 1};
+    struct run_opts disk = {3, 1000, dir, 1, 0};
     run(&a, &g, FRONTIER_KEYS_MOVED, 10, &one);
     run(&b, &g, FRONTIER_KEYS_MOVED, 10, &disk);
     assert_true(b.on_disk);
@@ -409,7 +420,7 @@ static void check_checkpoint(enum frontier_keys keys)
     uint64_t bytes;
     struct board g;
     struct frontier_search a, b, c;
-    struct run_opts o = {2, 0, NULL, 0};
+    struct run_opts o = {2, 0, NULL, 0, 0};
     goal_board(&g, 4, 4, 15);
     run(&a, &g, keys, 7, &o);
     assert_int_equal(fcheckpoint_open(dir, &lock, &err), 0);
