@@ -245,6 +245,28 @@ static void test_bad_arguments(void **state)
     check_usage("frontier 3x3 --checkpoint a --resume b", "not both");
     check_usage("frontier 3x3 --temp-dir /nonexistent/dir", "not a writable directory");
     check_usage("frontier 3x3 --goal '1 2 3/4 5 6/7 8 8'", "goal");
+    check_usage("frontier 3x3 --passes 3", "--passes expects 1, 2, 4, 8, 16, 32 or 64");
+    check_usage("frontier 3x3 --passes 0", "--passes expects");
+    check_usage("frontier 3x3 --passes 128", "--passes expects");
+    check_usage("frontier 3x3 --passes 2x", "--passes expects");
+}
+
+/* --passes: 4x4 to 19 with every step cut into 8 passes, on disk, is the
+ * published histogram (A089484), and the progress lines say the passes. */
+static void test_passes(void **state)
+{
+    (void)state;
+    char args[512], *out, *err;
+    uint64_t want[128];
+    published_histogram(4, 4, "corner", want, 128); /* OEIS A089484 */
+    snprintf(args, sizeof args, "frontier 4x4 --max-depth 19 --passes 8 --max-memory 1 "
+             "--temp-dir %s --format csv --progress", scratch);
+    run_ok(args, &out, &err);
+    check_csv(out, want, 20);
+    assert_non_null(strstr(err, "distance 19: 859744 boards"));
+    assert_non_null(strstr(err, ", disk, 8 passes"));
+    free(out);
+    free(err);
 }
 
 static void test_memory_and_disk(void **state)
@@ -422,6 +444,7 @@ int main(void)
         cmocka_unit_test(test_moved_keys),
         cmocka_unit_test(test_bad_arguments),
         cmocka_unit_test(test_memory_and_disk),
+        cmocka_unit_test(test_passes),
         cmocka_unit_test(test_checkpoint_resume),
         cmocka_unit_test(test_multi_tile_metric),
         cmocka_unit_test(test_resume_without_size),
