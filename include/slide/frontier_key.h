@@ -25,6 +25,7 @@
 #include "slide/board.h"
 #include "slide/error.h"
 #include "slide/metric.h"
+#include "slide/rank.h"
 
 /* 34! < 2^128: the largest board whose keys fit in 128 bits. */
 #define FKEY_MAX_CELLS 34
@@ -42,6 +43,7 @@ struct fkey_space {
     uint8_t need_parity[FKEY_MAX_CELLS];  /* parity t must have at z */
     fkey size;                            /* (RC)!/2, or n on a path */
     int bits;                             /* bits of size - 1: key width */
+    uint64_t fact[RANK_MAX_LEN + 1];      /* k!, for the neighbours' ranks */
 };
 
 /*

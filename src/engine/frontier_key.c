@@ -45,6 +45,8 @@ int fkey_init(struct fkey_space *s, const struct board *goal, slide_error *err)
     s->size = s->path_graph ? (fkey)n : (n >= 2 ? f / 2 : 1);
     for (fkey top = s->size - 1; top; top >>= 1)
         s->bits++;
+    for (int k = 0; k <= RANK_MAX_LEN; k++)
+        s->fact[k] = rank_factorial(k);
     return SLIDE_OK;
 }
 
@@ -191,9 +193,79 @@ static inline int rotate(uint8_t *u, int y, int c, int up)
  * the move set, a jump of k cells along a column made from the jump of
  * k - 1 cells before it (u, blank on y).
  */
+/*
+ * The lexicographic rank of u, which is t (of rank lex, m <= RANK_MAX_LEN
+ * entries) with entries [a, a + c) rotated; left: the values of t[0..a) as
+ * a bit set.  Lehmer digit j counts the smaller values right of position
+ * j: for j < a that set of values is the same in u as in t, and for j >= a
+ * + c so are the positions, so only the c digits of the rotated entries
+ * change (c terms where rank_lex takes m).
+ */
+static uint64_t relex(const struct fkey_space *s, const uint8_t *t, const uint8_t *u,
+                      int a, int c, uint32_t left, uint64_t lex)
+{
+    uint32_t st = left, su = left;
+    for (int j = a; j < a + c; j++) {
+        unsigned vt = t[j], vu = u[j];
+        uint64_t f = s->fact[s->m - 1 - j];
+        lex -= (vt - (unsigned)__builtin_popcount(st & ((1u << vt) - 1u))) * f;
+        lex += (vu - (unsigned)__builtin_popcount(su & ((1u << vu) - 1u))) * f;
+        st |= 1u << vt;
+        su |= 1u << vu;
+    }
+    return lex;
+}
+
+/* The single-tile metric's neighbours of (t, z) of key on boards of up to
+ * RANK_MAX_LEN + 1 cells (the hot path): t's rank from its decoding, each
+ * vertical move's from it by relex. */
+static int stm_neighbours(const struct fkey_space *s, fkey key, fkey *out)
+{
+    uint8_t t[FKEY_MAX_CELLS], u[FKEY_MAX_CELLS];
+    int c = s->cols, k = 0, z;
+    uint64_t lex;
+    if (s->bits <= 64) { /* 64-bit division: no call */
+        uint64_t k64 = (uint64_t)key, n = (uint64_t)s->n;
+        z = (int)(k64 % n);
+        lex = 2 * (k64 / n);
+    } else {
+        z = (int)(key % (fkey)s->n);
+        lex = 2 * (uint64_t)(key / (fkey)s->n);
+    }
+    if (rank_unlex(lex, s->m, t) != s->need_parity[z]) { /* as rank_unhalf */
+        uint8_t x = t[s->m - 2];
+        t[s->m - 2] = t[s->m - 1];
+        t[s->m - 1] = x;
+        lex++;
+    }
+    if (z % c > 0)
+        out[k++] = key - 1;
+    if (z % c < c - 1)
+        out[k++] = key + 1;
+    uint32_t left = 0; /* the values of t[0..j) */
+    int j = 0;
+    if (z >= c) { /* up: entries [z - c, z) */
+        for (; j < z - c; j++)
+            left |= 1u << t[j];
+        memcpy(u, t, (size_t)s->m);
+        int y = rotate(u, z, c, 1);
+        out[k++] = (fkey)(relex(s, t, u, z - c, c, left, lex) >> 1) * (fkey)s->n + (fkey)y;
+    }
+    if (z + c < s->n) { /* down: entries [z, z + c) */
+        for (; j < z; j++)
+            left |= 1u << t[j];
+        memcpy(u, t, (size_t)s->m);
+        int y = rotate(u, z, c, 0);
+        out[k++] = (fkey)(relex(s, t, u, z, c, left, lex) >> 1) * (fkey)s->n + (fkey)y;
+    }
+    return k;
+}
+
 int fkey_neighbours(const struct fkey_space *s, const struct move_set *ms, fkey key,
                     fkey *out)
 {
+    if (ms->metric == METRIC_STM && !s->path_graph && s->m >= 2 && s->m <= RANK_MAX_LEN)
+        return stm_neighbours(s, key, out);
     uint8_t t[FKEY_MAX_CELLS], u[FKEY_MAX_CELLS];
     int z = fkey_decode_tz(s, key, t), c = s->cols, k = 0;
     if (ms->metric == METRIC_STM) {

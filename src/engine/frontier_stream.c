@@ -121,11 +121,20 @@ int fstream_append(struct fstream *s, fkey key)
         return s->failed;
     fkey gap = key - s->last;
     int len = 0;
-    while (gap >= 0x80) {
-        p[len++] = (unsigned char)(gap | 0x80);
-        gap >>= 7;
+    if (!(uint64_t)(gap >> 64)) { /* every gap of a 4x4 layer: 64-bit shifts */
+        uint64_t g = (uint64_t)gap;
+        while (g >= 0x80) {
+            p[len++] = (unsigned char)(g | 0x80);
+            g >>= 7;
+        }
+        p[len++] = (unsigned char)g;
+    } else {
+        while (gap >= 0x80) {
+            p[len++] = (unsigned char)(gap | 0x80);
+            gap >>= 7;
+        }
+        p[len++] = (unsigned char)gap;
     }
-    p[len++] = (unsigned char)gap;
     s->bytes += (uint64_t)len;
     if (s->fd >= 0)
         s->wlen += (size_t)len;
@@ -180,16 +189,28 @@ int fstream_read_block(const struct fstream *s, size_t b, fkey *out, slide_error
     fkey k = bl->first;
     out[0] = k;
     for (uint32_t i = 1; i < bl->count; i++) {
-        fkey gap = 0;
+        uint64_t low = 0; /* the first 9 bytes (63 bits) in 64-bit shifts */
         int shift = 0;
+        unsigned char byte;
         do {
+            if (p == q) {
+                slide_fail(err, SLIDE_EFORMAT, "block %zu of a stream is malformed", b);
+                return -1;
+            }
+            byte = *p++;
+            low |= (uint64_t)(byte & 0x7f) << shift;
+            shift += 7;
+        } while ((byte & 0x80) && shift < 63);
+        fkey gap = low;
+        while (byte & 0x80) { /* a longer gap: on in 128 bits */
             if (p == q || shift > 126) {
                 slide_fail(err, SLIDE_EFORMAT, "block %zu of a stream is malformed", b);
                 return -1;
             }
-            gap |= (fkey)(*p & 0x7f) << shift;
+            byte = *p++;
+            gap |= (fkey)(byte & 0x7f) << shift;
             shift += 7;
-        } while (*p++ & 0x80);
+        }
         k += gap;
         out[i] = k;
     }
