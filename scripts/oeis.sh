@@ -27,6 +27,9 @@
 # their rows (and b-files) in an existing DIR/table.csv; every row says
 # when and at which commit it was made.
 #
+# OEIS_LOG=FILE appends every slide frontier's progress (a line per layer,
+# with its time) to FILE, to follow a run of hours.
+#
 # OEIS_FRONTIER_ARGS="--temp-dir DIR --max-memory 16G" is passed to every
 # slide frontier (deep layers that do not fit in memory go to DIR; the
 # counts do not depend on it).
@@ -167,10 +170,14 @@ run_hist() {
         # stand for the unbounded one, and their goals are long to print
         cell=$(($1 * C + $2))
         rh_cmd="slide frontier $b --blank $cell$mopt --max-depth $3 --format csv"
+        # OEIS_LOG: each layer's progress line appended there, to follow a long run
+        prog=--no-progress; errf=$tmp/h.err
+        : > "$errf"
+        [ -z "${OEIS_LOG:-}" ] || { prog=--progress; errf=$OEIS_LOG; echo "# $rh_cmd" >> "$errf"; }
         "$SLIDE" frontier "$b" --blank "$cell" --metric "$metric" --max-depth "$3" \
-            --format csv --no-progress $threads ${OEIS_FRONTIER_ARGS:-} \
-            > "$tmp/h.csv" 2> "$tmp/h.err" ||
-            { cat "$tmp/h.err" >&2; return 1; }
+            --format csv $prog $threads ${OEIS_FRONTIER_ARGS:-} \
+            > "$tmp/h.csv" 2>> "$errf" ||
+            { tail -n 3 "$errf" >&2; return 1; }
     fi
     counts "$tmp/h.csv" > "$4"
     echo "$rh_cmd"
